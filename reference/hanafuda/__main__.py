@@ -1,0 +1,3 @@
+from hanafuda.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,83 @@
+"""The reference implementation behind the spec's adapter protocol
+(:class:`hanafuda_spec.adapter.EngineAdapter`), so the spec checks it like any other engine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from hanafuda_spec.adapter import RoundOutcome
+from hanafuda_spec.neutral import Snapshot
+from hanafuda_spec.yaku import ScoredYaku
+
+from hanafuda.engine import Action, Match, RoundSetup
+from hanafuda.registry import game
+
+__all__ = ["ReferenceAdapter", "start_from_deck"]
+
+
+def start_from_deck(g: Any, rules: Any, order: Sequence[int], first_dealer: int = 0,
+                    seed: int = 0) -> Match[Any, Any]:
+    """A match whose first deal uses an explicit deck order (top first): a stacked deck.
+    Later deals use the shuffle with ``seed``."""
+    deck = g.deck(rules)
+    cards = [deck.by_id(i) for i in order]
+    if sorted(c.id for c in cards) != [c.id for c in deck.cards]:
+        raise ValueError(f"a stacked deck must hold each card of the {deck.name} deck exactly once")
+    m = Match.start(g, rules, seed, first_dealer)
+    info = g.new_match(rules, first_dealer)
+    setup = RoundSetup(1, info.dealer, g.seats_in_play(rules, info), info.scores)
+    state = g.start_round(rules, cards, setup)
+    return Match.advance(replace(m, info=info, state=state, deck_order=tuple(order)))
+
+
+class ReferenceAdapter:
+    """Drives :class:`hanafuda.engine.Match` for the spec's harness."""
+
+    def __init__(self) -> None:
+        self._m: Match[Any, Any] | None = None
+        self._ended: list[RoundOutcome] = []
+
+    @property
+    def match(self) -> Match[Any, Any]:
+        if self._m is None:
+            raise RuntimeError("start() first")
+        return self._m
+
+    def start(self, game_name: str, options: Mapping[str, str], seed: int,
+              deck: Sequence[int] | None = None) -> None:
+        g = game(game_name)
+        rules = g.rules(None, options)
+        self._m = Match.start(g, rules, seed) if deck is None else start_from_deck(g, rules, deck, 0, seed)
+        self._ended = []
+
+    def legal_actions(self) -> Sequence[str]:
+        return [str(a) for a in self.match.legal_actions()]
+
+    def apply(self, action: str) -> None:
+        m = self.match
+        before = len(m.info.history)
+        self._m = m.apply(Action.parse(action))
+        self._ended = [_outcome(r) for r in self._m.info.history[before:]]
+
+    def snapshot(self) -> Snapshot:
+        return self.match.snapshot()
+
+    def rounds_ended(self) -> Sequence[RoundOutcome]:
+        return list(self._ended)
+
+    def match_over(self) -> bool:
+        return self.match.over
+
+    def score_pile(self, game_name: str, options: Mapping[str, str], cards: Sequence[int],
+                   month: int | None) -> tuple[tuple[ScoredYaku, ...], int | None]:
+        g = game(game_name)
+        rules = g.rules(None, options)
+        deck = g.deck(rules)
+        ps = g.score(rules, [deck.by_id(c) for c in cards], month)
+        return ps.yaku, ps.card_points
+
+
+def _outcome(r: Any) -> RoundOutcome:
+    return RoundOutcome(r.reason, tuple(r.deltas), bool(r.counts), tuple(tuple(s) for s in r.yaku))

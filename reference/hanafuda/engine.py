@@ -1,0 +1,328 @@
+"""The engine contract every game implements, and the match layer on top of it.
+
+A game is a :class:`Game`: immutable round states, :meth:`Game.legal_actions` (sorted,
+unique; every choice explicit), :meth:`Game.apply` (which rejects an illegal action with an
+:class:`IllegalActionError` naming the rule id broken), a terminal test, a round result, a
+neutral :class:`~hanafuda_spec.neutral.Snapshot`, a pile scorer and a settlement step that
+carries a :class:`MatchInfo` (scores or chips, dealer, rounds) from round to round.
+
+Seats are numbered from 0. Turn order is seat order going *to the right* of the dealer,
+``(dealer + 1) % seats`` next — "anticlockwise" in the Hana-Awase sources. A *side* owns a capture
+pile: a seat, or a team in Musashino-Bana's four-player game.
+
+The match layer (:class:`Match`) shuffles with the documented generator of
+:mod:`hanafuda_spec.shuffle`: one :class:`~hanafuda_spec.shuffle.SplitMix64` seeded with the
+match seed shuffles the canonical deck for every deal, misdeals included.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import ClassVar, Generic, TypeVar
+
+from hanafuda_spec.cards import BaseCard, Deck
+from hanafuda_spec.catalogue import GameSpec
+from hanafuda_spec.neutral import Snapshot
+from hanafuda_spec.shuffle import SplitMix64, shuffled
+from hanafuda_spec.yaku import ScoredYaku
+
+__all__ = [
+    "Action",
+    "ActionSyntaxError",
+    "Game",
+    "GameOverError",
+    "IllegalActionError",
+    "Match",
+    "MatchInfo",
+    "PileScore",
+    "RoundResult",
+    "RoundSetup",
+]
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the position; ``rule_id`` names the rule it breaks."""
+
+    def __init__(self, rule_id: str, message: str) -> None:
+        super().__init__(f"{message} [{rule_id}]")
+        self.rule_id = rule_id
+        self.reason = message
+
+
+class ActionSyntaxError(ValueError):
+    """Text that is not an action."""
+
+
+class GameOverError(ValueError):
+    """An action given after the round or match has ended."""
+
+
+_TOKEN = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """A player's choice: a kind, the card ids involved, and a label for declarations.
+
+    Text form: the kind, then the card ids, then the label, separated by spaces::
+
+        play 31        play card 31 (no match, one match, or three matches)
+        play 31 30     play card 31 and capture 30 (when two table cards match)
+        take 30        capture 30 with the drawn card (when two table cards match it)
+        koikoi / stop  Koi-Koi's calls
+        declare instant-victory
+
+    >>> a = Action.parse("play 31 30")
+    >>> a, str(a)
+    (Action(kind='play', cards=(31, 30), label=''), 'play 31 30')
+    >>> sorted([Action.parse("stop"), Action.parse("koikoi")])[0].kind
+    'koikoi'
+    """
+
+    kind: str
+    cards: tuple[int, ...] = ()
+    label: str = ""
+
+    def __str__(self) -> str:
+        parts = [self.kind, *(str(c) for c in self.cards)]
+        if self.label:
+            parts.append(self.label)
+        return " ".join(parts)
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        tokens = text.split()
+        if not tokens or not _TOKEN.match(tokens[0]):
+            raise ActionSyntaxError(f"not an action: {text!r}")
+        cards: list[int] = []
+        label = ""
+        for tok in tokens[1:]:
+            if tok.isdigit():
+                if label:
+                    raise ActionSyntaxError(f"not an action: {text!r} (card after label)")
+                cards.append(int(tok))
+            elif _TOKEN.match(tok) and not label:
+                label = tok
+            else:
+                raise ActionSyntaxError(f"not an action: {text!r}")
+        return cls(tokens[0], tuple(cards), label)
+
+
+@dataclass(frozen=True)
+class PileScore:
+    """What a capture pile is worth: its yaku (after exclusivity) and card points."""
+
+    yaku: tuple[ScoredYaku, ...]
+    card_points: int | None = None
+
+    @property
+    def yaku_total(self) -> int:
+        return sum(y.points for y in self.yaku)
+
+
+@dataclass(frozen=True)
+class RoundSetup:
+    """What a round needs from the match: its number, dealer, seats in play and the scores."""
+
+    number: int
+    dealer: int
+    seats_in_play: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a round ended and what it changed.
+
+    ``deltas`` is the change to each seat's score or chips. ``counts`` is False for a misdeal:
+    the deal is void, the same dealer deals again and no round is used up.
+    """
+
+    reason: str
+    deltas: tuple[int, ...]
+    winner: int | None = None
+    yaku: tuple[tuple[ScoredYaku, ...], ...] = ()
+    card_points: tuple[int, ...] | None = None
+    counts: bool = True
+    ends_game: bool = False
+    next_dealer: int | None = None
+    notes: tuple[tuple[str, int], ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "reason": self.reason,
+            "deltas": list(self.deltas),
+            "winner": self.winner,
+            "yaku": [[{"id": y.id, "points": y.points} for y in side] for side in self.yaku],
+            "card_points": None if self.card_points is None else list(self.card_points),
+            "counts": self.counts,
+            "ends_game": self.ends_game,
+            "next_dealer": self.next_dealer,
+            "notes": dict(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """The state of a match between rounds."""
+
+    scores: tuple[int, ...]
+    dealer: int
+    rounds_played: int = 0
+    deals: int = 0
+    over: bool = False
+    winners: tuple[int, ...] = ()
+    end_reason: str = ""
+    history: tuple[RoundResult, ...] = field(default=(), repr=False)
+
+
+S = TypeVar("S")
+R = TypeVar("R")
+
+
+class Game(ABC, Generic[S, R]):
+    """The contract of one game (see the module docstring). ``S`` is the round state, ``R`` the
+    typed rules (a frozen dataclass built from resolved option values)."""
+
+    spec: ClassVar[GameSpec]
+
+    # -- rules ---------------------------------------------------------------------------
+    def rules(self, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> R:
+        """Typed rules from a ruleset name and option overrides (raises ``OptionError``)."""
+        return self.make_rules(self.spec.resolve(ruleset, options))
+
+    @abstractmethod
+    def make_rules(self, values: Mapping[str, str]) -> R:
+        """Typed rules from a complete mapping of option values."""
+
+    @abstractmethod
+    def deck(self, rules: R) -> Deck:
+        """The deck these rules play with."""
+
+    @abstractmethod
+    def seats(self, rules: R) -> int:
+        """Seats at the table (players, including one who sits a round out)."""
+
+    # -- a round -------------------------------------------------------------------------
+    @abstractmethod
+    def start_round(self, rules: R, order: Sequence[BaseCard], setup: RoundSetup) -> S:
+        """Deal from ``order`` (top first) and return the first position of the round."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> tuple[Action, ...]:
+        """Every legal action, sorted and unique; empty exactly when the round is over."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> int | None:
+        """The seat that chooses next, None when the round is over."""
+
+    def is_terminal(self, state: S) -> bool:
+        return self.to_move(state) is None
+
+    def apply(self, state: S, action: Action) -> S:
+        """The position after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+        if self.is_terminal(state):
+            raise GameOverError("the round is over: no action is legal")
+        if action not in self.legal_actions(state):
+            rule_id, reason = self.explain_illegal(state, action)
+            raise IllegalActionError(rule_id, reason)
+        return self.do(state, action)
+
+    @abstractmethod
+    def do(self, state: S, action: Action) -> S:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def explain_illegal(self, state: S, action: Action) -> tuple[str, str]:
+        """The rule id an illegal action breaks and a one-line reason."""
+
+    @abstractmethod
+    def round_result(self, state: S) -> RoundResult:
+        """The result of a finished round."""
+
+    @abstractmethod
+    def snapshot(self, state: S, info: MatchInfo | None = None) -> Snapshot:
+        """The neutral form of the position."""
+
+    # -- scoring and the match ------------------------------------------------------------
+    @abstractmethod
+    def score(self, rules: R, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
+        """Score a capture pile (for ``hanafuda score`` and the scoring vectors)."""
+
+    @abstractmethod
+    def new_match(self, rules: R, first_dealer: int = 0) -> MatchInfo:
+        """The match before its first round."""
+
+    @abstractmethod
+    def seats_in_play(self, rules: R, info: MatchInfo) -> tuple[int, ...]:
+        """Who plays the next round (Kujuroku's fourth seat sits out)."""
+
+    @abstractmethod
+    def settle(self, rules: R, info: MatchInfo, result: RoundResult) -> MatchInfo:
+        """The match after a round: scores, next dealer, rounds, and whether it is over."""
+
+
+G = TypeVar("G")
+
+
+@dataclass(frozen=True)
+class Match(Generic[S, R]):
+    """A whole match: the match info, the current round and the shuffle generator's state.
+
+    >>> from hanafuda.games.koikoi import GAME
+    >>> m = Match.start(GAME, GAME.rules(), seed=7)
+    >>> m.deck_order[:4]
+    (21, 61, 50, 12)
+    """
+
+    game: Game[S, R]
+    rules: R
+    info: MatchInfo
+    state: S
+    deck_order: tuple[int, ...]
+    rng_state: int
+
+    @classmethod
+    def start(cls, game: Game[S, R], rules: R, seed: int, first_dealer: int = 0) -> Match[S, R]:
+        info = game.new_match(rules, first_dealer)
+        return cls.advance(cls._deal(game, rules, info, SplitMix64(seed)))
+
+    @classmethod
+    def _deal(cls, game: Game[S, R], rules: R, info: MatchInfo, rng: SplitMix64) -> Match[S, R]:
+        order = shuffled(game.deck(rules).cards, rng)
+        setup = RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
+        state = game.start_round(rules, order, setup)
+        return cls(game, rules, info, state, tuple(c.id for c in order), rng.state)
+
+    @property
+    def over(self) -> bool:
+        return self.info.over
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        return () if self.info.over else self.game.legal_actions(self.state)
+
+    def apply(self, action: Action) -> Match[S, R]:
+        """Apply an action; when the round ends, settle it and deal the next one."""
+        if self.info.over:
+            raise GameOverError("the match is over: no action is legal")
+        state = self.game.apply(self.state, action)
+        return self.advance(replace(self, state=state))
+
+    @staticmethod
+    def advance(m: Match[S, R]) -> Match[S, R]:
+        """Settle finished rounds (including rounds over at the deal) until play is needed."""
+        while not m.info.over and m.game.is_terminal(m.state):
+            result = m.game.round_result(m.state)
+            info = m.game.settle(m.rules, m.info, result)
+            if info.over:
+                return replace(m, info=info)
+            rng = SplitMix64(0)
+            rng.state = m.rng_state
+            m = Match._deal(m.game, m.rules, info, rng)
+        return m
+
+    def snapshot(self) -> Snapshot:
+        return self.game.snapshot(self.state, self.info)

@@ -1,0 +1,126 @@
+"""The fishing-game turn, written once for Koi-Koi, Kekoro, Musashino-Bana and Kujuroku.
+
+A turn has two plays (FW-HA "Turn"; FW-KK "Turns"): a card from the hand, then the top card
+of the draw pile, each resolved the same way against the field:
+
+* no field card of its suit: the card stays on the field;
+* one: the card captures it;
+* two: the card captures one of them, chosen by the player;
+* three: the card captures all three.
+
+A card that matches must capture. Whether a player may play a non-matching hand card while
+another would capture is a game rule (``must_capture``).
+
+:class:`Table` holds the zones; the functions below return new tables (nothing is mutated).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
+
+from hanafuda_spec.cards import BaseCard
+
+from hanafuda.engine import Action
+
+__all__ = ["PLAY", "TAKE", "Table", "capture", "deal_packets", "hand_plays", "matches", "take_choices"]
+
+C = TypeVar("C", bound=BaseCard)
+
+PLAY = "play"
+TAKE = "take"
+
+
+@dataclass(frozen=True)
+class Table(Generic[C]):
+    """The zones of a fishing round. Hands, field and capture piles are kept sorted by card id;
+    the stock (draw pile) is top first."""
+
+    hands: tuple[tuple[C, ...], ...]
+    field: tuple[C, ...]
+    stock: tuple[C, ...]
+    captured: tuple[tuple[C, ...], ...]
+
+    def with_hand(self, seat: int, hand: Sequence[C]) -> Table[C]:
+        hands = list(self.hands)
+        hands[seat] = tuple(sorted(hand))
+        return replace(self, hands=tuple(hands))
+
+    def add_captured(self, side: int, cards: Sequence[C]) -> Table[C]:
+        if not cards:
+            return self
+        caps = list(self.captured)
+        caps[side] = tuple(sorted((*caps[side], *cards)))
+        return replace(self, captured=tuple(caps))
+
+    def card_count(self) -> int:
+        return (sum(len(h) for h in self.hands) + len(self.field) + len(self.stock)
+                + sum(len(c) for c in self.captured))
+
+
+def matches(field: Sequence[C], card: C) -> tuple[C, ...]:
+    """The field cards of ``card``'s suit (a suit of 0, a joker, matches nothing)."""
+    if card.suit == 0:
+        return ()
+    return tuple(f for f in field if f.suit == card.suit)
+
+
+def hand_plays(hand: Sequence[C], field: Sequence[C], must_capture: bool = False) -> list[Action]:
+    """The ``play`` actions for a hand: ``play c`` or, when two field cards match, ``play c t``
+    for each choice. With ``must_capture``, non-capturing plays are left out whenever a capture
+    is possible."""
+    out: list[Action] = []
+    can_capture = False
+    for c in hand:
+        m = matches(field, c)
+        if m:
+            can_capture = True
+        if len(m) == 2:
+            out.extend(Action(PLAY, (c.id, t.id)) for t in m)
+        else:
+            out.append(Action(PLAY, (c.id,)))
+    if must_capture and can_capture:
+        out = [a for a in out if matches(field, _find(hand, a.cards[0]))]
+    return sorted(out)
+
+
+def take_choices(field: Sequence[C], card: C) -> list[Action]:
+    """``take t`` actions for a drawn card that matches exactly two field cards, else none."""
+    m = matches(field, card)
+    return sorted(Action(TAKE, (t.id,)) for t in m) if len(m) == 2 else []
+
+
+def capture(field: Sequence[C], card: C, target: int | None) -> tuple[tuple[C, ...], tuple[C, ...]]:
+    """Resolve ``card`` against the field: the new field and the cards captured (the played card
+    included, empty if nothing was captured). ``target`` is required for exactly two matches."""
+    m = matches(field, card)
+    if not m:
+        return tuple(sorted((*field, card))), ()
+    if len(m) == 2:
+        if target is None or target not in (m[0].id, m[1].id):
+            raise ValueError("two field cards match: a target must be chosen")
+        taken: tuple[C, ...] = tuple(x for x in m if x.id == target)
+    else:
+        taken = m  # one, or three (all are captured)
+    rest = tuple(f for f in field if f not in taken)
+    return rest, (card, *taken)
+
+
+def deal_packets(order: Sequence[C], plan: Sequence[tuple[str, int]]) -> dict[str, list[C]]:
+    """Deal ``order`` (top first) following ``plan``, a list of (recipient, packet size).
+    The rest of the deck is returned as recipient ``"stock"``, top first."""
+    out: dict[str, list[C]] = {}
+    i = 0
+    for who, n in plan:
+        out.setdefault(who, []).extend(order[i:i + n])
+        i += n
+    out["stock"] = list(order[i:])
+    return out
+
+
+def _find(cards: Sequence[C], cid: int) -> C:
+    for c in cards:
+        if c.id == cid:
+            return c
+    raise KeyError(cid)

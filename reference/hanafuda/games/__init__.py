@@ -1,0 +1,1 @@
+"""One module per game, each defining ``GAME``, an instance of :class:`hanafuda.engine.Game`."""

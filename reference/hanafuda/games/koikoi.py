@@ -1,0 +1,470 @@
+"""Koi-Koi (こいこい), the two-player fishing game of koi-koi ("come on") and shōbu ("stop").
+
+Rules, citations and decisions: :mod:`hanafuda_spec.games.koikoi`. The oya is the dealer,
+the ko the other player; seat numbers are 0 and 1.
+
+>>> from hanafuda.engine import Match
+>>> m = Match.start(GAME, GAME.rules(), seed=1)
+>>> len(m.state.table.hands[0]), len(m.state.table.field), len(m.state.table.stock)
+(8, 8, 24)
+>>> GAME.score(GAME.rules(), [card(i) for i in (10, 30, 80, 110, 120)]).yaku_total
+15
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck, card
+from hanafuda_spec.games import koikoi as spec
+from hanafuda_spec.neutral import Snapshot
+from hanafuda_spec.yaku import ScoredYaku, YakuDef
+
+from hanafuda.engine import (
+    Action,
+    Game,
+    MatchInfo,
+    PileScore,
+    RoundResult,
+    RoundSetup,
+)
+from hanafuda.fishing import PLAY, TAKE, Table, capture, hand_plays, matches, take_choices
+
+__all__ = ["GAME", "KoiKoi", "KoiKoiRules", "KoiKoiState", "Phase"]
+
+KOIKOI = "koikoi"
+STOP = "stop"
+
+
+class Phase(enum.Enum):
+    PLAY = "play"  #: the player to move plays a hand card
+    TAKE = "take"  #: the drawn card matches two field cards: choose one
+    CALL = "call"  #: a new or improved yaku: koi-koi or shōbu
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class KoiKoiRules:
+    """Typed Koi-Koi rules, built from resolved option values (see the catalogue's options)."""
+
+    values: tuple[tuple[str, str], ...]
+
+    def __getitem__(self, key: str) -> str:
+        return dict(self.values)[key]
+
+    @functools.cached_property
+    def opt(self) -> Mapping[str, str]:
+        return dict(self.values)
+
+    @property
+    def hand_size(self) -> int:
+        return int(self.opt["hand_size"])
+
+
+@dataclass(frozen=True)
+class KoiKoiState:
+    """One position of a Koi-Koi round."""
+
+    rules: KoiKoiRules
+    setup: RoundSetup
+    table: Table[Card]
+    turn: int
+    phase: Phase
+    pending: Card | None = None
+    calls: tuple[int, int] = (0, 0)
+    seen: tuple[tuple[ScoredYaku, ...], tuple[ScoredYaku, ...]] = ((), ())
+    last_improver: int | None = None
+    field_brights: int = 0
+    end: str = ""
+    winner: int | None = None
+    teyaku_points: tuple[int, int] = (0, 0)
+
+    @property
+    def dealer(self) -> int:
+        return self.setup.dealer
+
+    @property
+    def month(self) -> int:
+        return (self.setup.number - 1) % 12 + 1
+
+
+# -- scoring -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """A yaku row as bit masks (same meaning as :class:`YakuDef.value`)."""
+
+    yid: str
+    group: str | None
+    points: int
+    pool: int
+    need: int
+    required: int
+    forbidden: int
+    extra_pool: int
+    extra_from: int
+    extra: int
+    doubled: int
+
+    def value(self, pile: int) -> int:
+        if pile & self.required != self.required or pile & self.forbidden:
+            return 0
+        held = pile & self.pool
+        if held.bit_count() + (held & self.doubled).bit_count() < self.need:
+            return 0
+        if not self.extra_pool:
+            return self.points
+        ex = pile & self.extra_pool
+        return self.points + self.extra * max(0, ex.bit_count() + (ex & self.doubled).bit_count() - self.extra_from)
+
+
+def _mask(ids: frozenset[int]) -> int:
+    m = 0
+    for i in ids:
+        m |= card(i).mask
+    return m
+
+
+def _compile(y: YakuDef) -> _Compiled:
+    return _Compiled(y.id, y.group, y.points, _mask(y.pool), y.need, _mask(y.required), _mask(y.forbidden),
+                     _mask(y.extra_pool), y.extra_from, y.extra, _mask(y.doubled))
+
+
+@functools.lru_cache(maxsize=256)
+def _table(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None) -> tuple[_Compiled, ...]:
+    return tuple(_compile(y) for y in spec.yaku_table(dict(values), month, sake))
+
+
+_WILLOW = _mask(frozenset({110, 111, 112, 113}))
+_PAULOWNIA = _mask(frozenset({120, 121, 122, 123}))
+_VIEWING = ("flower-viewing", "moon-viewing")
+
+
+def _score_with(table: tuple[_Compiled, ...], pile: int) -> list[ScoredYaku]:
+    best: dict[str, tuple[int, int]] = {}
+    chosen: list[tuple[int, int]] = []
+    for i, y in enumerate(table):
+        v = y.value(pile)
+        if v <= 0:
+            continue
+        if y.group is None:
+            chosen.append((i, v))
+        else:
+            cur = best.get(y.group)
+            if cur is None or v > cur[1]:
+                best[y.group] = (i, v)
+    chosen.extend(best.values())
+    chosen.sort()
+    return [ScoredYaku(table[i].yid, v) for i, v in chosen]
+
+
+def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0) -> tuple[ScoredYaku, ...]:
+    """The yaku of a capture pile given as a bit mask, after every scoring option
+    (KK-YAKU-1…15; viewing, sake_cup and yaku_count options)."""
+    opt = rules.opt
+    if opt["sake_cup"] == "either":
+        a = _score_with(_table(rules.values, month, "animal"), pile)
+        c = _score_with(_table(rules.values, month, "chaff"), pile)
+        a, c = _filter(opt, a, field), _filter(opt, c, field)
+        found = a if sum(y.points for y in a) >= sum(y.points for y in c) else c
+    else:
+        found = _filter(opt, _score_with(_table(rules.values, month, None), pile), field)
+    if opt["yaku_count"] == "best" and found:
+        top = max(found, key=lambda y: y.points)
+        found = [top]
+    return tuple(found)
+
+
+def _filter(opt: Mapping[str, str], found: list[ScoredYaku], field: int) -> list[ScoredYaku]:
+    mode = opt["viewing"]
+    if mode == "need-other" and not any(y.id not in _VIEWING for y in found):
+        return [y for y in found if y.id not in _VIEWING]
+    if mode == "weather":
+        if field & _WILLOW:
+            found = [y for y in found if y.id != "flower-viewing"]
+        if field & _PAULOWNIA:
+            found = [y for y in found if y.id != "moon-viewing"]
+    return found
+
+
+def _pile_mask(cards: Sequence[BaseCard]) -> int:
+    m = 0
+    for c in cards:
+        m |= c.mask
+    return m
+
+
+# -- lucky hands ---------------------------------------------------------------------------
+
+
+def _teshi(cards: Sequence[BaseCard]) -> bool:
+    return any(n == 4 for n in Counter(c.suit for c in cards).values())
+
+
+def _kuttsuki(cards: Sequence[BaseCard]) -> bool:
+    """At least four pairs of a month; four of a month counts as two pairs (decision KK-16)."""
+    return sum(n // 2 for n in Counter(c.suit for c in cards).values()) >= 4
+
+
+class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
+    """Koi-Koi under the FudaWiki rules and their variations."""
+
+    spec = spec.SPEC
+
+    def make_rules(self, values: Mapping[str, str]) -> KoiKoiRules:
+        return KoiKoiRules(tuple(sorted(values.items())))
+
+    def deck(self, rules: KoiKoiRules) -> Deck:
+        return HANAFUDA
+
+    def seats(self, rules: KoiKoiRules) -> int:
+        return 2
+
+    # -- the deal ----------------------------------------------------------------------
+    def start_round(self, rules: KoiKoiRules, order: Sequence[BaseCard], setup: RoundSetup) -> KoiKoiState:
+        cards = [c for c in order if isinstance(c, Card)]
+        if len(cards) != 48:
+            raise ValueError("Koi-Koi deals from the 48-card hanafuda deck")
+        dealer = setup.dealer
+        ko = 1 - dealer
+        size, packet = rules.hand_size, int(rules["packets"])
+        want = {ko: size, -1: 8, dealer: size}
+        got: dict[int, list[Card]] = {ko: [], -1: [], dealer: []}
+        i = 0
+        while any(len(got[k]) < want[k] for k in want):  # KK-DEAL-1: opponent, table, dealer
+            for who in (ko, -1, dealer):
+                n = min(packet, want[who] - len(got[who]))
+                got[who].extend(cards[i:i + n])
+                i += n
+        stock = tuple(cards[i:])
+        hands: list[tuple[Card, ...]] = [(), ()]
+        hands[ko], hands[dealer] = tuple(sorted(got[ko])), tuple(sorted(got[dealer]))
+        table = Table(tuple(hands), tuple(sorted(got[-1])), stock, ((), ()))
+        state = KoiKoiState(rules, setup, table, dealer, Phase.PLAY,
+                            field_brights=sum(1 for c in table.field if c.id in spec.BRIGHTS))
+        return self._check_deal(state)
+
+    def _check_deal(self, s: KoiKoiState) -> KoiKoiState:
+        opt = s.rules.opt
+        field = s.table.field
+        mode = opt["field_teyaku"]
+        four, pairs = _teshi(field), _kuttsuki(field)
+        if (mode == "misdeal" and (four or pairs)) or (mode == "four-kind-only" and four):
+            return replace(s, phase=Phase.OVER, end="misdeal")  # KK-DEAL-3
+        if mode == "dealer-wins" and four:
+            return replace(s, phase=Phase.OVER, end="field-teyaku", winner=s.dealer,
+                           teyaku_points=(6, 0) if s.dealer == 0 else (0, 6))
+        if mode == "dealer-captures":
+            while _teshi(s.table.field):
+                month = Counter(c.suit for c in s.table.field).most_common(1)[0][0]
+                quad = tuple(c for c in s.table.field if c.suit == month)
+                rest = [c for c in s.table.field if c.suit != month]
+                new = s.table.stock[:4]
+                t = replace(s.table, field=tuple(sorted(rest + list(new))), stock=s.table.stock[4:])
+                s = replace(s, table=t.add_captured(s.dealer, quad))
+        hand_mode = opt["teyaku"]
+        if hand_mode == "off":
+            return s
+        pts = []
+        for h in s.table.hands:
+            a, b = _teshi(h), _kuttsuki(h)
+            pts.append(int(opt["teyaku_both"]) if a and b else 6 if a or b else 0)
+        if not any(pts):
+            return s
+        if hand_mode == "misdeal":
+            return replace(s, phase=Phase.OVER, end="misdeal")
+        if all(pts):
+            return replace(s, phase=Phase.OVER, end="teyaku-draw")
+        w = 0 if pts[0] else 1
+        return replace(s, phase=Phase.OVER, end="teyaku", winner=w, teyaku_points=(pts[0], pts[1]))
+
+    # -- play ----------------------------------------------------------------------------
+    def to_move(self, state: KoiKoiState) -> int | None:
+        return None if state.phase is Phase.OVER else state.turn
+
+    def legal_actions(self, state: KoiKoiState) -> tuple[Action, ...]:
+        if state.phase is Phase.PLAY:
+            must = state.rules.opt["discard"] == "must-capture"
+            return tuple(hand_plays(state.table.hands[state.turn], state.table.field, must))
+        if state.phase is Phase.TAKE:
+            assert state.pending is not None
+            return tuple(take_choices(state.table.field, state.pending))
+        if state.phase is Phase.CALL:
+            return (Action(KOIKOI), Action(STOP))
+        return ()
+
+    def do(self, state: KoiKoiState, action: Action) -> KoiKoiState:
+        t = state.table
+        p = state.turn
+        if action.kind == PLAY:
+            c = card(action.cards[0])
+            target = action.cards[1] if len(action.cards) > 1 else None
+            hand = tuple(x for x in t.hands[p] if x.id != c.id)
+            field, got = capture(t.field, c, target)
+            t = replace(t.with_hand(p, hand), field=field).add_captured(p, got)
+            drawn, t = t.stock[0], replace(t, stock=t.stock[1:])  # KK-TURN-2
+            if len(matches(t.field, drawn)) == 2:
+                return replace(state, table=t, phase=Phase.TAKE, pending=drawn)
+            field, got = capture(t.field, drawn, None)  # KK-CAP-6
+            return self._end_turn(replace(state, table=replace(t, field=field).add_captured(p, got)))
+        if action.kind == TAKE:
+            assert state.pending is not None
+            field, got = capture(t.field, state.pending, action.cards[0])
+            t = replace(t, field=field).add_captured(p, got)
+            return self._end_turn(replace(state, table=t, pending=None))
+        if action.kind == KOIKOI:
+            calls = (state.calls[0] + (p == 0), state.calls[1] + (p == 1))
+            return self._pass(replace(state, calls=calls))
+        if action.kind == STOP:
+            return replace(state, phase=Phase.OVER, end="shobu", winner=p)
+        raise AssertionError(action)
+
+    def _yaku_now(self, state: KoiKoiState, seat: int) -> tuple[ScoredYaku, ...]:
+        return score_mask(state.rules, _pile_mask(state.table.captured[seat]), self._month(state),
+                          _pile_mask(state.table.field))
+
+    def _month(self, state: KoiKoiState) -> int | None:
+        return state.month if state.rules.opt["month_cards"] == "on" else None
+
+    def _end_turn(self, state: KoiKoiState) -> KoiKoiState:
+        """KK-TURN-3: after both plays, a new or improved yaku gives the koi-koi/shōbu choice."""
+        p = state.turn
+        now = self._yaku_now(state, p)
+        before = {y.id: y.points for y in state.seen[p]}
+        new = any(y.id not in before for y in now)
+        improved = new or any(y.points > before[y.id] for y in now if y.id in before)
+        seen = (now, state.seen[1]) if p == 0 else (state.seen[0], now)
+        state = replace(state, seen=seen, phase=Phase.PLAY, pending=None)
+        decides = new if state.rules.opt["koikoi_on"] == "new" else improved
+        if improved:
+            state = replace(state, last_improver=p)
+        if decides:
+            if sum(y.points for y in now) < int(state.rules.opt["koikoi_min"]):
+                return replace(state, phase=Phase.OVER, end="shobu", winner=p)  # KK-TURN-4
+            return replace(state, phase=Phase.CALL)
+        return self._pass(state)
+
+    def _pass(self, state: KoiKoiState) -> KoiKoiState:
+        nxt = 1 - state.turn
+        if not state.table.hands[nxt]:
+            return replace(state, phase=Phase.OVER, end="exhaustive")  # KK-END-2
+        return replace(state, turn=nxt, phase=Phase.PLAY)
+
+    def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
+        p = state.turn
+        if action.kind == PLAY:
+            if state.phase is not Phase.PLAY:
+                return "KK-TURN-2", f"seat {p} cannot play a hand card now (phase {state.phase.value})"
+            if not action.cards or all(c.id != action.cards[0] for c in state.table.hands[p]):
+                return "KK-TURN-2", f"card {action.cards[0] if action.cards else '?'} is not in seat {p}'s hand"
+            c = card(action.cards[0])
+            m = matches(state.table.field, c)
+            if len(m) == 2:
+                return "KK-CAP-2", f"card {c.id} matches {m[0].id} and {m[1].id}: name one of them as target"
+            if len(action.cards) > 1:
+                return "KK-CAP-1", f"card {c.id} has {len(m)} match(es) on the table: no target is chosen"
+            return "KK-CAP-5", f"card {c.id} captures nothing while a capture is possible (discard=must-capture)"
+        if action.kind == TAKE:
+            if state.phase is not Phase.TAKE:
+                return "KK-CAP-6", "no drawn card is waiting for a choice of target"
+            return "KK-CAP-2", f"{action.cards} is not one of the two field cards the drawn card matches"
+        if action.kind in (KOIKOI, STOP):
+            return "KK-TURN-3", "koi-koi and shōbu are called only after forming a new or improved yaku"
+        return "KK-TURN-2", f"unknown action kind {action.kind!r} for Koi-Koi"
+
+    # -- results -------------------------------------------------------------------------
+    def round_result(self, state: KoiKoiState) -> RoundResult:
+        if state.phase is not Phase.OVER:
+            raise ValueError("the round is not over")
+        opt = state.rules.opt
+        d = state.dealer
+        zero = opt["zero_sum"] == "on"
+        yaku = (self._yaku_now(state, 0), self._yaku_now(state, 1))
+        if state.end == "misdeal":
+            return RoundResult("misdeal", (0, 0), counts=False, next_dealer=d)
+        if state.end in ("teyaku", "field-teyaku"):
+            w = state.winner
+            assert w is not None
+            pts = max(state.teyaku_points)
+            return RoundResult(state.end, _deltas(w, pts, zero), w, next_dealer=w)
+        if state.end == "shobu" or (state.end == "exhaustive" and opt["exhaustive"] == "last-yaku"
+                                    and state.last_improver is not None):
+            w = state.winner if state.end == "shobu" else state.last_improver
+            assert w is not None
+            pts, notes = self._shobu_points(state, w, yaku)
+            return RoundResult(state.end, _deltas(w, pts, zero), w, yaku, next_dealer=w, notes=notes)
+        # exhaustive draw or both players holding lucky hands: a drawn round
+        priv = int(opt["oyaken"])
+        nxt = d if opt["draw_dealer"] == "stay" else 1 - d
+        return RoundResult(state.end, _deltas(d, priv, zero), None, yaku, next_dealer=nxt,
+                           notes=(("oyaken", priv),))
+
+    def _shobu_points(self, state: KoiKoiState, w: int,
+                      yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
+        opt = state.rules.opt
+        base = sum(y.points for y in yaku[w])
+        if opt["yaku_count"] == "both-players":
+            base += sum(y.points for y in yaku[1 - w])
+        seven = 2 if opt["seven_double"] == "on" and base >= 7 else 1
+        own, other = state.calls[w], state.calls[1 - w]
+        mode = opt["multiplier"]
+        koi = {"opponent": 2 if other else 1, "self": 2 if own else 1, "anyone": 2 if own or other else 1,
+               "count": other + 1, "none": 1}[mode]
+        n = state.field_brights
+        fm = {"off": 1, "double": 2 if n else 1, "count": n + 1}[opt["field_multiplier"]]
+        return base * seven * koi * fm, (("base", base), ("seven", seven), ("koikoi", koi), ("field", fm))
+
+    def snapshot(self, state: KoiKoiState, info: MatchInfo | None = None) -> Snapshot:
+        t = state.table
+        zones: list[tuple[str, tuple[int, ...]]] = [
+            ("hand.0", tuple(c.id for c in t.hands[0])),
+            ("hand.1", tuple(c.id for c in t.hands[1])),
+            ("field", tuple(c.id for c in t.field)),
+            ("stock", tuple(c.id for c in t.stock)),
+            ("drawn", (state.pending.id,) if state.pending else ()),
+            ("captured.0", tuple(c.id for c in t.captured[0])),
+            ("captured.1", tuple(c.id for c in t.captured[1])),
+        ]
+        scores = info.scores if info else (0, 0)
+        return Snapshot("koikoi", tuple(zones), self.to_move(state), state.phase.value, state.dealer,
+                        state.setup.number, scores)
+
+    def score(self, rules: KoiKoiRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
+        m = month if rules.opt["month_cards"] == "on" else None
+        return PileScore(score_mask(rules, _pile_mask(cards), m), None)
+
+    # -- the match -----------------------------------------------------------------------
+    def new_match(self, rules: KoiKoiRules, first_dealer: int = 0) -> MatchInfo:
+        return MatchInfo((0, 0), first_dealer)
+
+    def seats_in_play(self, rules: KoiKoiRules, info: MatchInfo) -> tuple[int, ...]:
+        return (0, 1)
+
+    def settle(self, rules: KoiKoiRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
+        scores = (info.scores[0] + result.deltas[0], info.scores[1] + result.deltas[1])
+        played = info.rounds_played + (1 if result.counts else 0)
+        dealer = result.next_dealer if result.next_dealer is not None else info.dealer
+        length = rules.opt["length"]
+        if length == "to-50":
+            over, reason = max(scores) >= 50, "target"  # KK-GAME-2
+        else:
+            over, reason = played >= int(length), "rounds"  # KK-GAME-1
+        winners: tuple[int, ...] = ()
+        if over:
+            top = max(scores)
+            winners = tuple(i for i in (0, 1) if scores[i] == top)
+        return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, reason if over else "",
+                         (*info.history, result))
+
+
+def _deltas(winner: int, pts: int, zero_sum: bool) -> tuple[int, int]:
+    loser = -pts if zero_sum else 0
+    return (pts, loser) if winner == 0 else (loser, pts)
+
+
+GAME = KoiKoi()

@@ -1,0 +1,57 @@
+"""The adapter protocol: how the spec drives any implementation, ours included.
+
+An implementation under test provides an :class:`EngineAdapter`. Everything crosses the
+boundary in the neutral form: actions as text, positions as
+:class:`~hanafuda_spec.neutral.Snapshot`, scores as integers. The spec never imports the
+reference implementation; the reference ships an adapter of its own
+(``hanafuda.adapter.ReferenceAdapter``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from hanafuda_spec.neutral import Snapshot
+from hanafuda_spec.yaku import ScoredYaku
+
+__all__ = ["EngineAdapter", "RoundOutcome"]
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """A finished round in the neutral form."""
+
+    reason: str
+    deltas: tuple[int, ...]
+    counts: bool
+    yaku: tuple[tuple[ScoredYaku, ...], ...]
+
+
+@runtime_checkable
+class EngineAdapter(Protocol):
+    """One match of one game, driven step by step."""
+
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        """Start a match (``deck``: an explicit first deal, top first, instead of the shuffle)."""
+
+    def legal_actions(self) -> Sequence[str]:
+        """Legal actions in text form; empty when the match is over."""
+
+    def apply(self, action: str) -> None:
+        """Apply an action (raise ``ValueError`` if illegal)."""
+
+    def snapshot(self) -> Snapshot:
+        """The current position."""
+
+    def rounds_ended(self) -> Sequence[RoundOutcome]:
+        """The rounds that ended with the last action (misdeals and rounds decided at the next
+        deal included), oldest first; empty if none did."""
+
+    def match_over(self) -> bool:
+        """Whether the match has ended."""
+
+    def score_pile(self, game: str, options: Mapping[str, str], cards: Sequence[int],
+                   month: int | None) -> tuple[tuple[ScoredYaku, ...], int | None]:
+        """Yaku and card points of a capture pile."""

@@ -1,0 +1,225 @@
+"""The rule catalogue: every rule the reference enforces, with its id, citation and evidence.
+
+Rules are data, not comments: the rulebooks are generated from them, tests are named after
+their ids and every error the reference raises names one. A rule is written in our own words;
+a citation names a source document (``hanafuda_spec.sources``), a section and at most a short
+quoted phrase as evidence.
+
+Where a source is silent or contradicts itself, a :class:`Gap` records the question, what the
+sources say, the decision we took with its reason, and the options that select the
+alternatives.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+__all__ = [
+    "Citation",
+    "Evidence",
+    "GameSpec",
+    "Gap",
+    "OptionError",
+    "OptionSpec",
+    "Rule",
+    "RulesetSpec",
+    "Topic",
+]
+
+
+class Evidence(enum.Enum):
+    """How a rule is supported."""
+
+    SEED = "stated in the seed"
+    LATER_REVISION = "taken from a later revision of the same page"
+    RELATED_SOURCE = "taken from a page the seed defers to or that a decision adopts"
+    DECISION = "our decision"
+
+
+class Topic(enum.Enum):
+    """Rulebook chapters, in reading order."""
+
+    EQUIPMENT = "Players and equipment"
+    DEALING = "Dealing"
+    TURN = "A turn"
+    CAPTURE = "Capturing"
+    SPECIAL = "Special cards"
+    YAKU = "Yaku and dekiyaku"
+    SCORING = "Scoring and settlement"
+    END_ROUND = "End of round"
+    END_GAME = "End of game"
+    VARIANTS = "Variants and options"
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a rule comes from: a source key, a section, and a short phrase as evidence."""
+
+    source: str
+    section: str
+    quote: str = ""
+
+    def __str__(self) -> str:
+        q = f', "{self.quote}"' if self.quote else ""
+        return f"{self.source} §{self.section}{q}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One enforced rule.
+
+    ``id`` is ``<GAME>-<AREA>-<n>`` (``KK-DEAL-1``); ``gap`` names the dossier gap whose
+    decision this rule records, if any.
+    """
+
+    id: str
+    topic: Topic
+    text: str
+    citations: tuple[Citation, ...]
+    evidence: Evidence
+    gap: str | None = None
+    option: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.citations:
+            raise ValueError(f"rule {self.id} has no citation")
+        if self.evidence is Evidence.DECISION and self.gap is None:
+            raise ValueError(f"rule {self.id} is a decision but names no gap")
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A place where the sources are silent, ambiguous or contradictory, and what we decided."""
+
+    id: str
+    question: str
+    sources_say: str
+    decision: str
+    reason: str
+    options: tuple[str, ...] = ()
+
+
+class OptionError(ValueError):
+    """An unknown option, a bad option value or an unknown ruleset."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A rule variation a player can select before play (``--option key=value``)."""
+
+    key: str
+    choices: tuple[str, ...]
+    default: str
+    text: str
+    citation: Citation
+
+    def __post_init__(self) -> None:
+        if self.default not in self.choices:
+            raise ValueError(f"option {self.key}: default {self.default!r} is not a choice")
+
+
+@dataclass(frozen=True)
+class RulesetSpec:
+    """A named bundle of option values."""
+
+    name: str
+    text: str
+    values: Mapping[str, str]
+    citation: Citation
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the catalogue says about one game."""
+
+    key: str
+    name: str
+    aliases: tuple[str, ...]
+    deck: str
+    summary: str
+    sources: tuple[str, ...]
+    rules: tuple[Rule, ...]
+    gaps: tuple[Gap, ...]
+    options: tuple[OptionSpec, ...]
+    rulesets: tuple[RulesetSpec, ...]
+    default_ruleset: str
+    _rule_index: Mapping[str, Rule] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        idx: dict[str, Rule] = {}
+        for r in self.rules:
+            if r.id in idx:
+                raise ValueError(f"{self.key}: rule id {r.id} declared twice")
+            idx[r.id] = r
+        object.__setattr__(self, "_rule_index", MappingProxyType(idx))
+        gap_ids = {g.id for g in self.gaps}
+        for r in self.rules:
+            if r.gap is not None and r.gap not in gap_ids:
+                raise ValueError(f"{self.key}: rule {r.id} names unknown gap {r.gap}")
+            if r.option is not None and r.option not in self.option_keys:
+                raise ValueError(f"{self.key}: rule {r.id} names unknown option {r.option}")
+        for g in self.gaps:
+            for o in g.options:
+                if o not in self.option_keys:
+                    raise ValueError(f"{self.key}: gap {g.id} names unknown option {o}")
+        names = {rs.name for rs in self.rulesets}
+        if self.default_ruleset not in names:
+            raise ValueError(f"{self.key}: default ruleset {self.default_ruleset} is not declared")
+        for rs in self.rulesets:
+            for k, v in rs.values.items():
+                self._check(k, v, where=f"ruleset {rs.name}")
+
+    @property
+    def option_keys(self) -> tuple[str, ...]:
+        return tuple(o.key for o in self.options)
+
+    def rule(self, rule_id: str) -> Rule:
+        """The rule with this id (KeyError if it is not in the catalogue)."""
+        return self._rule_index[rule_id]
+
+    def has_rule(self, rule_id: str) -> bool:
+        return rule_id in self._rule_index
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(self.rules)
+
+    def option(self, key: str) -> OptionSpec:
+        for o in self.options:
+            if o.key == key:
+                return o
+        raise OptionError(f"unknown option {key!r} for {self.key} (known: {', '.join(self.option_keys)})")
+
+    def ruleset(self, name: str) -> RulesetSpec:
+        for rs in self.rulesets:
+            if rs.name == name:
+                return rs
+        known = ", ".join(rs.name for rs in self.rulesets)
+        raise OptionError(f"unknown ruleset {name!r} for {self.key} (known: {known})")
+
+    def _check(self, key: str, value: str, where: str) -> None:
+        spec = self.option(key)
+        if value not in spec.choices:
+            raise OptionError(
+                f"{where}: option {key}={value!r} is not allowed (choices: {', '.join(spec.choices)})"
+            )
+
+    def resolve(self, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> dict[str, str]:
+        """Every option's value: defaults, then the ruleset's, then explicit ``options``.
+
+        Unknown options and bad values raise :class:`OptionError`; nothing is silently fixed.
+        """
+        values = {o.key: o.default for o in self.options}
+        rs = self.ruleset(ruleset or self.default_ruleset)
+        values.update(rs.values)
+        for k, v in (options or {}).items():
+            self._check(k, v, where="--option")
+            values[k] = v
+        return values
+
+
+def int_choices(lo: int, hi: int) -> tuple[str, ...]:
+    """Option choices for the integers ``lo..hi`` inclusive."""
+    return tuple(str(i) for i in range(lo, hi + 1))

@@ -1,0 +1,450 @@
+"""Koi-Koi (こいこい): rule catalogue, decisions, options and yaku table.
+
+The seed (SEED-002) is a scrambled fragment of Wikipedia's lead, Deal and Play (gap KK-1);
+everything else comes from the FudaWiki Koi-Koi page (FW-KK), adopted by decision KK-1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from hanafuda_spec.catalogue import (
+    Citation,
+    Evidence,
+    GameSpec,
+    Gap,
+    OptionSpec,
+    Rule,
+    RulesetSpec,
+    Topic,
+    int_choices,
+)
+from hanafuda_spec.yaku import YakuDef
+
+__all__ = ["ANIMALS", "BRIGHTS", "CHAFF", "KOIKOI", "RIBBONS", "SPEC", "yaku_table"]
+
+S, LR, RS, D = Evidence.SEED, Evidence.LATER_REVISION, Evidence.RELATED_SOURCE, Evidence.DECISION
+T = Topic
+
+
+def fw(section: str, quote: str = "") -> Citation:
+    return Citation("FW-KK", section, quote)
+
+
+def seed(section: str, quote: str = "") -> Citation:
+    return Citation("SEED-002", section, quote)
+
+
+BRIGHTS = frozenset({10, 30, 80, 110, 120})
+DRY_BRIGHTS = frozenset({10, 30, 80, 120})
+ANIMALS = frozenset({20, 40, 50, 60, 70, 81, 90, 100, 111})
+RIBBONS = frozenset({11, 21, 31, 41, 51, 61, 71, 91, 101, 112})
+POETRY = frozenset({11, 21, 31})
+BLUE = frozenset({61, 91, 101})
+CHAFF = frozenset(
+    {12, 13, 22, 23, 32, 33, 42, 43, 52, 53, 62, 63, 72, 73, 82, 83, 92, 93, 102, 103, 113, 121, 122, 123}
+)
+SAKE = 90
+
+GAPS = (
+    Gap("KK-1", "The seed is a scrambled fragment of Wikipedia's lead, Deal and Play: it has no yaku, "
+        "scoring, koi-koi call, three-card capture, lucky hands, end of round or game length.",
+        "SEED-002 covers the deal and the play of a hand card only. FW-KK, the same wiki as the other four "
+        "seeds, gives complete rules and a list of variations.",
+        "Take FW-KK's main rules as the default ruleset 'fudawiki'; every FW-KK variation that changes play "
+        "or scoring is an option; Nintendo's values are the ruleset 'nintendo'.",
+        "FW-KK is the fullest source and is from the same wiki as the other seeds; its bibliography includes "
+        "the Wikipedia article the seed comes from.",
+        ("five_brights", "three_brights", "month_cards")),
+    Gap("KK-2", "After the scrambling, 'If this card matches any card now on the table, they must match "
+        "that card' reads as if it were about the played card.",
+        "In the unscrambled article (WP-2008) the sentence is about the card turned from the draw pile.",
+        "The sentence is about the drawn card: a drawn card that matches must capture.",
+        "WP-2008 and FW-KK both say the drawn card must capture."),
+    Gap("KK-3", "May a player who could capture play a card that matches nothing?",
+        "SEED-002 only says a player who cannot match must discard. WP-2008 ('alternatively') and FW-KK "
+        "allow playing a non-matching card at any time; some sites require capturing when possible.",
+        "Allowed by default; option discard=must-capture forbids it whenever a capture is possible.",
+        "FW-KK states it explicitly as a warning box; the seed does not forbid it.",
+        ("discard",)),
+    Gap("KK-4", "What happens when the played or drawn card matches three cards on the table?",
+        "The seed covers one and two matches only. FW-KK: all three are captured with the played card.",
+        "Capture all four cards.", "FW-KK states it; it is universal among the sources in the dossier."),
+    Gap("KK-5", "How is the first dealer chosen, and how are ties broken?",
+        "SEED-002: earliest month, then 'the higher value card'; FW-KK: earliest month, higher point "
+        "card, redraw on a tie.",
+        "The dealer draw happens before the round and is outside the engine: a match names its first dealer "
+        "(seat 0 unless given). The draw procedure is documented for players but not enforced.",
+        "The draw has no effect on the rules of play, and records name the dealer explicitly."),
+    Gap("KK-6", "Packets of two or four at the deal.",
+        "SEED-002: 'two or four cards at a time'; FW-KK: four to the opponent, four to the table, four to "
+        "the dealer, twice, sometimes in twos.",
+        "Default packets of four in the order opponent, table, dealer; option packets=2 deals in twos in the "
+        "same order. The order only matters for replaying a stacked deck.",
+        "FW-KK gives the most detail.", ("packets",)),
+    Gap("KK-7", "The string 'yaku.Īn' in the seed.", "An encoding artefact of the scrambling.",
+        "Ignored.", "It carries no rule."),
+    Gap("KK-8", "Is declaring a lucky hand (teyaku) optional?",
+        "FW-KK: the holder 'declare[s] it' and wins the round at once.",
+        "Lucky hands are resolved automatically right after the deal; declaring is not a choice.",
+        "A lucky hand is worth 6 and the hand is otherwise poor (FW-KK's own comment), so declining has no "
+        "use; an automatic rule keeps records unambiguous."),
+    Gap("KK-9", "Which is checked first after the deal: a lucky hand on the table or in a hand?",
+        "FW-KK describes both without an order.",
+        "The table is checked first: a misdeal voids the deal before any hand is looked at.",
+        "A misdeal means the cards are thrown in, so nothing dealt can score."),
+    Gap("KK-10", "May a player call koi-koi on their last turn, when no card is left to play?",
+        "FW-KK does not forbid it.",
+        "Allowed: both calls are offered whenever a new or improved yaku forms; koi-koi on the last turn "
+        "leads to an exhaustive draw.",
+        "Nothing in the sources forbids it, and a record of such a call must be replayable."),
+    Gap("KK-11", "What does 'multiplier equal to the number of times koi-koi was called, plus 1' count?",
+        "FW-KK's example counts the opponent's calls.",
+        "multiplier=count counts the opponent's calls only, as in the example.",
+        "It is the only reading consistent with the example given."),
+    Gap("KK-12", "With koikoi_on=new, what happens when a yaku only improves?",
+        "FW-KK: improving 'does not count'.",
+        "No decision point: the turn passes as if nothing had formed.", "Literal reading."),
+    Gap("KK-13", "Variations that FW-KK lists but that need rules from other pages or change the turn "
+        "itself: the Lightning as a wild card (with or without Susuki on the field), drawing first and "
+        "playing two cards, keeping an unmatched drawn card, and playing on from the draw pile after the hands "
+        "run out.",
+        "FW-KK points to Roppyakken and Mushi for the wild card, which are not among our sources.",
+        "Not implemented in this version; listed here so the omission is explicit.",
+        "The wild-card rules are defined on pages we do not hold; the turn variants need their own turn "
+        "structure and are planned."),
+    Gap("KK-14", "What is the round's month for Cards of the Month when the game is not 12 rounds?",
+        "FW-KK: round n is month n, and the yaku is 'typically only used in full 12 round games'.",
+        "Round n uses month ((n - 1) mod 12) + 1 whatever the length; the option month_cards turns it off.",
+        "It keeps the yaku well defined for every length.", ("month_cards",)),
+    Gap("KK-15", "The sake cup counting as an Animal or a Chaff 'but not both': who chooses?",
+        "FW-KK states the variation without saying when the choice is made.",
+        "sake_cup=either scores the pile both ways and keeps the higher total.",
+        "A player would always choose the better reading; this makes it a function of the pile.",
+        ("sake_cup",)),
+)
+
+
+def _r(rid: str, topic: Topic, text: str, cites: tuple[Citation, ...], ev: Evidence,
+       gap: str | None = None, option: str | None = None) -> Rule:
+    return Rule(rid, topic, text, cites, ev, gap, option)
+
+
+RULES = (
+    _r("KK-EQ-1", T.EQUIPMENT, "Two players use the full 48-card hanafuda deck; card point values do not score.",
+       (seed("lead", "no effect on the score"), fw("intro", "for two players")), S),
+    _r("KK-DEAL-1", T.DEALING, "The dealer (oya) deals 8 cards to the opponent (ko), 8 face up to the table "
+       "and 8 to themselves, in packets, in the order opponent, table, dealer; the other 24 form the draw "
+       "pile.", (seed("Deal", "two or four cards at a time"), fw("Distributing the Initial Cards")), S,
+       "KK-6", "packets"),
+    _r("KK-DEAL-2", T.DEALING, "The first dealer is chosen before the game; the engine takes it as given.",
+       (seed("Deal", "earliest month"), fw("Choosing the Dealer")), D, "KK-5"),
+    _r("KK-DEAL-3", T.DEALING, "Right after the deal, if the table holds all four cards of a month or four "
+       "pairs, the deal is void and the cards are reshuffled and dealt again by the same dealer.",
+       (fw("Checking for Lucky Hands", "misdeal"),), RS, "KK-9", "field_teyaku"),
+    _r("KK-DEAL-4", T.DEALING, "A hand holding all four cards of a month (teshi) or four pairs (kuttsuki) is a "
+       "lucky hand: its holder wins the round at once and scores 6. If both players hold one, the round is "
+       "drawn and the dealer stays.", (fw("Checking for Lucky Hands", "scoring 6 points"),), RS, "KK-8",
+       "teyaku"),
+    _r("KK-DEAL-5", T.DEALING, "A player holding both lucky hands scores 6 by default (12 with teyaku_both=12).",
+       (fw("Checking for Lucky Hands", "Decide on this as a house rule"),), RS, "KK-1", "teyaku_both"),
+    _r("KK-TURN-1", T.TURN, "The dealer plays first; turns alternate.", (fw("Gameplay", "Turn to play alternates"),),
+       RS, "KK-1"),
+    _r("KK-TURN-2", T.TURN, "A turn has two plays: first a card from the hand, then the top card of the draw "
+       "pile, turned face up and played the same way.",
+       (seed("Play", "draw one card from the draw pile"), fw("Turns", "in the same fashion")), S),
+    _r("KK-CAP-1", T.CAPTURE, "A played card that matches one table card of its month captures it: both go to "
+       "the player's capture pile.", (seed("Play", "match by suit"),), S),
+    _r("KK-CAP-2", T.CAPTURE, "A played card that matches two table cards captures one of them, chosen by the "
+       "player.", (seed("Play", "gets the choice"),), S),
+    _r("KK-CAP-3", T.CAPTURE, "A played card that matches three table cards captures all three.",
+       (fw("Turns", "all three are captured"),), RS, "KK-4"),
+    _r("KK-CAP-4", T.CAPTURE, "A played card that matches nothing stays on the table.",
+       (seed("Play", "must discard a card face up"),), S),
+    _r("KK-CAP-5", T.CAPTURE, "A card that matches must capture; but a player may play a hand card that matches "
+       "nothing even when another hand card would capture.",
+       (fw("Turns", "no obligation to play a card that matches"), Citation("WP-2008", "Play", "Alternatively")),
+       RS, "KK-3", "discard"),
+    _r("KK-CAP-6", T.CAPTURE, "The drawn card must capture when it matches, with the same one/two/three rules.",
+       (seed("Play", "they must match that card"),), S, "KK-2"),
+    _r("KK-TURN-3", T.TURN, "After both plays, a player whose capture pile forms a new yaku or improves one "
+       "chooses: koi-koi (continue, the turn passes) or shōbu (stop, the round ends). Otherwise the turn "
+       "passes.", (seed("lead", "keep going"), fw("Checking for Yaku", "improved an existing one")), S,
+       "KK-10", "koikoi_on"),
+    _r("KK-TURN-4", T.TURN, "With koikoi_min=N, a player whose yaku total is below N cannot call koi-koi and "
+       "stops automatically.", (fw("Calling Koi-Koi", "at least 3 points"),), RS, "KK-1", "koikoi_min"),
+    _r("KK-YAKU-1", T.YAKU, "Yaku form groups: Brights, Animals, Ribbons and Other. Within a group only the "
+       "most valuable yaku scores; the yaku of the Other group all stack.",
+       (fw("Yaku", "mutually exclusive"),), RS, "KK-1", "yaku_system"),
+    _r("KK-YAKU-2", T.YAKU, "Five Brights: all five Brights.", (fw("Bright Yaku", "Five Brights"),), RS, "KK-1",
+       "five_brights"),
+    _r("KK-YAKU-3", T.YAKU, "Four Brights: the four Brights other than the Rain Man.",
+       (fw("Bright Yaku", "Dry 4"),), RS, "KK-1"),
+    _r("KK-YAKU-4", T.YAKU, "Rainy Four Brights: the Rain Man and three other Brights.",
+       (fw("Bright Yaku", "Rainy Four Brights"),), RS, "KK-1"),
+    _r("KK-YAKU-5", T.YAKU, "Three Brights: three Brights, not counting the Rain Man.",
+       (fw("Bright Yaku", "Any 3 of"),), RS, "KK-1", "three_brights"),
+    _r("KK-YAKU-6", T.YAKU, "Boar-Deer-Butterfly: the Boar, Deer and Butterflies, plus 1 per further Animal.",
+       (fw("Animal Yaku", "1 extra point for each additional Animal"),), RS, "KK-1"),
+    _r("KK-YAKU-7", T.YAKU, "Animals: any five Animals, plus 1 per Animal beyond five.",
+       (fw("Animal Yaku", "Any 5 Animal cards"),), RS, "KK-1"),
+    _r("KK-YAKU-8", T.YAKU, "Poetry+Blue Ribbons: the three Poetry and three Blue Ribbons, plus 1 per further "
+       "Ribbon.", (fw("Ribbon Yaku", "Poetry+Blue Ribbons"),), RS, "KK-1"),
+    _r("KK-YAKU-9", T.YAKU, "Poetry Ribbons: the three Poetry Ribbons, plus 1 per further Ribbon.",
+       (fw("Ribbon Yaku", "Poetry Ribbons"),), RS, "KK-1"),
+    _r("KK-YAKU-10", T.YAKU, "Blue Ribbons: the three Blue Ribbons, plus 1 per further Ribbon.",
+       (fw("Ribbon Yaku", "Blue Ribbons"),), RS, "KK-1"),
+    _r("KK-YAKU-11", T.YAKU, "Ribbons: any five Ribbons, plus 1 per Ribbon beyond five.",
+       (fw("Ribbon Yaku", "Any 5 Ribbon cards"),), RS, "KK-1"),
+    _r("KK-YAKU-12", T.YAKU, "Flower-viewing sake: the Sake Cup and the Curtain.",
+       (fw("Other Yaku", "Flower Viewing Sake"),), RS, "KK-1", "viewing"),
+    _r("KK-YAKU-13", T.YAKU, "Moon-viewing sake: the Sake Cup and the Moon.",
+       (fw("Other Yaku", "Moon Viewing Sake"),), RS, "KK-1", "viewing"),
+    _r("KK-YAKU-14", T.YAKU, "Cards of the Month: the four cards of the round's month.",
+       (fw("Other Yaku", "Cards of the Month"),), RS, "KK-14", "month_cards"),
+    _r("KK-YAKU-15", T.YAKU, "Chaff (kasu): any ten Chaff, plus 1 per Chaff beyond ten; the Sake Cup counts "
+       "as Chaff as well as an Animal.", (fw("Other Yaku", "also counts as Chaff"),), RS, "KK-15", "sake_cup"),
+    _r("KK-SCORE-1", T.SCORING, "Only the player who calls shōbu scores: the total of their yaku (the base "
+       "score), doubled if the base is 7 or more, and doubled again if the opponent called koi-koi during the "
+       "round. The opponent scores nothing.",
+       (fw("Scoring for Yaku", "greater than or equal to 7"),), RS, "KK-1", "multiplier"),
+    _r("KK-SCORE-2", T.SCORING, "With zero_sum=on, the points the round's winner scores are taken from the "
+       "loser.", (fw("Zero-Sum Scoring"),), RS, "KK-1", "zero_sum"),
+    _r("KK-SCORE-3", T.SCORING, "With field_multiplier on, Brights dealt to the table multiply the round score "
+       "(double: ×2 if any; count: × number of Brights + 1).", (fw("Field Multipliers"),), RS, "KK-1",
+       "field_multiplier"),
+    _r("KK-END-1", T.END_ROUND, "The round ends when a player calls shōbu or when both hands are empty.",
+       (fw("End of Round and Scoring"),), RS, "KK-1"),
+    _r("KK-END-2", T.END_ROUND, "If both hands run out with no shōbu, the round is an exhaustive draw: nobody "
+       "scores (dealer's privilege aside) and the dealer stays; the 8 cards left in the draw pile are never "
+       "played.", (fw("Exhaustive Draw", "neither player earns any points"),), RS, "KK-1", "oyaken"),
+    _r("KK-END-3", T.END_ROUND, "The winner of a round deals the next.",
+       (fw("Choosing the Dealer", "winner of each round becomes the dealer"),), RS, "KK-1", "draw_dealer"),
+    _r("KK-GAME-1", T.END_GAME, "A game is 12 rounds by default (6, 3 or 1 as options), or is played until a "
+       "player reaches 50 points. Round n is month ((n - 1) mod 12) + 1. A misdeal does not count as a round.",
+       (fw("Setup", "12 rounds is traditional"),), RS, "KK-14", "length"),
+    _r("KK-GAME-2", T.END_GAME, "The player with more points at the end wins; equal points is a drawn game. "
+       "In a game to 50, the first to reach 50 wins.", (fw("End of Game"),), RS, "KK-1"),
+    _r("KK-VAR-1", T.VARIANTS, "Variations FW-KK lists that this version does not implement are named in gap "
+       "KK-13.", (fw("Variations"),), D, "KK-13"),
+)
+
+_K = ("five_brights", "three_brights")
+
+OPTIONS = (
+    OptionSpec("length", ("12", "6", "3", "1", "to-50"), "12", "Rounds in a game, or play to 50 points.",
+               fw("Setup", "6 rounds, 3 rounds")),
+    OptionSpec("five_brights", ("15", "10"), "15", "Value of Five Brights.", fw("Bright Yaku")),
+    OptionSpec("three_brights", ("6", "5"), "6", "Value of Three Brights.",
+               fw("Bright Yaku", "Nintendo's rules")),
+    OptionSpec("month_cards", ("on", "off"), "on", "Whether Cards of the Month is a yaku.",
+               fw("Other Yaku", "typically only used in full 12 round games")),
+    OptionSpec("sake_cup", ("both", "either", "animal"), "both",
+               "The Sake Cup counts as Animal and Chaff, as either (the better), or as an Animal only.",
+               fw("Taming the Sake Cup")),
+    OptionSpec("viewing", ("on", "off", "need-other", "weather"), "on",
+               "Viewing yaku: recognised; not recognised; only with another yaku; rained off by Willow / "
+               "fogged off by Paulownia cards on the table.", fw("Taming the Sake Cup")),
+    OptionSpec("chaff_doubles", ("off", "on"), "off",
+               "The Sake Cup, Lightning and yellow Paulownia each count as two Chaff.",
+               fw("Additional Card Properties", "each count as 2 Chaff")),
+    OptionSpec("yaku_system", ("modern", "older"), "modern",
+               "Older yaku: no increments for Boar-Deer-Butterfly, Poetry and Blue; they stack with Animals and "
+               "Ribbons; no Poetry+Blue.", fw("Older Yaku")),
+    OptionSpec("teyaku", ("win", "misdeal", "off"), "win",
+               "Lucky hands in a hand win 6; or are a misdeal; or are not recognised.",
+               fw("Setup Variations", "constitute a misdeal")),
+    OptionSpec("teyaku_both", ("6", "12"), "6", "Score for holding both lucky hands.",
+               fw("Checking for Lucky Hands", "score 12 points")),
+    OptionSpec("field_teyaku", ("misdeal", "four-kind-only", "dealer-captures", "dealer-wins"), "misdeal",
+               "Lucky hands on the table: both misdeal; only four of a kind misdeals; four of a kind is captured "
+               "by the dealer with four replacements dealt (four pairs not a misdeal); the dealer wins 6 (four "
+               "pairs not a misdeal).", fw("Setup Variations", "Four Pairs on the table")),
+    OptionSpec("hand_size", ("8", "10"), "8", "Cards dealt to each hand.",
+               fw("Setup Variations", "10 cards to their hand")),
+    OptionSpec("packets", ("4", "2"), "4", "Packet size at the deal.", fw("Distributing the Initial Cards")),
+    OptionSpec("discard", ("free", "must-capture"), "free",
+               "Whether a player may play a non-matching card while able to capture.", fw("Turns")),
+    OptionSpec("koikoi_on", ("new-or-improved", "new"), "new-or-improved",
+               "Whether improving a yaku allows a koi-koi/shōbu decision.", fw("Calling Koi-Koi")),
+    OptionSpec("koikoi_min", int_choices(0, 10), "0", "Minimum yaku points to call koi-koi.",
+               fw("Calling Koi-Koi", "at least 3 points")),
+    OptionSpec("multiplier", ("opponent", "self", "anyone", "count", "none"), "opponent",
+               "The koi-koi multiplier: ×2 if the opponent called, if the scorer called, if anyone called; "
+               "opponent's calls + 1; no multiplier.", fw("Multipliers")),
+    OptionSpec("seven_double", ("on", "off"), "on", "Double a base score of 7 or more.",
+               fw("Multipliers", "originated as a house rule")),
+    OptionSpec("field_multiplier", ("off", "double", "count"), "off",
+               "Brights dealt to the table multiply the score.", fw("Field Multipliers")),
+    OptionSpec("yaku_count", ("all", "best", "both-players"), "all",
+               "Score every yaku; only the single best; also the opponent's yaku.", fw("Yaku Counting")),
+    OptionSpec("zero_sum", ("off", "on"), "off", "The winner's points are taken from the loser.",
+               fw("Zero-Sum Scoring")),
+    OptionSpec("oyaken", ("0", "1", "6"), "0", "Dealer's privilege: points the dealer scores on a draw.",
+               fw("Draws", "dealer's privilege")),
+    OptionSpec("draw_dealer", ("stay", "pass"), "stay", "Who deals after a drawn round.",
+               fw("Draws", "passes to the other player")),
+    OptionSpec("exhaustive", ("nobody", "last-yaku"), "nobody",
+               "On an exhaustive draw: nobody scores; or the last player to form or improve a yaku scores it "
+               "and deals next.", fw("Draws", "last player to form or improve a yaku")),
+)
+
+RULESETS = (
+    RulesetSpec("fudawiki", "FudaWiki's main rules (FW-KK).", {}, fw("Yaku")),
+    RulesetSpec("nintendo", "Nintendo's values: Five Brights 10, Three Brights 5, no Cards of the Month; "
+                "packets of two.", {"five_brights": "10", "three_brights": "5", "month_cards": "off",
+                                     "packets": "2"},
+                Citation("NIN-JP", "役一覧")),
+)
+
+SPEC = KOIKOI = GameSpec(
+    key="koikoi",
+    name="Koi-Koi",
+    aliases=("koi-koi", "kk"),
+    deck="hanafuda",
+    summary="Two-player fishing game: form yaku, then risk them with koi-koi or cash them with shōbu.",
+    sources=("SEED-002", "FW-KK", "WP-2008", "NIN-JP"),
+    rules=RULES,
+    gaps=GAPS,
+    options=OPTIONS,
+    rulesets=RULESETS,
+    default_ruleset="fudawiki",
+)
+
+
+def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = None) -> tuple[YakuDef, ...]:
+    """The Koi-Koi yaku table for resolved option ``values`` in a round of ``month``.
+
+    ``sake`` overrides the Sake Cup's role (``"animal"`` or ``"chaff"``) for sake_cup=either,
+    which scores both readings and keeps the better.
+
+    >>> from hanafuda_spec.yaku import best_per_group
+    >>> t = yaku_table(KOIKOI.resolve(), month=1)
+    >>> best_per_group(t, [10, 30, 80, 110, 120])
+    (ScoredYaku(id='five-brights', points=15),)
+    """
+    role = sake or values["sake_cup"]
+    animals = ANIMALS if role in ("both", "either", "animal") else ANIMALS - {SAKE}
+    if role == "chaff":
+        animals = ANIMALS - {SAKE}
+    chaff = CHAFF | {SAKE} if role in ("both", "chaff") else CHAFF
+    older = values["yaku_system"] == "older"
+    rows: list[YakuDef] = [
+        YakuDef("five-brights", "Five Brights", "五光", int(values["five_brights"]), BRIGHTS, 5, "KK-YAKU-2",
+                group="brights"),
+        YakuDef("four-brights", "Four Brights", "四光", 8, DRY_BRIGHTS, 4, "KK-YAKU-3", group="brights"),
+        YakuDef("rainy-four-brights", "Rainy Four Brights", "雨四光", 7, DRY_BRIGHTS, 3, "KK-YAKU-4",
+                group="brights", required=frozenset({110})),
+        YakuDef("three-brights", "Three Brights", "三光", int(values["three_brights"]), DRY_BRIGHTS, 3,
+                "KK-YAKU-5", group="brights", forbidden=frozenset({110})),
+    ]
+    bdb = frozenset({60, 70, 100})
+    if older:
+        rows += [
+            YakuDef("boar-deer-butterfly", "Boar-Deer-Butterfly", "猪鹿蝶", 5, bdb, 3, "KK-YAKU-6"),
+            YakuDef("animals", "Animals", "タネ", 1, animals, 5, "KK-YAKU-7", extra_pool=animals, extra_from=5),
+            YakuDef("poetry-ribbons", "Poetry Ribbons", "赤短", 5, POETRY, 3, "KK-YAKU-9"),
+            YakuDef("blue-ribbons", "Blue Ribbons", "青短", 5, BLUE, 3, "KK-YAKU-10"),
+            YakuDef("ribbons", "Ribbons", "短冊", 1, RIBBONS, 5, "KK-YAKU-11", extra_pool=RIBBONS, extra_from=5),
+        ]
+    else:
+        rows += [
+            YakuDef("boar-deer-butterfly", "Boar-Deer-Butterfly", "猪鹿蝶", 5, bdb, 3, "KK-YAKU-6",
+                    group="animals", extra_pool=animals, extra_from=3),
+            YakuDef("animals", "Animals", "タネ", 1, animals, 5, "KK-YAKU-7", group="animals",
+                    extra_pool=animals, extra_from=5),
+            YakuDef("poetry-blue-ribbons", "Poetry+Blue Ribbons", "赤短・青短の重複", 10, POETRY | BLUE, 6,
+                    "KK-YAKU-8", group="ribbons", extra_pool=RIBBONS, extra_from=6),
+            YakuDef("poetry-ribbons", "Poetry Ribbons", "赤短", 5, POETRY, 3, "KK-YAKU-9", group="ribbons",
+                    extra_pool=RIBBONS, extra_from=3),
+            YakuDef("blue-ribbons", "Blue Ribbons", "青短", 5, BLUE, 3, "KK-YAKU-10", group="ribbons",
+                    extra_pool=RIBBONS, extra_from=3),
+            YakuDef("ribbons", "Ribbons", "短冊", 1, RIBBONS, 5, "KK-YAKU-11", group="ribbons",
+                    extra_pool=RIBBONS, extra_from=5),
+        ]
+    if values["viewing"] != "off":
+        rows += [
+            YakuDef("flower-viewing", "Flower-viewing sake", "花見酒", 5, frozenset({30, SAKE}), 2, "KK-YAKU-12"),
+            YakuDef("moon-viewing", "Moon-viewing sake", "月見酒", 5, frozenset({80, SAKE}), 2, "KK-YAKU-13"),
+        ]
+    if values["month_cards"] == "on" and month is not None:
+        mc = frozenset(month * 10 + i for i in range(4))
+        rows.append(YakuDef("cards-of-the-month", "Cards of the Month", "月札", 4, mc, 4, "KK-YAKU-14"))
+    doubled = DOUBLE_CHAFF if values["chaff_doubles"] == "on" else frozenset()
+    rows.append(YakuDef("chaff", "Chaff", "カス", 1, chaff, 10, "KK-YAKU-15", extra_pool=chaff, extra_from=10,
+                        doubled=doubled))
+    return tuple(rows)
+
+
+#: Cards counting twice towards Chaff with chaff_doubles=on.
+DOUBLE_CHAFF = frozenset({SAKE, 113, 121})
+
+
+# -- invariants (the neutral form) --------------------------------------------------------
+
+from hanafuda_spec.invariants import GameProfile, Step  # noqa: E402
+
+_DECK = tuple(sorted(BRIGHTS | ANIMALS | RIBBONS | CHAFF))
+
+
+def _deal_sizes(step: Step) -> str | None:
+    """KK-DEAL-1: the first position of a round has full hands and 8 table cards."""
+    s = step.after
+    if s.phase != "play" or not (step.before is None or step.outcomes):
+        return None
+    h = int(step.options.get("hand_size", "8"))
+    hands = (len(s.zone("hand.0")), len(s.zone("hand.1")))
+    taken = len(s.zone("captured.0")) + len(s.zone("captured.1"))
+    if hands != (h, h) or len(s.zone("field")) != 8 or len(s.zone("stock")) + taken != 48 - 2 * h - 8:
+        return f"deal sizes: hands {hands}, field {len(s.zone('field'))}, stock {len(s.zone('stock'))}"
+    return None
+
+
+def _turn_order(step: Step) -> str | None:
+    """KK-TURN-1: the dealer leads, so at a hand play the dealer's hand is never smaller."""
+    s = step.after
+    if s.phase != "play" or s.to_move is None:
+        return None
+    mine, other = len(s.zone(f"hand.{s.to_move}")), len(s.zone(f"hand.{1 - s.to_move}"))
+    want = other if s.to_move == s.dealer else other + 1
+    if mine != want:
+        return f"seat {s.to_move} plays with {mine} cards against {other}: turns do not alternate from the dealer"
+    return None
+
+
+def _only_stopper_scores(step: Step) -> str | None:
+    """KK-SCORE-1: at most one player gains; without zero-sum nobody loses points."""
+    for o in step.outcomes:
+        if sum(1 for d in o.deltas if d > 0) > 1:
+            return f"both players scored in one round: {o.deltas}"
+        if step.options.get("zero_sum") != "on" and any(d < 0 for d in o.deltas):
+            return f"a player lost points without zero-sum scoring: {o.deltas}"
+    return None
+
+
+def _game_length(step: Step) -> str | None:
+    """KK-GAME-1: a game of N rounds ends after round N, not before."""
+    length = step.options.get("length", "12")
+    if length == "to-50":
+        if step.match_over and max(step.after.scores) < 50:
+            return f"game to 50 ended at {step.after.scores}"
+        return None
+    if step.match_over and step.after.round != int(length):
+        return f"game of {length} rounds ended after round {step.after.round}"
+    if not step.match_over and step.after.round > int(length):
+        return f"round {step.after.round} played in a game of {length} rounds"
+    return None
+
+
+PROFILE = GameProfile(
+    game="koikoi",
+    deck=lambda _o: _DECK,
+    zero_sum=lambda o: o.get("zero_sum") == "on",
+    max_round_actions=3 * 2 * 10,  # (play, take, call) per turn, 10 turns each at most
+    invariants=(
+        ("KK-DEAL-1 deal sizes", _deal_sizes),
+        ("KK-TURN-1 turn order", _turn_order),
+        ("KK-SCORE-1 only the stopper scores", _only_stopper_scores),
+        ("KK-GAME-1 game length", _game_length),
+    ),
+)

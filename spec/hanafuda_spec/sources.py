@@ -1,0 +1,73 @@
+"""The source documents rules are cited from (keys used by :class:`~hanafuda_spec.catalogue.Citation`).
+
+The keys follow RULES-DOSSIER §0.2. Each entry is also a bibliography entry of the rulebooks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["SOURCES", "Source"]
+
+
+@dataclass(frozen=True)
+class Source:
+    key: str
+    title: str
+    author: str
+    date: str
+    url: str
+    note: str = ""
+
+
+_FW = "https://fudawiki.org/en/"
+
+SOURCES: dict[str, Source] = {
+    s.key: s
+    for s in (
+        Source("SEED-000", "Kusuri-gui", "FudaWiki", "2022-07-22", _FW + "hanafuda/games/kusuri-gui",
+               "seed document, FudaWiki commit fb464ec3"),
+        Source("SEED-001", "Kujuroku", "FudaWiki", "2022-10-09", _FW + "kabufuda/games/kujuroku",
+               "seed document, FudaWiki commit effb7a53"),
+        Source("SEED-002", "Koi-Koi (lead, Deal and Play, sentences reversed)", "Wikipedia", "2021",
+               "https://en.wikipedia.org/wiki/Koi-Koi", "seed document"),
+        Source("SEED-003", "Musashino-Bana", "FudaWiki", "2022-09-13", _FW + "hanafuda/games/musashino-bana",
+               "seed document, FudaWiki commit 1a3d65b1; yaku table under construction"),
+        Source("SEED-004", "Kekoro", "FudaWiki", "2021-04-22", _FW + "hanafuda/games/kekoro",
+               "seed document, FudaWiki commit 71e14b8c"),
+        Source("FW-KG", "Kusuri-gui (revision 92aeb55b)", "FudaWiki", "2022-11-19",
+               _FW + "hanafuda/games/kusuri-gui", "tags only changed since the seed"),
+        Source("FW-KJ", "Kujuroku (revision c2695204)", "FudaWiki", "2024-06-06",
+               _FW + "kabufuda/games/kujuroku", "adds dekiyaku configurations A-D"),
+        Source("FW-MB", "Musashino-Bana (revision 6ffb2278)", "FudaWiki", "2022-09-13",
+               _FW + "hanafuda/games/musashino-bana", "completes the yaku table"),
+        Source("FW-KE", "Kekoro (revision e88cd981)", "FudaWiki", "2022-11-19", _FW + "hanafuda/games/kekoro",
+               "round scoring, next dealer, game winner"),
+        Source("FW-KK", "Koi-Koi (revision 7f8b6af9)", "FudaWiki", "2026-07-05", _FW + "hanafuda/games/koi-koi",
+               "full rules, yaku table and variations"),
+        Source("FW-HA", "Hana-Awase (revision b58f9346)", "FudaWiki", "2025-02-04",
+               _FW + "hanafuda/games/hana-awase", "the gameplay Kujuroku and Musashino-Bana defer to"),
+        Source("FW-TY", "Taiyaku (revision a22683b4)", "FudaWiki", "2025-05-22", _FW + "hanafuda/games/taiyaku",
+               "the scoring Musashino-Bana assumes"),
+        Source("FW-SD", "Sudaoshi (revision 39c5cca4)", "FudaWiki", "2022-04-11", _FW + "hanafuda/games/sudaoshi",
+               "source of Kekoro's card values"),
+        Source("FW-KABU", "Kabufuda (revision 6d034646)", "FudaWiki", "2022-12-14", _FW + "kabufuda",
+               "the deck family of Daini"),
+        Source("FW-SUITS", "Hanafuda suits", "FudaWiki", "2022", _FW + "hanafuda/suits",
+               "card names and the card-image numbering used as card ids"),
+        Source("WP-2008", "Koi-Koi (oldid 240825563)", "Wikipedia", "2008-09",
+               "https://en.wikipedia.org/wiki/Koi-Koi?oldid=240825563", "unscrambled Deal and Play"),
+        Source("NIN-JP", "花札・株札 遊び方 (Koi-Koi rules)", "Nintendo", "n.d.",
+               "https://www.nintendo.com/jp/others/hanafuda_kabufuda/howtoplay/", "rules leaflet"),
+        Source("KUBO", "薬食い (Kusuri-gui)", "kubotaya blog", "2010-09-23",
+               "http://kubotaya.hatenablog.com/entry/20100923", "bibliography of the Kusuri-gui seed"),
+        Source("KUSABA-1995", "Hanafuda no Asobikata", "Jun Kusaba", "1995", "",
+               "cited by the Kekoro seed for alternative card values"),
+        Source("SHIONO-1921", "Teikei Aru Hanzai No Chōsa", "Shiono", "1921", "",
+               "cited by the Kekoro seed for yaku card swaps"),
+        Source("WEBLIO-1SUIT", "１スート系 (one-suit decks)", "Weblio / Japanese Wikipedia", "2022-04",
+               "https://www.weblio.jp/content/１スート系", "physical contents of a Daini deck"),
+        Source("DOSSIER", "Rules sources and seed audit", "hanafuda project", "2026",
+               "", "our research notes: gap ids and checked arithmetic"),
+    )
+}
