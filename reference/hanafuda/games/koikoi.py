@@ -280,7 +280,7 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             return replace(s, phase=Phase.OVER, end="misdeal")
         if all(pts):
             return replace(s, phase=Phase.OVER, end="teyaku-draw")
-        w = 0 if pts[0] else 1
+        w = 0 if pts[0] else 1  # KK-DEAL-4; points not multiplied (KK-DEAL-6)
         return replace(s, phase=Phase.OVER, end="teyaku", winner=w, teyaku_points=(pts[0], pts[1]))
 
     # -- play ----------------------------------------------------------------------------

@@ -122,6 +122,16 @@ GAPS = (
         "sake_cup=either scores the pile both ways and keeps the higher total.",
         "A player would always choose the better reading; this makes it a function of the pile.",
         ("sake_cup",)),
+    Gap("KK-16", "What exactly is 'four pairs' (kuttsuki), and does four of a month count as two pairs?",
+        "FW-KK: 'Four pairs, a pair being two cards of the same month'.",
+        "A hand (or table) holds four pairs when its cards make at least four disjoint same-month pairs; four "
+        "cards of one month count as two pairs. With 8 cards this means every month present is present an even "
+        "number of times.",
+        "It is the literal count of pairs and is well defined for the 10-card hand variant too."),
+    Gap("KK-17", "Are the round multipliers (7 or more, koi-koi, field) applied to a lucky hand's 6 points?",
+        "FW-KK: the holder wins the round 'scoring 6 points'; the multipliers are described for yaku scores only.",
+        "No: a lucky hand scores its 6 (or 12) points as they are; zero-sum scoring still takes them from the "
+        "loser.", "The multipliers are stated for the shōbu score only, and no koi-koi can have been called."),
 )
 
 

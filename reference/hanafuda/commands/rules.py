@@ -1,0 +1,57 @@
+"""``hanafuda rules GAME``: the rule catalogue of a game — rules, gaps and decisions, options."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+from hanafuda.commands._common import print_json
+from hanafuda.registry import game
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("rules", help="show a game's rule catalogue (rules, decisions, options)")
+    p.add_argument("game")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = game(args.game).spec
+    if args.json:
+        print_json({
+            "game": spec.key,
+            "name": spec.name,
+            "rules": [{"id": r.id, "topic": r.topic.value, "text": r.text, "evidence": r.evidence.value,
+                       "citations": [str(c) for c in r.citations], "gap": r.gap, "option": r.option}
+                      for r in spec.rules],
+            "gaps": [{"id": g.id, "question": g.question, "sources_say": g.sources_say, "decision": g.decision,
+                      "reason": g.reason, "options": list(g.options)} for g in spec.gaps],
+            "options": [{"key": o.key, "choices": list(o.choices), "default": o.default, "text": o.text,
+                         "citation": str(o.citation)} for o in spec.options],
+            "rulesets": [{"name": rs.name, "text": rs.text, "values": dict(rs.values)} for rs in spec.rulesets],
+        })
+        return 0
+    wrap = textwrap.TextWrapper(width=100, initial_indent="    ", subsequent_indent="    ")
+    print(f"{spec.name} — {spec.summary}\n")
+    for topic in dict.fromkeys(r.topic for r in spec.rules):
+        print(topic.value)
+        for r in spec.rules:
+            if r.topic is topic:
+                print(f"  {r.id}  [{r.evidence.value}]")
+                print(wrap.fill(r.text))
+                print(wrap.fill("source: " + "; ".join(str(c) for c in r.citations)))
+        print()
+    print("Gaps and decisions")
+    for g in spec.gaps:
+        print(f"  {g.id}")
+        print(wrap.fill("question: " + g.question))
+        print(wrap.fill("decision: " + g.decision))
+    print("\nOptions (--option KEY=VALUE)")
+    for o in spec.options:
+        print(f"  {o.key} = {'|'.join(o.choices)} (default {o.default})")
+        print(wrap.fill(o.text))
+    print("\nRulesets (--ruleset NAME)")
+    for rs in spec.rulesets:
+        print(f"  {rs.name}: {rs.text}")
+    return 0
