@@ -339,3 +339,15 @@ def test_random_play_keeps_every_invariant(opts: dict[str, str], seed: int, poli
     opts["length"] = "3" if opts["length"] in ("12", "to-50") else opts["length"]
     rep = run_random(ReferenceAdapter(), PROFILE, SPEC.resolve(None, opts), seed, policy)
     assert not rep.violations, str(rep.violations[0])
+
+
+def test_KK_TURN_5_empty_draw_pile_after_dealer_capture_with_ten_cards() -> None:
+    opts = {"hand_size": "10", "field_teyaku": "dealer-captures", "teyaku": "off"}
+    order = koikoi_order([20, 21, 22, 30, 31, 32, 40, 41, 42, 50], [10, 11, 12, 13, 60, 70, 80, 90],
+                         [23, 33, 43, 51, 52, 61, 62, 71, 72, 81], packet=4, hand=10)
+    m = start_from_deck(GAME, GAME.rules(None, opts), order)
+    t = m.state.table
+    assert ids(t.captured[0]) == [10, 11, 12, 13] and len(t.field) == 8 and len(t.stock) == 16
+    while m.info.rounds_played == 0 and not m.over:
+        m = m.apply(m.legal_actions()[0])
+    assert m.info.history[-1].counts

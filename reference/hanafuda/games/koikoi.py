@@ -307,6 +307,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             hand = tuple(x for x in t.hands[p] if x.id != c.id)
             field, got = capture(t.field, c, target)
             t = replace(t.with_hand(p, hand), field=field).add_captured(p, got)
+            if not t.stock:  # only after dealer-captures with 10-card hands (KK-TURN-5)
+                return self._end_turn(replace(state, table=t))
             drawn, t = t.stock[0], replace(t, stock=t.stock[1:])  # KK-TURN-2
             if len(matches(t.field, drawn)) == 2:
                 return replace(state, table=t, phase=Phase.TAKE, pending=drawn)

@@ -132,6 +132,11 @@ GAPS = (
         "FW-KK: the holder wins the round 'scoring 6 points'; the multipliers are described for yaku scores only.",
         "No: a lucky hand scores its 6 (or 12) points as they are; zero-sum scoring still takes them from the "
         "loser.", "The multipliers are stated for the shōbu score only, and no koi-koi can have been called."),
+    Gap("KK-18", "With 10-card hands and field_teyaku=dealer-captures, four replacement cards leave 16 draw cards "
+        "for 20 turns. What do the last turns draw?",
+        "FW-KK lists both variations separately and never combines them.",
+        "A turn whose draw pile is empty has no draw: the hand play alone makes the turn.",
+        "It keeps every turn of the hands playable without inventing cards; the combination is rare."),
 )
 
 
@@ -156,6 +161,9 @@ RULES = (
        "lucky hand: its holder wins the round at once and scores 6. If both players hold one, the round is "
        "drawn and the dealer stays.", (fw("Checking for Lucky Hands", "scoring 6 points"),), RS, "KK-8",
        "teyaku"),
+    _r("KK-DEAL-6", T.DEALING, "Four pairs means at least four disjoint same-month pairs; four of a month counts "
+       "as two pairs. Lucky-hand points are not multiplied.", (fw("Checking for Lucky Hands", "Four Pairs"),), D,
+       "KK-16"),
     _r("KK-DEAL-5", T.DEALING, "A player holding both lucky hands scores 6 by default (12 with teyaku_both=12).",
        (fw("Checking for Lucky Hands", "Decide on this as a house rule"),), RS, "KK-1", "teyaku_both"),
     _r("KK-TURN-1", T.TURN, "The dealer plays first; turns alternate.", (fw("Gameplay", "Turn to play alternates"),),
@@ -181,6 +189,8 @@ RULES = (
        "chooses: koi-koi (continue, the turn passes) or shōbu (stop, the round ends). Otherwise the turn "
        "passes.", (seed("lead", "keep going"), fw("Checking for Yaku", "improved an existing one")), S,
        "KK-10", "koikoi_on"),
+    _r("KK-TURN-5", T.TURN, "A turn that finds the draw pile empty (possible only in the KK-18 combination of "
+       "options) has no draw.", (fw("Setup Variations", "deals four more to the table"),), D, "KK-18"),
     _r("KK-TURN-4", T.TURN, "With koikoi_min=N, a player whose yaku total is below N cannot call koi-koi and "
        "stops automatically.", (fw("Calling Koi-Koi", "at least 3 points"),), RS, "KK-1", "koikoi_min"),
     _r("KK-YAKU-1", T.YAKU, "Yaku form groups: Brights, Animals, Ribbons and Other. Within a group only the "
@@ -223,6 +233,19 @@ RULES = (
     _r("KK-SCORE-3", T.SCORING, "With field_multiplier on, Brights dealt to the table multiply the round score "
        "(double: ×2 if any; count: × number of Brights + 1).", (fw("Field Multipliers"),), RS, "KK-1",
        "field_multiplier"),
+    _r("KK-YAKU-16", T.YAKU, "With chaff_doubles=on, the Sake Cup, the Lightning and the yellow Paulownia each "
+       "count as two Chaff.", (fw("Additional Card Properties", "each count as 2 Chaff"),), RS, "KK-1",
+       "chaff_doubles"),
+    _r("KK-DEAL-7", T.DEALING, "With hand_size=10, each player is dealt 10 cards; the table still gets 8 and the draw "
+       "pile holds 20.", (fw("Setup Variations", "10 cards to their hand"),), RS, "KK-1", "hand_size"),
+    _r("KK-SCORE-4", T.SCORING, "The doubling of a base score of 7 or more can be switched off (seven_double=off).",
+       (fw("Multipliers", "originated as a house rule"),), RS, "KK-1", "seven_double"),
+    _r("KK-SCORE-5", T.SCORING, "With yaku_count=best only the single most valuable yaku scores; with "
+       "yaku_count=both-players the stopper also scores the opponent's yaku.", (fw("Yaku Counting"),), RS, "KK-1",
+       "yaku_count"),
+    _r("KK-END-4", T.END_ROUND, "With exhaustive=last-yaku, an exhaustive draw is scored for the last player to "
+       "form or improve a yaku, as if they had called shōbu, and that player deals next.",
+       (fw("Draws", "last player to form or improve a yaku"),), RS, "KK-1", "exhaustive"),
     _r("KK-END-1", T.END_ROUND, "The round ends when a player calls shōbu or when both hands are empty.",
        (fw("End of Round and Scoring"),), RS, "KK-1"),
     _r("KK-END-2", T.END_ROUND, "If both hands run out with no shōbu, the round is an exhaustive draw: nobody "

@@ -1,0 +1,73 @@
+"""The rule catalogue of every game: citations resolve, gaps are all decided, rule ids exist."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hanafuda_spec.catalogue import Evidence, GameSpec
+from hanafuda_spec.games import all_specs
+from hanafuda_spec.sources import SOURCES
+
+ROOT = Path(__file__).parents[1]
+SPECS = all_specs()
+
+#: The gaps the dossier lists per game (RULES-DOSSIER §3): each needs a recorded decision.
+DOSSIER_GAPS = {"koikoi": ("KK", 7), "kusurigui": ("KG", 19), "kujuroku": ("KJ", 21), "musashino": ("MB", 19),
+                "kekoro": ("KE", 13)}
+PREFIX = {"koikoi": "KK", "kusurigui": "KG", "kujuroku": "KJ", "musashino": "MB", "kekoro": "KE"}
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_every_citation_names_a_known_source(spec: GameSpec) -> None:
+    for r in spec.rules:
+        for c in r.citations:
+            assert c.source in SOURCES, f"{r.id}: unknown source {c.source}"
+            assert len(c.quote) <= 80, f"{r.id}: a citation quotes a short phrase at most"
+    for o in spec.options:
+        assert o.citation.source in SOURCES, o.key
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_every_dossier_gap_has_a_decision(spec: GameSpec) -> None:
+    prefix, n = DOSSIER_GAPS[spec.key]
+    have = {g.id for g in spec.gaps}
+    missing = [f"{prefix}-{i}" for i in range(1, n + 1) if f"{prefix}-{i}" not in have]
+    assert not missing
+    for g in spec.gaps:
+        assert g.decision.strip() and g.reason.strip(), g.id
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_rule_ids_follow_the_scheme(spec: GameSpec) -> None:
+    for r in spec.rules:
+        assert re.fullmatch(rf"{PREFIX[spec.key]}-[A-Z]+-\d+", r.id), r.id
+        if r.evidence is Evidence.DECISION:
+            assert r.gap is not None
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_rule_ids_used_by_the_reference_are_catalogued(spec: GameSpec) -> None:
+    src = (ROOT / "reference" / "hanafuda" / "games" / f"{spec.key}.py").read_text(encoding="utf-8")
+    used = set(re.findall(rf"\b{PREFIX[spec.key]}-[A-Z]+-\d+\b", src))
+    assert used, "the reference names no rule id"
+    unknown = sorted(r for r in used if not spec.has_rule(r))
+    assert not unknown
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_every_option_is_reachable_from_a_rule_or_gap(spec: GameSpec) -> None:
+    named = {r.option for r in spec.rules} | {o for g in spec.gaps for o in g.options}
+    for rs in spec.rulesets:
+        named |= set(rs.values)
+    orphans = [o.key for o in spec.options if o.key not in named]
+    assert not orphans, f"options no rule or gap explains: {orphans}"
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_defaults_resolve(spec: GameSpec) -> None:
+    values = spec.resolve()
+    assert set(values) == set(spec.option_keys)
+    for rs in spec.rulesets:
+        spec.resolve(rs.name)
