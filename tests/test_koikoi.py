@@ -351,3 +351,36 @@ def test_KK_TURN_5_empty_draw_pile_after_dealer_capture_with_ten_cards() -> None
     while m.info.rounds_played == 0 and not m.over:
         m = m.apply(m.legal_actions()[0])
     assert m.info.history[-1].counts
+
+
+def test_KK_TURN_6_draw_first_then_play_two() -> None:
+    order = koikoi_order([20, 21, 22, 30, 31, 32, 40, 41], [10, 50, 60, 70, 80, 90, 100, 110],
+                         [23, 33, 42, 51, 61, 71, 81, 91], stock=[11])
+    m = start_from_deck(GAME, GAME.rules(None, {"turn": "draw-first"}), order)
+    s = m.state
+    assert 11 in ids(s.table.hands[0]) and len(s.table.hands[0]) == 9  # the dealer drew first
+    s = GAME.apply(s, Action("play", (11,)))
+    assert s.phase is Phase.PLAY_SECOND and ids(s.table.captured[0]) == [10, 11]
+    s = GAME.apply(s, Action("play", (23,)))
+    assert s.turn == 1 and len(s.table.hands[0]) == 7 and len(s.table.hands[1]) == 9
+
+
+def test_KK_TURN_7_keep_unmatched_drawn_card() -> None:
+    rules = GAME.rules(None, {"turn": "keep-unmatched"})
+    base = state(([20, 21], [30]), [40], [111, 60])
+    s = replace(base, rules=rules)
+    s = GAME.apply(s, Action("play", (20,)))
+    assert s.phase is Phase.PLAY_SECOND and ids(s.table.hands[0]) == [21, 111]
+    s = GAME.apply(s, Action("play", (111,)))
+    assert s.turn == 1 and 111 in ids(s.table.field) and ids(s.table.stock) == [60]
+
+
+def test_KK_END_5_draw_pile_turns_after_the_hands() -> None:
+    rules = GAME.rules(None, {"after_hands": "draw-pile"})
+    s = replace(state(([20], []), [40], [50, 13, 62]), rules=rules, setup=RoundSetup(1, 1, (0, 1), (0, 0)))
+    s = GAME.apply(s, Action("play", (20,)))
+    assert s.phase is Phase.DRAW and s.turn == 1 and GAME.legal_actions(s) == (Action("draw"),)
+    s = GAME.apply(s, Action("draw"))
+    assert s.phase is Phase.DRAW and s.turn == 0
+    s = GAME.apply(s, Action("draw"))
+    assert s.phase is Phase.OVER and s.end == "exhaustive" and not s.table.stock

@@ -38,10 +38,13 @@ __all__ = ["GAME", "KoiKoi", "KoiKoiRules", "KoiKoiState", "Phase"]
 
 KOIKOI = "koikoi"
 STOP = "stop"
+DRAW = "draw"
 
 
 class Phase(enum.Enum):
     PLAY = "play"  #: the player to move plays a hand card
+    PLAY_SECOND = "play-second"  #: a second hand card (turn=draw-first, or turn=keep-unmatched)
+    DRAW = "draw"  #: both hands are empty: turn the draw pile's top card (after_hands=draw-pile)
     TAKE = "take"  #: the drawn card matches two field cards: choose one
     CALL = "call"  #: a new or improved yaku: koi-koi or shōbu
     OVER = "over"
@@ -247,7 +250,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         table = Table(tuple(hands), tuple(sorted(got[-1])), stock, ((), ()))
         state = KoiKoiState(rules, setup, table, dealer, Phase.PLAY,
                             field_brights=sum(1 for c in table.field if c.id in spec.BRIGHTS))
-        return self._check_deal(state)
+        state = self._check_deal(state)
+        return self._begin_turn(state) if state.phase is Phase.PLAY else state
 
     def _check_deal(self, s: KoiKoiState) -> KoiKoiState:
         opt = s.rules.opt
@@ -288,7 +292,9 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         return None if state.phase is Phase.OVER else state.turn
 
     def legal_actions(self, state: KoiKoiState) -> tuple[Action, ...]:
-        if state.phase is Phase.PLAY:
+        if state.phase is Phase.DRAW:
+            return (Action(DRAW),)
+        if state.phase in (Phase.PLAY, Phase.PLAY_SECOND):
             must = state.rules.opt["discard"] == "must-capture"
             return tuple(hand_plays(state.table.hands[state.turn], state.table.field, must))
         if state.phase is Phase.TAKE:
@@ -301,15 +307,30 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
     def do(self, state: KoiKoiState, action: Action) -> KoiKoiState:
         t = state.table
         p = state.turn
+        mode = state.rules.opt["turn"]
         if action.kind == PLAY:
             c = card(action.cards[0])
             target = action.cards[1] if len(action.cards) > 1 else None
             hand = tuple(x for x in t.hands[p] if x.id != c.id)
             field, got = capture(t.field, c, target)
             t = replace(t.with_hand(p, hand), field=field).add_captured(p, got)
+            if state.phase is Phase.PLAY_SECOND:  # the turn's second hand play ends it (KK-TURN-6, KK-TURN-7)
+                return self._end_turn(replace(state, table=t))
+            if mode == "draw-first":
+                if not hand:  # nothing left for a second play (only when the draw pile ran dry)
+                    return self._end_turn(replace(state, table=t))
+                return replace(state, table=t, phase=Phase.PLAY_SECOND)  # KK-TURN-6
             if not t.stock:  # only after dealer-captures with 10-card hands (KK-TURN-5)
                 return self._end_turn(replace(state, table=t))
             drawn, t = t.stock[0], replace(t, stock=t.stock[1:])  # KK-TURN-2
+            if mode == "keep-unmatched" and not matches(t.field, drawn):  # KK-TURN-7
+                return replace(state, table=t.with_hand(p, (*t.hands[p], drawn)), phase=Phase.PLAY_SECOND)
+            if len(matches(t.field, drawn)) == 2:
+                return replace(state, table=t, phase=Phase.TAKE, pending=drawn)
+            field, got = capture(t.field, drawn, None)  # KK-CAP-6
+            return self._end_turn(replace(state, table=replace(t, field=field).add_captured(p, got)))
+        if action.kind == DRAW:  # KK-END-5: a draw-only turn once both hands are empty
+            drawn, t = t.stock[0], replace(t, stock=t.stock[1:])
             if len(matches(t.field, drawn)) == 2:
                 return replace(state, table=t, phase=Phase.TAKE, pending=drawn)
             field, got = capture(t.field, drawn, None)  # KK-CAP-6
@@ -353,14 +374,25 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
 
     def _pass(self, state: KoiKoiState) -> KoiKoiState:
         nxt = 1 - state.turn
-        if not state.table.hands[nxt]:
+        t = state.table
+        if not t.hands[nxt]:
+            if state.rules.opt["after_hands"] == "draw-pile" and not t.hands[state.turn] and t.stock:
+                return replace(state, turn=nxt, phase=Phase.DRAW)  # KK-END-5
             return replace(state, phase=Phase.OVER, end="exhaustive")  # KK-END-2
-        return replace(state, turn=nxt, phase=Phase.PLAY)
+        return self._begin_turn(replace(state, turn=nxt, phase=Phase.PLAY))
+
+    def _begin_turn(self, state: KoiKoiState) -> KoiKoiState:
+        """KK-TURN-6: with turn=draw-first the turn starts by drawing the top card into the hand."""
+        t = state.table
+        if state.rules.opt["turn"] != "draw-first" or not t.stock:
+            return state
+        t = replace(t.with_hand(state.turn, (*t.hands[state.turn], t.stock[0])), stock=t.stock[1:])
+        return replace(state, table=t)
 
     def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
         p = state.turn
         if action.kind == PLAY:
-            if state.phase is not Phase.PLAY:
+            if state.phase not in (Phase.PLAY, Phase.PLAY_SECOND):
                 return "KK-TURN-2", f"seat {p} cannot play a hand card now (phase {state.phase.value})"
             if not action.cards or all(c.id != action.cards[0] for c in state.table.hands[p]):
                 return "KK-TURN-2", f"card {action.cards[0] if action.cards else '?'} is not in seat {p}'s hand"
@@ -375,6 +407,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             if state.phase is not Phase.TAKE:
                 return "KK-CAP-6", "no drawn card is waiting for a choice of target"
             return "KK-CAP-2", f"{action.cards} is not one of the two field cards the drawn card matches"
+        if action.kind == DRAW:
+            return "KK-END-5", "a draw-only turn comes only once both hands are empty (after_hands=draw-pile)"
         if action.kind in (KOIKOI, STOP):
             return "KK-TURN-3", "koi-koi and shōbu are called only after forming a new or improved yaku"
         return "KK-TURN-2", f"unknown action kind {action.kind!r} for Koi-Koi"

@@ -105,14 +105,23 @@ GAPS = (
     Gap("KK-12", "With koikoi_on=new, what happens when a yaku only improves?",
         "FW-KK: improving 'does not count'.",
         "No decision point: the turn passes as if nothing had formed.", "Literal reading."),
-    Gap("KK-13", "Variations that FW-KK lists but that need rules from other pages or change the turn "
-        "itself: the Lightning as a wild card (with or without Susuki on the field), drawing first and "
-        "playing two cards, keeping an unmatched drawn card, and playing on from the draw pile after the hands "
-        "run out.",
-        "FW-KK points to Roppyakken and Mushi for the wild card, which are not among our sources.",
-        "Not implemented in this version; listed here so the omission is explicit.",
-        "The wild-card rules are defined on pages we do not hold; the turn variants need their own turn "
-        "structure and are planned."),
+    Gap("KK-13", "FW-KK lists the Lightning as a wild card (always, or only when a Susuki card was dealt to the "
+        "table), and defers its working to the Roppyakken and Mushi pages.",
+        "FW-KK: 'See the rules for Roppyakken or Mushi for details'; those pages are not among our sources.",
+        "Not implemented; listed here so that the omission is explicit and a record using it is rejected as "
+        "an unknown option rather than misread.",
+        "The rules of the wild card are defined on pages we do not hold; guessing them would be a silent choice."),
+    Gap("KK-19", "The turn variations: drawing first and playing two hand cards; keeping an unmatched drawn card "
+        "and playing a second hand card instead; playing on from the draw pile once the hands are empty.",
+        "FW-KK states each in one sentence, without details of timing.",
+        "turn=draw-first: the top card goes into the hand at the start of the turn, then two hand cards are played "
+        "one after the other, each resolved as usual, and yaku are checked after both. turn=keep-unmatched: a "
+        "drawn card that matches nothing goes into the hand and the player plays a further hand card (which may "
+        "be that card); there is no second draw. after_hands=draw-pile: once both hands are empty the players "
+        "keep alternating draw-only turns ('draw') until the draw pile is empty, with the usual yaku check and "
+        "calls after each; the round then ends as an exhaustive draw.",
+        "The most literal reading of each sentence that keeps the round's card counts well defined.",
+        ("turn", "after_hands")),
     Gap("KK-14", "What is the round's month for Cards of the Month when the game is not 12 rounds?",
         "FW-KK: round n is month n, and the yaku is 'typically only used in full 12 round games'.",
         "Round n uses month ((n - 1) mod 12) + 1 whatever the length; the option month_cards turns it off.",
@@ -191,6 +200,15 @@ RULES = (
        "KK-10", "koikoi_on"),
     _r("KK-TURN-5", T.TURN, "A turn that finds the draw pile empty (possible only in the KK-18 combination of "
        "options) has no draw.", (fw("Setup Variations", "deals four more to the table"),), D, "KK-18"),
+    _r("KK-TURN-6", T.TURN, "With turn=draw-first, a turn begins by taking the top draw card into the hand; the "
+       "player then plays two hand cards in succession, and yaku are checked after both.",
+       (fw("Turn Structure Variations", "play two cards"),), RS, "KK-19", "turn"),
+    _r("KK-TURN-7", T.TURN, "With turn=keep-unmatched, a drawn card that matches nothing is taken into the hand and "
+       "the player plays another hand card in its place; that play ends the turn.",
+       (fw("Turn Structure Variations", "takes it into their hand"),), RS, "KK-19", "turn"),
+    _r("KK-END-5", T.END_ROUND, "With after_hands=draw-pile, once both hands are empty the players alternate "
+       "draw-only turns until the draw pile is exhausted.",
+       (fw("Turn Structure Variations", "until the draw pile is exhausted"),), RS, "KK-19", "after_hands"),
     _r("KK-TURN-4", T.TURN, "With koikoi_min=N, a player whose yaku total is below N cannot call koi-koi and "
        "stops automatically.", (fw("Calling Koi-Koi", "at least 3 points"),), RS, "KK-1", "koikoi_min"),
     _r("KK-YAKU-1", T.YAKU, "Yaku form groups: Brights, Animals, Ribbons and Other. Within a group only the "
@@ -296,6 +314,12 @@ OPTIONS = (
     OptionSpec("hand_size", ("8", "10"), "8", "Cards dealt to each hand.",
                fw("Setup Variations", "10 cards to their hand")),
     OptionSpec("packets", ("4", "2"), "4", "Packet size at the deal.", fw("Distributing the Initial Cards")),
+    OptionSpec("turn", ("standard", "draw-first", "keep-unmatched"), "standard",
+               "Turn structure: play then draw; draw first then play two; keep an unmatched drawn card and play "
+               "another.", fw("Turn Structure Variations")),
+    OptionSpec("after_hands", ("stop", "draw-pile"), "stop",
+               "When both hands are empty: the round ends; or draw-only turns continue until the draw pile is empty.",
+               fw("Turn Structure Variations", "continue the round")),
     OptionSpec("discard", ("free", "must-capture"), "free",
                "Whether a player may play a non-matching card while able to capture.", fw("Turns")),
     OptionSpec("koikoi_on", ("new-or-improved", "new"), "new-or-improved",
@@ -426,9 +450,11 @@ def _deal_sizes(step: Step) -> str | None:
     if s.phase != "play" or not (step.before is None or step.outcomes):
         return None
     h = int(step.options.get("hand_size", "8"))
+    extra = 1 if step.options.get("turn") == "draw-first" else 0  # KK-TURN-6: the dealer has drawn
     hands = (len(s.zone("hand.0")), len(s.zone("hand.1")))
+    want = (h + extra, h) if s.dealer == 0 else (h, h + extra)
     taken = len(s.zone("captured.0")) + len(s.zone("captured.1"))
-    if hands != (h, h) or len(s.zone("field")) != 8 or len(s.zone("stock")) + taken != 48 - 2 * h - 8:
+    if hands != want or len(s.zone("field")) != 8 or len(s.zone("stock")) + taken != 48 - 2 * h - 8 - extra:
         return f"deal sizes: hands {hands}, field {len(s.zone('field'))}, stock {len(s.zone('stock'))}"
     return None
 
@@ -436,11 +462,20 @@ def _deal_sizes(step: Step) -> str | None:
 def _turn_order(step: Step) -> str | None:
     """KK-TURN-1: the dealer leads, so at a hand play the dealer's hand is never smaller."""
     s = step.after
-    if s.phase != "play" or s.to_move is None:
+    if s.to_move is None:
         return None
     mine, other = len(s.zone(f"hand.{s.to_move}")), len(s.zone(f"hand.{1 - s.to_move}"))
-    want = other if s.to_move == s.dealer else other + 1
-    if mine != want:
+    if s.phase == "draw":  # KK-END-5
+        return None if mine == other == 0 else f"a draw-only turn with hands {mine} and {other}"
+    base = other if s.to_move == s.dealer else other + 1
+    if s.phase == "play":
+        # KK-TURN-6: with draw-first the turn's draw is already in the hand (none once the pile is empty)
+        wants = {base, base + 1} if step.options.get("turn") == "draw-first" else {base}
+    elif s.phase == "play-second":
+        wants = {base}
+    else:
+        return None
+    if mine not in wants:
         return f"seat {s.to_move} plays with {mine} cards against {other}: turns do not alternate from the dealer"
     return None
 
