@@ -17,12 +17,12 @@ another would capture is a game rule (``must_capture``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from hanafuda_spec.cards import BaseCard
 
-from hanafuda.engine import Action
+from hanafuda.engine import Action, evolve
 
 __all__ = ["PLAY", "TAKE", "Table", "capture", "deal_packets", "hand_plays", "matches", "take_choices"]
 
@@ -45,14 +45,14 @@ class Table(Generic[C]):
     def with_hand(self, seat: int, hand: Sequence[C]) -> Table[C]:
         hands = list(self.hands)
         hands[seat] = tuple(sorted(hand))
-        return replace(self, hands=tuple(hands))
+        return evolve(self, hands=tuple(hands))
 
     def add_captured(self, side: int, cards: Sequence[C]) -> Table[C]:
         if not cards:
             return self
         caps = list(self.captured)
         caps[side] = tuple(sorted((*caps[side], *cards)))
-        return replace(self, captured=tuple(caps))
+        return evolve(self, captured=tuple(caps))
 
     def card_count(self) -> int:
         return (sum(len(h) for h in self.hands) + len(self.field) + len(self.stock)

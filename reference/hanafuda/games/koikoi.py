@@ -17,7 +17,7 @@ import enum
 import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck, card
 from hanafuda_spec.games import koikoi as spec
@@ -31,6 +31,7 @@ from hanafuda.engine import (
     PileScore,
     RoundResult,
     RoundSetup,
+    evolve,
 )
 from hanafuda.fishing import PLAY, TAKE, Table, capture, hand_plays, matches, take_choices
 
@@ -259,9 +260,9 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         mode = opt["field_teyaku"]
         four, pairs = _teshi(field), _kuttsuki(field)
         if (mode == "misdeal" and (four or pairs)) or (mode == "four-kind-only" and four):
-            return replace(s, phase=Phase.OVER, end="misdeal")  # KK-DEAL-3
+            return evolve(s, phase=Phase.OVER, end="misdeal")  # KK-DEAL-3
         if mode == "dealer-wins" and four:
-            return replace(s, phase=Phase.OVER, end="field-teyaku", winner=s.dealer,
+            return evolve(s, phase=Phase.OVER, end="field-teyaku", winner=s.dealer,
                            teyaku_points=(6, 0) if s.dealer == 0 else (0, 6))
         if mode == "dealer-captures":
             while _teshi(s.table.field):
@@ -269,8 +270,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
                 quad = tuple(c for c in s.table.field if c.suit == month)
                 rest = [c for c in s.table.field if c.suit != month]
                 new = s.table.stock[:4]
-                t = replace(s.table, field=tuple(sorted(rest + list(new))), stock=s.table.stock[4:])
-                s = replace(s, table=t.add_captured(s.dealer, quad))
+                t = evolve(s.table, field=tuple(sorted(rest + list(new))), stock=s.table.stock[4:])
+                s = evolve(s, table=t.add_captured(s.dealer, quad))
         hand_mode = opt["teyaku"]
         if hand_mode == "off":
             return s
@@ -281,11 +282,11 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         if not any(pts):
             return s
         if hand_mode == "misdeal":
-            return replace(s, phase=Phase.OVER, end="misdeal")
+            return evolve(s, phase=Phase.OVER, end="misdeal")
         if all(pts):
-            return replace(s, phase=Phase.OVER, end="teyaku-draw")
+            return evolve(s, phase=Phase.OVER, end="teyaku-draw")
         w = 0 if pts[0] else 1  # KK-DEAL-4; points not multiplied (KK-DEAL-6)
-        return replace(s, phase=Phase.OVER, end="teyaku", winner=w, teyaku_points=(pts[0], pts[1]))
+        return evolve(s, phase=Phase.OVER, end="teyaku", winner=w, teyaku_points=(pts[0], pts[1]))
 
     # -- play ----------------------------------------------------------------------------
     def to_move(self, state: KoiKoiState) -> int | None:
@@ -313,38 +314,38 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             target = action.cards[1] if len(action.cards) > 1 else None
             hand = tuple(x for x in t.hands[p] if x.id != c.id)
             field, got = capture(t.field, c, target)
-            t = replace(t.with_hand(p, hand), field=field).add_captured(p, got)
+            t = evolve(t.with_hand(p, hand), field=field).add_captured(p, got)
             if state.phase is Phase.PLAY_SECOND:  # the turn's second hand play ends it (KK-TURN-6, KK-TURN-7)
-                return self._end_turn(replace(state, table=t))
+                return self._end_turn(evolve(state, table=t))
             if mode == "draw-first":
                 if not hand:  # nothing left for a second play (only when the draw pile ran dry)
-                    return self._end_turn(replace(state, table=t))
-                return replace(state, table=t, phase=Phase.PLAY_SECOND)  # KK-TURN-6
+                    return self._end_turn(evolve(state, table=t))
+                return evolve(state, table=t, phase=Phase.PLAY_SECOND)  # KK-TURN-6
             if not t.stock:  # only after dealer-captures with 10-card hands (KK-TURN-5)
-                return self._end_turn(replace(state, table=t))
-            drawn, t = t.stock[0], replace(t, stock=t.stock[1:])  # KK-TURN-2
+                return self._end_turn(evolve(state, table=t))
+            drawn, t = t.stock[0], evolve(t, stock=t.stock[1:])  # KK-TURN-2
             if mode == "keep-unmatched" and not matches(t.field, drawn):  # KK-TURN-7
-                return replace(state, table=t.with_hand(p, (*t.hands[p], drawn)), phase=Phase.PLAY_SECOND)
+                return evolve(state, table=t.with_hand(p, (*t.hands[p], drawn)), phase=Phase.PLAY_SECOND)
             if len(matches(t.field, drawn)) == 2:
-                return replace(state, table=t, phase=Phase.TAKE, pending=drawn)
+                return evolve(state, table=t, phase=Phase.TAKE, pending=drawn)
             field, got = capture(t.field, drawn, None)  # KK-CAP-6
-            return self._end_turn(replace(state, table=replace(t, field=field).add_captured(p, got)))
+            return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, got)))
         if action.kind == DRAW:  # KK-END-5: a draw-only turn once both hands are empty
-            drawn, t = t.stock[0], replace(t, stock=t.stock[1:])
+            drawn, t = t.stock[0], evolve(t, stock=t.stock[1:])
             if len(matches(t.field, drawn)) == 2:
-                return replace(state, table=t, phase=Phase.TAKE, pending=drawn)
+                return evolve(state, table=t, phase=Phase.TAKE, pending=drawn)
             field, got = capture(t.field, drawn, None)  # KK-CAP-6
-            return self._end_turn(replace(state, table=replace(t, field=field).add_captured(p, got)))
+            return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, got)))
         if action.kind == TAKE:
             assert state.pending is not None
             field, got = capture(t.field, state.pending, action.cards[0])
-            t = replace(t, field=field).add_captured(p, got)
-            return self._end_turn(replace(state, table=t, pending=None))
+            t = evolve(t, field=field).add_captured(p, got)
+            return self._end_turn(evolve(state, table=t, pending=None))
         if action.kind == KOIKOI:
             calls = (state.calls[0] + (p == 0), state.calls[1] + (p == 1))
-            return self._pass(replace(state, calls=calls))
+            return self._pass(evolve(state, calls=calls))
         if action.kind == STOP:
-            return replace(state, phase=Phase.OVER, end="shobu", winner=p)
+            return evolve(state, phase=Phase.OVER, end="shobu", winner=p)
         raise AssertionError(action)
 
     def _yaku_now(self, state: KoiKoiState, seat: int) -> tuple[ScoredYaku, ...]:
@@ -362,14 +363,14 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         new = any(y.id not in before for y in now)
         improved = new or any(y.points > before[y.id] for y in now if y.id in before)
         seen = (now, state.seen[1]) if p == 0 else (state.seen[0], now)
-        state = replace(state, seen=seen, phase=Phase.PLAY, pending=None)
+        state = evolve(state, seen=seen, phase=Phase.PLAY, pending=None)
         decides = new if state.rules.opt["koikoi_on"] == "new" else improved
         if improved:
-            state = replace(state, last_improver=p)
+            state = evolve(state, last_improver=p)
         if decides:
             if sum(y.points for y in now) < int(state.rules.opt["koikoi_min"]):
-                return replace(state, phase=Phase.OVER, end="shobu", winner=p)  # KK-TURN-4
-            return replace(state, phase=Phase.CALL)
+                return evolve(state, phase=Phase.OVER, end="shobu", winner=p)  # KK-TURN-4
+            return evolve(state, phase=Phase.CALL)
         return self._pass(state)
 
     def _pass(self, state: KoiKoiState) -> KoiKoiState:
@@ -377,17 +378,17 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         t = state.table
         if not t.hands[nxt]:
             if state.rules.opt["after_hands"] == "draw-pile" and not t.hands[state.turn] and t.stock:
-                return replace(state, turn=nxt, phase=Phase.DRAW)  # KK-END-5
-            return replace(state, phase=Phase.OVER, end="exhaustive")  # KK-END-2
-        return self._begin_turn(replace(state, turn=nxt, phase=Phase.PLAY))
+                return evolve(state, turn=nxt, phase=Phase.DRAW)  # KK-END-5
+            return evolve(state, phase=Phase.OVER, end="exhaustive")  # KK-END-2
+        return self._begin_turn(evolve(state, turn=nxt, phase=Phase.PLAY))
 
     def _begin_turn(self, state: KoiKoiState) -> KoiKoiState:
         """KK-TURN-6: with turn=draw-first the turn starts by drawing the top card into the hand."""
         t = state.table
         if state.rules.opt["turn"] != "draw-first" or not t.stock:
             return state
-        t = replace(t.with_hand(state.turn, (*t.hands[state.turn], t.stock[0])), stock=t.stock[1:])
-        return replace(state, table=t)
+        t = evolve(t.with_hand(state.turn, (*t.hands[state.turn], t.stock[0])), stock=t.stock[1:])
+        return evolve(state, table=t)
 
     def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
         p = state.turn
