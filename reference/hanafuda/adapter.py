@@ -80,4 +80,5 @@ class ReferenceAdapter:
 
 
 def _outcome(r: Any) -> RoundOutcome:
-    return RoundOutcome(r.reason, tuple(r.deltas), bool(r.counts), tuple(tuple(s) for s in r.yaku))
+    return RoundOutcome(r.reason, tuple(r.deltas), bool(r.counts), tuple(tuple(s) for s in r.yaku),
+                        tuple(r.notes))

@@ -38,6 +38,7 @@ class SimulationStats:
     round_length_max: int = 0
     score_totals: list[int] = field(default_factory=list)
     extra: Counter[str] = field(default_factory=Counter)
+    notes: Counter[str] = field(default_factory=Counter)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,6 +57,7 @@ class SimulationStats:
             "max_actions_per_round": self.round_length_max,
             "total_score_by_seat": self.score_totals,
             "score_transfers": dict(sorted(self.extra.items())),
+            "round_note_totals": dict(sorted(self.notes.items())),
         }
 
 
@@ -91,6 +93,8 @@ def simulate(game: Any, options: Mapping[str, str], ruleset: str | None, games: 
                     stats.yaku[y.id] += 1
             if any(d < 0 for d in r.deltas):
                 stats.extra["rounds_with_payments"] += 1
+            for key, value in r.notes:
+                stats.notes[key] += value
         stats.games += 1
         stats.end_reasons[m.info.end_reason or "over"] += 1
         if len(m.info.winners) == 1:

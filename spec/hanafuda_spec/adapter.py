@@ -21,12 +21,14 @@ __all__ = ["EngineAdapter", "RoundOutcome"]
 
 @dataclass(frozen=True)
 class RoundOutcome:
-    """A finished round in the neutral form."""
+    """A finished round in the neutral form. ``notes`` are game-specific named counts (multipliers,
+    on-the-spot payments) the implementation reports with the round."""
 
     reason: str
     deltas: tuple[int, ...]
     counts: bool
     yaku: tuple[tuple[ScoredYaku, ...], ...]
+    notes: tuple[tuple[str, int], ...] = ()
 
 
 @runtime_checkable
