@@ -76,7 +76,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         parser = build_parser()
-        args = parser.parse_args(args_list)
+        args, extra = parser.parse_known_args(args_list)
+        if extra:
+            # Cards given after options (``score kekoro -o values=kusaba 10 11``) are still cards.
+            if getattr(args, "command", None) == "score" and not any(e.startswith("-") for e in extra):
+                args.cards = [*args.cards, *extra]
+            else:
+                raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
         if args.command is None:
             parser.print_help()
             return EXIT_BAD_INPUT

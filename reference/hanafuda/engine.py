@@ -277,6 +277,10 @@ class Game(ABC, Generic[S, R]):
     def score(self, rules: R, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         """Score a capture pile (for ``hanafuda score`` and the scoring vectors)."""
 
+    def yaku_names(self, rules: R) -> Mapping[str, str]:
+        """English names of the yaku ids :meth:`score` reports (for display; ids are the API)."""
+        return {}
+
     @abstractmethod
     def new_match(self, rules: R, first_dealer: int = 0) -> MatchInfo:
         """The match before its first round."""

@@ -8,6 +8,7 @@ Zone names:
 * ``hand.<seat>`` – a player's hand (sorted by card id);
 * ``field`` – the cards face up on the table (Kusuri-gui: ``pile``, the discard pile, bottom first);
 * ``stock`` – the draw pile, **top first**;
+* ``drawn`` – a card turned from the draw pile that waits for the player's choice of target;
 * ``captured.<side>`` – a capture pile; a side is a seat, or a team in team games;
 * ``out.<what>`` – cards out of play (``out.undrawn`` is not used: undrawn cards stay in ``stock``),
   for example ``out.oni`` (Kujuroku's removed Oni-fuda) or ``out.facedown`` (Kusuri-gui).

@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     deck = g.deck(rules)
     cards = deck.parse_many(args.cards)
     ps = g.score(rules, cards, month)
+    names = g.yaku_names(rules)
     if args.json:
         print_json({
             "game": g.spec.key,
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{g.spec.name}: {len(cards)} card(s)")
     for y in ps.yaku:
-        print(f"  {y.id:32} {y.points:>4}")
+        print(f"  {names.get(y.id, y.id):32} {y.points:>4}")
     print(f"  {'yaku total':32} {ps.yaku_total:>4}")
     if ps.card_points is not None:
         print(f"  {'card points':32} {ps.card_points:>4}")

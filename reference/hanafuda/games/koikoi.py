@@ -475,6 +475,9 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         m = month if rules.opt["month_cards"] == "on" else None
         return PileScore(score_mask(rules, _pile_mask(cards), m), None)
 
+    def yaku_names(self, rules: KoiKoiRules) -> Mapping[str, str]:
+        return {y.id: y.name for y in spec.yaku_table(rules.opt, 1)}
+
     # -- the match -----------------------------------------------------------------------
     def new_match(self, rules: KoiKoiRules, first_dealer: int = 0) -> MatchInfo:
         return MatchInfo((0, 0), first_dealer)
