@@ -48,7 +48,7 @@ class SimulationStats:
             "rounds": self.rounds,
             "deals": self.deals,
             "actions": self.actions,
-            "wins_by_seat": dict(sorted(self.wins.items())),
+            "wins_by_seat": dict(sorted(self.wins.items())),  # shared wins count for every winner
             "drawn_games": self.drawn_games,
             "game_end_reasons": dict(sorted(self.end_reasons.items())),
             "round_end_reasons": dict(sorted(self.round_reasons.items())),
@@ -97,8 +97,10 @@ def simulate(game: Any, options: Mapping[str, str], ruleset: str | None, games: 
                 stats.notes[key] += value
         stats.games += 1
         stats.end_reasons[m.info.end_reason or "over"] += 1
-        if len(m.info.winners) == 1:
-            stats.wins[str(m.info.winners[0])] += 1
+        winners = m.info.winners
+        if winners and len(winners) < len(m.info.scores):
+            for w in winners:  # a team's win counts for both partners
+                stats.wins[str(w)] += 1
         else:
             stats.drawn_games += 1
         for s, v in enumerate(m.info.scores):

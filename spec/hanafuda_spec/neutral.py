@@ -9,7 +9,8 @@ Zone names:
 * ``field`` – the cards face up on the table (Kusuri-gui: ``pile``, the discard pile, bottom first);
 * ``stock`` – the draw pile, **top first**;
 * ``drawn`` – a card turned from the draw pile that waits for the player's choice of target;
-* ``captured.<side>`` – a capture pile; a side is a seat, or a team in team games;
+* ``captured.<side>`` – a capture pile; a side is a seat, or in team games a team numbered from 0
+  (Musashino-Bana: team 0 is seats 0 and 2, team 1 seats 1 and 3);
 * ``out.<what>`` – cards out of play (``out.undrawn`` is not used: undrawn cards stay in ``stock``),
   for example ``out.oni`` (Kujuroku's removed Oni-fuda) or ``out.facedown`` (Kusuri-gui).
 
