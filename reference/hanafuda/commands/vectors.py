@@ -1,0 +1,241 @@
+"""``hanafuda vectors DIR``: export a conformance corpus for other implementations.
+
+Layout (one directory per game and ruleset)::
+
+    DIR/README.md                    how to use the corpus
+    DIR/shuffle.json                 SplitMix64 outputs and deck shuffles (the documented shuffle)
+    DIR/<game>/<ruleset>/deals.json   seeded deals: the deck order of the first deals and the dealt position
+    DIR/<game>/<ruleset>/games.jsonl  whole matches as hanafuda-record/1 records with a position after
+                                     every action and every round's result
+    DIR/<game>/<ruleset>/scoring.json capture piles -> yaku and points (random piles; minimal piles
+                                     forming each yaku and those piles less one card; the z3 model's
+                                     boundary piles)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hanafuda_spec.records import FORMAT
+from hanafuda_spec.shuffle import SplitMix64, shuffled
+
+from hanafuda.cli import UsageError
+from hanafuda.engine import RoundSetup
+from hanafuda.records import record_match
+from hanafuda.registry import available, game
+
+AnyGame = Any
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("vectors", help="export a conformance corpus (deals, games, scoring) with a README",
+                       description="Write conformance vectors for implementers: per game and ruleset, seeded "
+                       "deals, whole games with the expected position after every action and the results, and "
+                       "scoring vectors (pile -> yaku and points). The output is deterministic.")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--game", "-g", action="append", metavar="G", help="only this game (repeatable)")
+    p.add_argument("--games", "-n", type=int, default=5, metavar="N", help="recorded matches per ruleset")
+    p.add_argument("--piles", type=int, default=200, metavar="N", help="random piles per ruleset")
+    p.add_argument("--no-z3", action="store_true", help="leave out the z3 model's boundary piles (faster)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.games <= 1000 or not 0 <= args.piles <= 100_000:
+        raise UsageError("--games must be 0 to 1000 and --piles 0 to 100000")
+    games = [game(g) for g in args.game] if args.game else list(available())
+    out = Path(args.dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        written = export(out, games, args.games, args.piles, z3=not args.no_z3)
+    except OSError as e:
+        raise UsageError(f"cannot write {e.filename or out}: {e.strerror or e}") from None
+    print(f"wrote {written} files to {out}")
+    return 0
+
+
+def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool = True) -> int:
+    """Write the corpus; returns the number of files written."""
+    files = 0
+    _dump(out / "shuffle.json", shuffle_vectors(games))
+    files += 1
+    index = []
+    for g in games:
+        for rs in g.spec.rulesets:
+            d = out / g.spec.key / rs.name
+            d.mkdir(parents=True, exist_ok=True)
+            values = g.spec.resolve(rs.name)
+            _dump(d / "deals.json", deal_vectors(g, rs.name))
+            with open(d / "games.jsonl", "w", encoding="utf-8") as f:
+                for seed in range(n_games):
+                    f.write(json.dumps(record_match(g, rs.name, {}, seed, seed, snapshots=True),
+                                       separators=(",", ":")) + "\n")
+            _dump(d / "scoring.json", scoring_vectors(g, rs.name, values, n_piles, z3))
+            files += 3
+            index.append(f"| {g.spec.key} | {rs.name} | `{g.spec.key}/{rs.name}/` |")
+    (out / "README.md").write_text(_README.replace("{INDEX}", "\n".join(index)), encoding="utf-8")
+    return files + 1
+
+
+def _dump(path: Path, obj: object) -> None:
+    path.write_text(json.dumps(obj, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def shuffle_vectors(games: list[AnyGame]) -> dict[str, object]:
+    outputs = []
+    for seed in (0, 1, 5, 2**64 - 1):
+        rng = SplitMix64(seed)
+        outputs.append({"seed": seed, "next": [rng.next() for _ in range(5)],
+                        "below": [SplitMix64(seed).below(n) for n in (1, 2, 3, 48, 1000)]})
+    decks: dict[str, Any] = {}
+    for g in games:
+        deck = g.deck(g.rules())
+        if deck.name in decks:
+            continue
+        decks[deck.name] = {
+            "canonical": [c.id for c in deck.cards],
+            "shuffles": [{"seed": s, "order": [c.id for c in shuffled(deck.cards, SplitMix64(s))]}
+                         for s in (0, 1, 2, 5, 12345)],
+        }
+    return {"generator": "SplitMix64 (hanafuda_spec.shuffle)", "outputs": outputs,
+            "note": "below(n) here is the first call on a fresh generator for each n", "decks": decks}
+
+
+def deal_vectors(g: AnyGame, ruleset: str) -> list[dict[str, object]]:
+    rules = g.rules(ruleset)
+    deck = g.deck(rules)
+    out: list[dict[str, object]] = []
+    for seed in range(10):
+        rng = SplitMix64(seed)
+        orders = [shuffled(deck.cards, rng) for _ in range(3)]
+        info = g.new_match(rules, 0)
+        setup = RoundSetup(1, info.dealer, g.seats_in_play(rules, info), info.scores)
+        state = g.start_round(rules, orders[0], setup)
+        out.append({"seed": seed, "first_dealer": 0,
+                    "deals": [[c.id for c in o] for o in orders],
+                    "dealt": g.snapshot(state, info).to_json(),
+                    "legal": [str(a) for a in g.legal_actions(state)]})
+    return out
+
+
+def scoring_vectors(g: AnyGame, ruleset: str, values: Mapping[str, str], n: int,
+                    z3: bool = True) -> dict[str, object]:
+    rules = g.rules(ruleset)
+    deck = g.deck(rules)
+    ids = [c.id for c in deck.cards]
+    rng = SplitMix64(0x5C0E)
+    seen: set[tuple[tuple[int, ...], int | None]] = set()
+    rows: list[dict[str, object]] = []
+
+    def score(cards: tuple[int, ...], month: int | None) -> tuple[list[tuple[str, int]], int | None]:
+        ps = g.score(rules, [deck.by_id(c) for c in cards], month)
+        return [(y.id, y.points) for y in ps.yaku], ps.card_points
+
+    def add(cards: tuple[int, ...], month: int | None, kind: str) -> list[tuple[str, int]]:
+        yaku, cp = score(cards, month)
+        key = (cards, month)
+        if key not in seen:
+            seen.add(key)
+            rows.append({"kind": kind, "cards": list(cards), "month": month,
+                         "yaku": [{"id": y, "points": p} for y, p in yaku], "card_points": cp})
+        return yaku
+
+    randoms = []
+    for i in range(n):
+        k = 1 + rng.below(min(24, len(ids)))
+        cards = tuple(sorted(c.id for c in shuffled(deck.cards, rng)[:k]))
+        month = None if i % 4 else 1 + rng.below(12)
+        randoms.append((cards, month, add(cards, month, "random")))
+    # boundary piles: for each yaku a random pile forms, shrink the pile to a minimal one that
+    # still forms it, then record that pile less each of its cards.
+    done: set[tuple[str, int | None]] = set()
+    for cards, month, yaku in randoms:
+        for yid, _ in yaku:
+            if (yid, month) in done:
+                continue
+            done.add((yid, month))
+            pile = list(cards)
+            for c in list(pile):
+                trial = tuple(x for x in pile if x != c)
+                if any(y == yid for y, _ in score(trial, month)[0]):
+                    pile = list(trial)
+            minimal = tuple(pile)
+            add(minimal, month, f"minimal:{yid}")
+            for c in minimal:
+                add(tuple(x for x in minimal if x != c), month, f"minimal-less-one:{yid}")
+    z3_piles, z3_note = z3_boundary_piles(g.spec.key, values) if z3 else ([], "not included: --no-z3")
+    for label, cards in z3_piles:
+        add(tuple(sorted(cards)), None, f"z3:{label}")
+    return {"game": g.spec.key, "ruleset": ruleset, "options": dict(values), "z3": z3_note or "included",
+            "piles": rows}
+
+
+def z3_boundary_piles(key: str, values: Mapping[str, str]) -> tuple[list[tuple[str, tuple[int, ...]]], str]:
+    """The boundary piles the spec's z3 yaku model generates for a game's yaku table (the
+    catalogue's ``yaku_table``), or none and the reason."""
+    try:
+        from hanafuda_spec.games import profile_for
+        from hanafuda_spec.proofs.common import YakuModel, boundary_piles
+
+        mod = importlib.import_module(f"hanafuda_spec.games.{key}")
+        fn = getattr(mod, "yaku_table", None)
+        if fn is None:
+            return [], "not included: the catalogue has no yaku_table"
+        rows = fn(values) if len(inspect.signature(fn).parameters) == 1 else fn(values, None)
+        deck = profile_for(key).deck(values)
+        return list(boundary_piles(YakuModel(rows, deck), len(deck))), ""
+    except Exception as e:  # the z3 layer is optional here: say why it is missing
+        return [], f"not included: {type(e).__name__}: {e}"
+
+
+_README = f"""# hanafuda conformance vectors
+
+Generated by `hanafuda vectors`. Everything here is deterministic: the same version of hanafuda
+writes the same files. Card ids are those of `hanafuda cards GAME` (hanafuda cards: month*10 +
+index; the Daini deck of Kujuroku: rank*10 + copy, Oni-fuda 0, Jizo 1). Actions are in the text
+form of `hanafuda.engine.Action` (`play 31 30`, `take 30`, `koikoi`, ...). Positions are the
+neutral snapshots of `hanafuda_spec.neutral` (zones `hand.<seat>`, `field`/`pile`, `stock` top
+first, `captured.<side>`, `out.<what>`; `to_move`, `phase`, `dealer`, `round`, `scores`).
+
+## Files
+
+* `shuffle.json` - the documented shuffle (`hanafuda_spec.shuffle`): SplitMix64 outputs for a few
+  seeds, and for each deck its canonical order and the first shuffle for a few seeds. An
+  implementation that reproduces these deals exactly the same cards as ours from the same seed.
+* `<game>/<ruleset>/deals.json` - for seeds 0..9: the deck orders of the first three deals of a
+  match (one generator for the whole match: deal k is its k-th shuffle), the position right after
+  the first deal (dealer seat 0), and the legal actions there.
+* `<game>/<ruleset>/games.jsonl` - whole matches of random legal play, one `{FORMAT}` record per
+  line, with every option value, every deal's order, each action's seat and the position right
+  after it, every round's result (`deltas`, `yaku`, `reason`, ...) and the final scores. Replay
+  the actions and compare; `hanafuda validate` checks any such record, yours included.
+* `<game>/<ruleset>/scoring.json` - capture piles and what they score (yaku after exclusivity,
+  with points, and card points where the game counts them); `month` is the round's month for
+  round-dependent yaku (null: none). `kind` is `random`, `minimal:<yaku>` (a pile that forms the
+  yaku and would not if any card were removed), `minimal-less-one:<yaku>` (such a pile less one
+  card: the boundary just below the yaku), or `z3:<label>` (the boundary piles the spec's z3 model
+  of the yaku table generates: just formed, one card short, one card past a bonus threshold; the
+  file's `z3` field says whether they are included for that game).
+
+## Using them
+
+1. Reproduce `shuffle.json` with your generator.
+2. For each deal vector, deal from the order and compare the position and legal actions.
+3. For each record, replay the actions, comparing your legal actions, positions and round
+   results; or write your own games as records and run `hanafuda validate FILE`.
+4. For each pile, compare your scorer's yaku (as a set of id and points) and card points.
+5. To check an engine move by move, speak the referee protocol (`hanafuda_spec.referee`) and run
+   `hanafuda referee GAME --engine "CMD"`.
+
+## Index
+
+| game | ruleset | directory |
+|------|---------|-----------|
+{{INDEX}}
+"""

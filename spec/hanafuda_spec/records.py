@@ -1,0 +1,526 @@
+"""The game record format ``hanafuda-record/1``: how any implementation hands us a played match.
+
+A record is one JSON object; many records are JSON Lines (one object per line). The JSON
+Schema ships in the package (``schema/record-1.schema.json``, :func:`schema`); this module
+parses a decoded document into a :class:`GameRecord`, collecting **every** structural problem
+with its JSON path instead of stopping at the first. Replaying a record through an engine (are
+the actions legal, the claimed results right?) is the reference's job
+(``hanafuda.records``): the spec never imports the reference.
+
+The fields::
+
+    {
+      "format":  "hanafuda-record/1",
+      "game":    "koikoi",                 # a game key (or alias) of hanafuda_spec.games
+      "rules":   {"ruleset": "fudawiki",   # optional: the game's default ruleset
+                  "options": {"hand_size": "8"}},   # overrides, or every value (strings)
+      "seed":    5,                        # optional: the SplitMix64 seed of hanafuda_spec.shuffle
+      "first_dealer": 0,                   # optional, default 0
+      "players": ["ann", "bob"],           # one name per seat, seat 0 first
+      "deck":    [21, 61, ...],            # the first deal's deck order, top first
+      "deals":   [[...], [...]],           # optional: the deck orders of deal 2, 3, ... (top first)
+      "actions": ["play 31 30", ...],      # every action of the match, in order, in text form
+      "result":  {"rounds": [...], "scores": [...], "winners": [...], "end_reason": "..."}
+    }
+
+**Deals.** A match has several deals (misdeals included: every shuffle is a deal). ``deck`` is
+the first deal's order and ``deals[k]`` the order of deal ``k + 2``. When ``seed`` is given,
+every deal follows the documented shuffle of :mod:`hanafuda_spec.shuffle` — one generator for the
+whole match, deal *k* being its *k*-th shuffle of the canonical deck — and every order the record
+lists is checked against it; deals the record does not list are taken from it. Without a seed
+(stacked or externally shuffled decks) every deal must be listed.
+
+**Actions.** Each entry is the action's text (``"play 31 30"``, ``"take 30"``, ``"koikoi"``), or
+an object ``{"action": "play 31 30", "seat": 0, "after": SNAPSHOT}`` where ``seat`` (the seat
+that chooses it) and ``after`` (the position right after the action, within its round: a round's
+final position when the action ends it, with the scores before that round is settled) are
+optional and checked when present. Snapshots use the neutral form of
+:mod:`hanafuda_spec.neutral`.
+
+**Result.** ``rounds`` has one entry per deal, in order, rounds that ended at the deal (misdeals,
+hand yaku) included: ``{"actions": N, "reason": ..., "deltas": [...]}`` where ``actions`` is the
+number of entries of ``actions`` played in that deal, plus optionally any field of the
+reference's round result (``winner``, ``yaku``, ``card_points``, ``counts``, ``ends_game``,
+``next_dealer``, ``notes``), each checked when present. ``scores`` are the final scores (or chips);
+``winners`` and ``end_reason`` are optional.
+
+Problems are reported with the record rule ids of :data:`RECORD_RULES` (``REC-...``) or, for an
+illegal action, the game rule the action breaks.
+
+>>> doc = {"format": FORMAT, "game": "koikoi", "rules": {}, "players": ["a", "b"], "deck": [10],
+...        "actions": ["play 10"], "result": {"rounds": [], "scores": [0, 0]}}
+>>> rec, problems = parse_record(doc)
+>>> rec.game, rec.actions[0].text, problems
+('koikoi', 'play 10', [])
+>>> _, problems = parse_record({**doc, "deck": "10", "colour": 1})
+>>> [str(p) for p in problems]
+['$.colour: [REC-FIELD-2] unknown field', '$.deck: [REC-FIELD-1] must be a list of card ids']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from hanafuda_spec.neutral import JsonValue, Snapshot
+
+__all__ = [
+    "FORMAT",
+    "LIMITS",
+    "RECORD_RULES",
+    "ActionEntry",
+    "GameRecord",
+    "Location",
+    "Problem",
+    "RoundClaim",
+    "parse_record",
+    "schema",
+]
+
+FORMAT = "hanafuda-record/1"
+
+#: Bounds beyond which input is "absurd" and refused without being replayed.
+LIMITS: Mapping[str, int] = {
+    "record_bytes": 64 * 1024 * 1024,  # one record (one JSON Lines line, or one document)
+    "actions": 1_000_000,  # actions in one record
+    "deals": 10_000,  # deals in one record
+    "deck": 1_000,  # cards in one deal order
+    "players": 16,
+    "text": 1_000,  # characters in a name, an action text, an option value
+    "problems": 1_000,  # problems reported per record (the rest are counted)
+}
+
+#: The rules of the record format itself (a game's own rules have its catalogue's ids).
+RECORD_RULES: Mapping[str, str] = {
+    "REC-JSON-1": "a record is UTF-8 JSON: one object per document or per JSON Lines line",
+    "REC-SIZE-1": "a record stays within the documented limits (LIMITS)",
+    "REC-FORMAT-1": 'a record is an object whose "format" is "hanafuda-record/1"',
+    "REC-FIELD-1": "every required field is present, with the documented type",
+    "REC-FIELD-2": "a strict record has no field the format does not define (lenient mode ignores them)",
+    "REC-GAME-1": "the game is one of the five, by key or alias",
+    "REC-RULES-1": "the ruleset and options are ones the game's catalogue defines",
+    "REC-PLAYERS-1": "there is one player per seat",
+    "REC-DECK-1": "each deal order holds every card of the game's deck exactly once",
+    "REC-SHUFFLE-1": "with a seed, every deal order is the documented shuffle's",
+    "REC-DEALS-1": "every deal has an order: listed, or given by the seed",
+    "REC-ACTION-1": "an action's text is an action (kind, card ids, label)",
+    "REC-SEAT-1": "an action's claimed seat is the seat to move",
+    "REC-SNAPSHOT-1": "a claimed position equals the position after the action",
+    "REC-ROUNDS-1": "the actions play exactly the match: no round left unfinished, nothing after the end",
+    "REC-COUNT-1": "each round's claimed action count is the number of actions played in that deal",
+    "REC-RESULT-1": "each round's claimed result is the one the rules give",
+    "REC-RESULT-2": "the claimed final scores, winners and end reason are the ones the rules give",
+}
+
+_TOP = ("format", "game", "rules", "seed", "first_dealer", "players", "deck", "deals", "actions", "result")
+_REQUIRED = ("format", "game", "players", "deck", "actions", "result")
+_ROUND_FIELDS = ("actions", "reason", "deltas", "winner", "yaku", "card_points", "counts", "ends_game",
+                 "next_dealer", "notes", "deal")
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a problem is: the record (1-based), the deal (1-based), the action (0-based index
+    into ``actions``) and the JSON path, each when known."""
+
+    record: int | None = None
+    deal: int | None = None
+    action: int | None = None
+    path: str = ""
+    line: int | None = None
+
+    def __str__(self) -> str:
+        parts = []
+        if self.record is not None:
+            parts.append(f"record {self.record}")
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.deal is not None:
+            parts.append(f"deal {self.deal}")
+        if self.action is not None:
+            parts.append(f"action {self.action}")
+        if self.path:
+            parts.append(self.path)
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a record: where, the rule id broken, and one line of reason."""
+
+    where: Location
+    rule_id: str
+    reason: str
+
+    def __str__(self) -> str:
+        loc = str(self.where)
+        return f"{loc}: [{self.rule_id}] {self.reason}" if loc else f"[{self.rule_id}] {self.reason}"
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {"record": self.where.record, "line": self.where.line, "deal": self.where.deal,
+                "action": self.where.action, "path": self.where.path, "rule": self.rule_id,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class ActionEntry:
+    """One entry of ``actions``: the text, and the optional claimed seat and position after it."""
+
+    text: str
+    seat: int | None = None
+    after: Snapshot | None = None
+
+
+@dataclass(frozen=True)
+class RoundClaim:
+    """One entry of ``result.rounds``: the action count and the claimed fields, as JSON values."""
+
+    actions: int
+    fields: Mapping[str, JsonValue]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A parsed record (see the module docstring for the meaning of each field)."""
+
+    game: str
+    ruleset: str | None
+    options: Mapping[str, str]
+    seed: int | None
+    first_dealer: int
+    players: tuple[str, ...]
+    deck: tuple[int, ...]
+    deals: tuple[tuple[int, ...], ...]
+    actions: tuple[ActionEntry, ...]
+    rounds: tuple[RoundClaim, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...] | None = None
+    end_reason: str | None = None
+    extra: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, JsonValue]:
+        """The record as a JSON document (actions as plain text unless they carry a seat or position)."""
+        acts: list[JsonValue] = []
+        for a in self.actions:
+            if a.seat is None and a.after is None:
+                acts.append(a.text)
+            else:
+                obj: dict[str, JsonValue] = {"action": a.text}
+                if a.seat is not None:
+                    obj["seat"] = a.seat
+                if a.after is not None:
+                    obj["after"] = a.after.to_json()
+                acts.append(obj)
+        rules: dict[str, JsonValue] = {"options": dict(self.options)}
+        if self.ruleset is not None:
+            rules = {"ruleset": self.ruleset, **rules}
+        doc: dict[str, JsonValue] = {"format": FORMAT, "game": self.game, "rules": rules}
+        if self.seed is not None:
+            doc["seed"] = self.seed
+        doc["first_dealer"] = self.first_dealer
+        doc["players"] = list(self.players)
+        doc["deck"] = list(self.deck)
+        doc["deals"] = [list(d) for d in self.deals]
+        doc["actions"] = acts
+        result: dict[str, JsonValue] = {
+            "rounds": [{"actions": r.actions, **r.fields} for r in self.rounds],
+            "scores": list(self.scores),
+        }
+        if self.winners is not None:
+            result["winners"] = list(self.winners)
+        if self.end_reason is not None:
+            result["end_reason"] = self.end_reason
+        doc["result"] = result
+        return doc
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the format, as shipped in the package."""
+    text = resources.files("hanafuda_spec").joinpath("schema/record-1.schema.json").read_text("utf-8")
+    out: dict[str, Any] = json.loads(text)
+    return out
+
+
+# -- parsing ----------------------------------------------------------------------------------
+
+
+class _Parser:
+    def __init__(self, record: int | None, line: int | None, lenient: bool) -> None:
+        self.record, self.line, self.lenient = record, line, lenient
+        self.problems: list[Problem] = []
+
+    def bad(self, path: str, rule: str, reason: str, action: int | None = None) -> None:
+        self.problems.append(Problem(Location(self.record, None, action, path, self.line), rule, reason))
+
+    def unknown(self, obj: Mapping[str, Any], known: Sequence[str], path: str) -> tuple[str, ...]:
+        extra = tuple(k for k in obj if k not in known)
+        if not self.lenient:
+            for k in extra:
+                self.bad(f"{path}.{k}", "REC-FIELD-2", "unknown field")
+        return extra
+
+    def int_(self, v: Any, path: str, lo: int, hi: int, what: str = "an integer") -> int | None:
+        if not _is_int(v):
+            self.bad(path, "REC-FIELD-1", f"must be {what}")
+            return None
+        if not lo <= v <= hi:
+            shown = str(v) if abs(v) < 10**30 else "a huge number"
+            self.bad(path, "REC-SIZE-1" if v > hi else "REC-FIELD-1", f"{shown} is outside {lo}..{hi}")
+            return None
+        out: int = v
+        return out
+
+    def str_(self, v: Any, path: str) -> str | None:
+        if not isinstance(v, str):
+            self.bad(path, "REC-FIELD-1", "must be a string")
+            return None
+        if len(v) > LIMITS["text"]:
+            self.bad(path, "REC-SIZE-1", f"a string of {len(v)} characters (limit {LIMITS['text']})")
+            return None
+        return v
+
+    def ids(self, v: Any, path: str, what: str = "a list of card ids") -> tuple[int, ...] | None:
+        if not isinstance(v, list) or not all(_is_int(c) for c in v):
+            self.bad(path, "REC-FIELD-1", f"must be {what}")
+            return None
+        if len(v) > LIMITS["deck"]:
+            self.bad(path, "REC-SIZE-1", f"{len(v)} cards (limit {LIMITS['deck']})")
+            return None
+        for i, c in enumerate(v):
+            if not 0 <= c < 10_000:
+                self.bad(f"{path}[{i}]", "REC-FIELD-1", f"{c} is not a card id")
+                return None
+        return tuple(v)
+
+    def ints(self, v: Any, path: str) -> tuple[int, ...] | None:
+        if not isinstance(v, list) or not all(_is_int(c) for c in v):
+            self.bad(path, "REC-FIELD-1", "must be a list of integers")
+            return None
+        if len(v) > LIMITS["players"]:
+            self.bad(path, "REC-SIZE-1", f"{len(v)} entries (limit {LIMITS['players']})")
+            return None
+        return tuple(v)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def parse_record(doc: Any, *, record: int | None = None, line: int | None = None,
+                 lenient: bool = False) -> tuple[GameRecord | None, list[Problem]]:
+    """Parse a decoded JSON document; returns the record (None if it cannot be replayed) and every
+    problem found, each located by its JSON path. ``lenient`` ignores unknown fields (strictly they
+    are problems, but the record is still returned for replay). Game-specific checks (known game
+    and options, deck contents, legality) are left to the replay."""
+    p = _Parser(record, line, lenient)
+    if not isinstance(doc, dict):
+        p.bad("$", "REC-FORMAT-1", f"a record is a JSON object, not {_kind(doc)}")
+        return None, p.problems
+    fmt = doc.get("format")
+    if fmt != FORMAT:
+        shown = json.dumps(fmt)[:60] if fmt is not None else "missing"
+        p.bad("$.format", "REC-FORMAT-1", f'must be "{FORMAT}" (found {shown})')
+        return None, p.problems
+    for k in _REQUIRED:
+        if k not in doc:
+            p.bad(f"$.{k}", "REC-FIELD-1", "required field is missing")
+    extra = p.unknown(doc, _TOP, "$")
+
+    game = p.str_(doc.get("game"), "$.game") if "game" in doc else None
+
+    ruleset: str | None = None
+    options: dict[str, str] = {}
+    rules = doc.get("rules", {})
+    if not isinstance(rules, dict):
+        p.bad("$.rules", "REC-FIELD-1", "must be an object {ruleset, options}")
+    else:
+        p.unknown(rules, ("ruleset", "options"), "$.rules")
+        if rules.get("ruleset") is not None:
+            ruleset = p.str_(rules["ruleset"], "$.rules.ruleset")
+        opts = rules.get("options", {})
+        if not isinstance(opts, dict):
+            p.bad("$.rules.options", "REC-FIELD-1", "must be an object of option values (strings)")
+        else:
+            for k, v in opts.items():
+                s = p.str_(v, f"$.rules.options.{k}")
+                if s is not None:
+                    options[k] = s
+
+    seed = None
+    if doc.get("seed") is not None:
+        seed = p.int_(doc["seed"], "$.seed", 0, (1 << 64) - 1, "an integer 0 .. 2**64-1")
+    first_dealer = 0
+    if "first_dealer" in doc:
+        fd = p.int_(doc["first_dealer"], "$.first_dealer", 0, LIMITS["players"] - 1)
+        first_dealer = fd if fd is not None else 0
+
+    players: tuple[str, ...] = ()
+    if "players" in doc:
+        pl = doc["players"]
+        if not isinstance(pl, list) or not pl:
+            p.bad("$.players", "REC-FIELD-1", "must be a non-empty list of player names")
+        elif len(pl) > LIMITS["players"]:
+            p.bad("$.players", "REC-SIZE-1", f"{len(pl)} players (limit {LIMITS['players']})")
+        else:
+            names = [p.str_(x, f"$.players[{i}]") for i, x in enumerate(pl)]
+            players = tuple(n for n in names if n is not None)
+
+    deck = p.ids(doc["deck"], "$.deck") if "deck" in doc else None
+
+    deals: list[tuple[int, ...]] = []
+    if "deals" in doc:
+        dl = doc["deals"]
+        if not isinstance(dl, list):
+            p.bad("$.deals", "REC-FIELD-1", "must be a list of deck orders")
+        elif len(dl) > LIMITS["deals"]:
+            p.bad("$.deals", "REC-SIZE-1", f"{len(dl)} deals (limit {LIMITS['deals']})")
+        else:
+            for i, d in enumerate(dl):
+                got = p.ids(d, f"$.deals[{i}]")
+                if got is None:
+                    break
+                deals.append(got)
+
+    actions = _parse_actions(p, doc["actions"]) if "actions" in doc else None
+    rounds, scores, winners, end_reason = _parse_result(p, doc["result"]) if "result" in doc else (None,) * 4
+
+    fatal = any(x.rule_id != "REC-FIELD-2" for x in p.problems)  # unknown fields alone still replay
+    if fatal or game is None or deck is None or actions is None or rounds is None or scores is None:
+        return None, p.problems
+    return GameRecord(game, ruleset, options, seed, first_dealer, players, deck, tuple(deals), actions,
+                      rounds, scores, winners, end_reason, extra), p.problems
+
+
+def _parse_actions(p: _Parser, v: Any) -> tuple[ActionEntry, ...] | None:
+    if not isinstance(v, list):
+        p.bad("$.actions", "REC-FIELD-1", "must be a list of actions")
+        return None
+    if len(v) > LIMITS["actions"]:
+        p.bad("$.actions", "REC-SIZE-1", f"{len(v)} actions (limit {LIMITS['actions']})")
+        return None
+    out: list[ActionEntry] = []
+    before = len(p.problems)
+    for i, a in enumerate(v):
+        path = f"$.actions[{i}]"
+        if isinstance(a, str):
+            if len(a) > LIMITS["text"]:
+                p.bad(path, "REC-SIZE-1", f"an action of {len(a)} characters", i)
+                continue
+            out.append(ActionEntry(a))
+            continue
+        if not isinstance(a, dict):
+            p.bad(path, "REC-FIELD-1", f"an action is a string or an object, not {_kind(a)}", i)
+            continue
+        p.unknown(a, ("action", "seat", "after"), path)
+        text = a.get("action")
+        if not isinstance(text, str) or len(text) > LIMITS["text"]:
+            p.bad(f"{path}.action", "REC-FIELD-1", "must be the action's text", i)
+            continue
+        seat = None
+        if a.get("seat") is not None:
+            seat = p.int_(a["seat"], f"{path}.seat", 0, LIMITS["players"] - 1)
+        after = None
+        if a.get("after") is not None:
+            raw = a["after"]
+            if not isinstance(raw, dict):
+                p.bad(f"{path}.after", "REC-FIELD-1", "must be a snapshot object", i)
+                continue
+            if not p.lenient:
+                p.unknown(raw, ("game", "zones", "to_move", "phase", "dealer", "round", "scores"), f"{path}.after")
+            try:
+                after = Snapshot.from_json(raw)
+            except (ValueError, TypeError) as e:
+                p.bad(f"{path}.after", "REC-FIELD-1", str(e), i)
+                continue
+        out.append(ActionEntry(text, seat, after))
+    return tuple(out) if all(x.rule_id == "REC-FIELD-2" for x in p.problems[before:]) else None
+
+
+def _parse_result(p: _Parser, v: Any) -> tuple[Any, Any, Any, Any]:
+    if not isinstance(v, dict):
+        p.bad("$.result", "REC-FIELD-1", "must be an object {rounds, scores, ...}")
+        return None, None, None, None
+    p.unknown(v, ("rounds", "scores", "winners", "end_reason"), "$.result")
+    for k in ("rounds", "scores"):
+        if k not in v:
+            p.bad(f"$.result.{k}", "REC-FIELD-1", "required field is missing")
+    scores = p.ints(v["scores"], "$.result.scores") if "scores" in v else None
+    winners = p.ints(v["winners"], "$.result.winners") if v.get("winners") is not None else None
+    end_reason = p.str_(v["end_reason"], "$.result.end_reason") if v.get("end_reason") is not None else None
+    rounds: list[RoundClaim] | None = None
+    rv = v.get("rounds")
+    if "rounds" in v:
+        if not isinstance(rv, list):
+            p.bad("$.result.rounds", "REC-FIELD-1", "must be a list of round results")
+        elif len(rv) > LIMITS["deals"]:
+            p.bad("$.result.rounds", "REC-SIZE-1", f"{len(rv)} rounds (limit {LIMITS['deals']})")
+        else:
+            rounds = []
+            for i, r in enumerate(rv):
+                path = f"$.result.rounds[{i}]"
+                if not isinstance(r, dict):
+                    p.bad(path, "REC-FIELD-1", f"a round result is an object, not {_kind(r)}")
+                    continue
+                p.unknown(r, _ROUND_FIELDS, path)
+                for k in ("actions", "reason", "deltas"):
+                    if k not in r:
+                        p.bad(f"{path}.{k}", "REC-FIELD-1", "required field is missing")
+                n = p.int_(r.get("actions"), f"{path}.actions", 0, LIMITS["actions"]) if "actions" in r else None
+                if "deal" in r and r["deal"] != i + 1:
+                    p.bad(f"{path}.deal", "REC-FIELD-1", f"round entry {i} is deal {i + 1}, not {_short(r['deal'])}")
+                if "reason" in r:
+                    p.str_(r["reason"], f"{path}.reason")
+                if "deltas" in r:
+                    p.ints(r["deltas"], f"{path}.deltas")
+                for k, want in (("counts", bool), ("ends_game", bool)):
+                    if k in r and not isinstance(r[k], want):
+                        p.bad(f"{path}.{k}", "REC-FIELD-1", "must be true or false")
+                for k in ("winner", "next_dealer"):
+                    if r.get(k) is not None and not _is_int(r[k]):
+                        p.bad(f"{path}.{k}", "REC-FIELD-1", "must be a seat number or null")
+                if r.get("card_points") is not None:
+                    p.ints(r["card_points"], f"{path}.card_points")
+                if "yaku" in r and not _yaku_ok(r["yaku"]):
+                    p.bad(f"{path}.yaku", "REC-FIELD-1", "must be a list (per side) of lists of {id, points}")
+                if "notes" in r and (not isinstance(r["notes"], dict)
+                                     or not all(_is_int(x) for x in r["notes"].values())):
+                    p.bad(f"{path}.notes", "REC-FIELD-1", "must be an object of integers")
+                if n is not None:
+                    fields = {k: r[k] for k in _ROUND_FIELDS if k in r and k not in ("actions", "deal")}
+                    rounds.append(RoundClaim(n, fields))
+    return (tuple(rounds) if rounds is not None else None), scores, winners, end_reason
+
+
+def _yaku_ok(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    for side in v:
+        if not isinstance(side, list):
+            return False
+        for y in side:
+            if not (isinstance(y, dict) and isinstance(y.get("id"), str) and _is_int(y.get("points"))
+                    and set(y) <= {"id", "points"}):
+                return False
+    return True
+
+
+def _short(v: Any) -> str:
+    s = json.dumps(v)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "a list"
+    return "an object"

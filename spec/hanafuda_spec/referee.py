@@ -1,0 +1,453 @@
+"""The referee: play an external engine against a reference engine, move by move, and report
+every disagreement with the rule it concerns.
+
+**The protocol** (``hanafuda-referee/1``) is language-neutral: JSON Lines over the engine's
+standard input and output. The referee writes one request object per line; the engine answers
+each with one object on one line (and writes nothing else to standard output; standard error is
+free for its own logging). Every reply has ``"ok": true``, or ``"ok": false`` and an ``"error"``
+string. Requests:
+
+``{"cmd": "hello", "protocol": "hanafuda-referee/1"}``
+    → ``{"ok": true, "protocol": "hanafuda-referee/1", "engine": "NAME"}``
+``{"cmd": "start", "game": "koikoi", "options": {...}, "seed": 5, "deck": null}``
+    Start a match. ``options`` holds every option value (strings, as ``hanafuda rules GAME``
+    lists them). The engine deals from ``seed`` with the documented shuffle of
+    :mod:`hanafuda_spec.shuffle` (one SplitMix64 for the whole match, the *k*-th shuffle for deal
+    *k*); when ``deck`` is a list it is the first deal's order instead (top first). → ``{"ok": true}``
+``{"cmd": "legal"}``
+    → ``{"ok": true, "actions": ["play 11", "play 31 30", ...]}`` — every legal action in text
+    form (see ``hanafuda.engine.Action``), empty when the match is over.
+``{"cmd": "apply", "action": "play 31 30"}``
+    → ``{"ok": true, "rounds_ended": [ROUND...], "match_over": false}``; an illegal action is
+    refused with ``{"ok": false, "error": "..."}`` and changes nothing. ``rounds_ended`` lists the
+    rounds this action ended, oldest first, including rounds that then ended at the next deal
+    (misdeals): ``{"reason": str, "deltas": [int...], "counts": bool, "yaku": [[{"id", "points"}...]...]}``.
+``{"cmd": "state"}``
+    → ``{"ok": true, "snapshot": SNAPSHOT}`` — the position in the neutral form of
+    :mod:`hanafuda_spec.neutral`.
+``{"cmd": "score", "game": ..., "options": {...}, "cards": [ids], "month": null}``
+    → ``{"ok": true, "yaku": [{"id", "points"}...], "card_points": null}`` — a capture pile's yaku
+    (after exclusivity) and card points.
+``{"cmd": "quit"}``
+    The engine exits (no reply).
+
+:class:`ProcessEngine` speaks this protocol to a command and is itself an
+:class:`~hanafuda_spec.adapter.EngineAdapter`, so the spec's random-play harness
+(:func:`hanafuda_spec.invariants.run_random`) runs against an external engine as well.
+:func:`referee_match` drives it in lockstep with a reference engine (any ``EngineAdapter``;
+the spec never imports the reference implementation).
+
+A disagreement names a rule id: for an action the external engine offers or accepts but the
+reference refuses, the rule the reference cites; otherwise, where no single rule can be named
+mechanically, the first rule of the catalogue chapter that governs that part of play (the
+disagreement's ``exact`` is then False).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import selectors
+import shlex
+import subprocess
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
+from hanafuda_spec.catalogue import Topic
+from hanafuda_spec.games import profile_for, spec_for
+from hanafuda_spec.neutral import Snapshot
+from hanafuda_spec.shuffle import SplitMix64
+from hanafuda_spec.yaku import ScoredYaku
+
+__all__ = [
+    "PROTOCOL",
+    "Disagreement",
+    "EngineError",
+    "ProcessEngine",
+    "RefereeReport",
+    "referee_match",
+]
+
+PROTOCOL = "hanafuda-referee/1"
+_RULE_IN_MESSAGE = re.compile(r"\[([A-Z]+(?:-[A-Z]+)*-\d+)\]\s*$")
+
+
+class EngineError(RuntimeError):
+    """The external engine broke the protocol: it died, timed out or answered nonsense."""
+
+
+class ProcessEngine:
+    """An external engine speaking ``hanafuda-referee/1`` (see the module docstring)."""
+
+    def __init__(self, command: str | Sequence[str], timeout: float = 10.0,
+                 env: Mapping[str, str] | None = None) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise EngineError("empty engine command")
+        self.timeout = timeout
+        self.env = dict(env) if env is not None else None
+        self._p: subprocess.Popen[bytes] | None = None
+        self._buf = b""
+        self._ended: list[RoundOutcome] = []
+        self._over = False
+        self.name = ""
+
+    # -- the process -------------------------------------------------------------------------
+    def _ensure(self) -> subprocess.Popen[bytes]:
+        if self._p is not None and self._p.poll() is None:
+            return self._p
+        try:
+            self._p = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.DEVNULL, env=self.env)
+        except OSError as e:
+            raise EngineError(f"cannot start engine {self.argv[0]!r}: {e.strerror or e}") from None
+        self._buf = b""
+        reply = self.request({"cmd": "hello", "protocol": PROTOCOL})
+        if reply.get("protocol") != PROTOCOL:
+            raise EngineError(f"engine speaks {reply.get('protocol')!r}, not {PROTOCOL}")
+        self.name = str(reply.get("engine", ""))
+        return self._p
+
+    def close(self) -> None:
+        p = self._p
+        self._p = None
+        if p is None:
+            return
+        try:
+            if p.poll() is None and p.stdin is not None:
+                p.stdin.write(b'{"cmd": "quit"}\n')
+                p.stdin.flush()
+                p.stdin.close()
+            p.wait(timeout=2)
+        except (OSError, subprocess.TimeoutExpired):
+            p.kill()
+            p.wait()
+        finally:
+            if p.stdout is not None:
+                p.stdout.close()
+
+    def __enter__(self) -> ProcessEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def request(self, msg: Mapping[str, Any]) -> dict[str, Any]:
+        """Send one request and return the reply object (``ok`` true), raising
+        :class:`EngineError` on a protocol failure and ``ValueError`` on an ``ok: false`` reply."""
+        p = self._p if msg.get("cmd") == "hello" else self._ensure()
+        assert p is not None and p.stdin is not None and p.stdout is not None
+        try:
+            p.stdin.write(json.dumps(msg).encode() + b"\n")
+            p.stdin.flush()
+        except OSError:
+            raise EngineError(f"the engine closed its input (exit code {p.poll()})") from None
+        line = self._readline(p)
+        try:
+            reply = json.loads(line)
+        except (ValueError, RecursionError):
+            raise EngineError(f"reply to {msg['cmd']!r} is not JSON: {line[:80]!r}") from None
+        if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
+            raise EngineError(f"reply to {msg['cmd']!r} is not an object with a boolean 'ok'")
+        if not reply["ok"]:
+            raise ValueError(str(reply.get("error", "refused")))
+        return reply
+
+    def _readline(self, p: subprocess.Popen[bytes]) -> bytes:
+        assert p.stdout is not None
+        fd = p.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buf:
+                if len(self._buf) > 64 * 1024 * 1024:
+                    raise EngineError("a reply longer than 64 MiB")
+                if not sel.select(self.timeout):
+                    raise EngineError(f"no reply within {self.timeout} s")
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    raise EngineError(f"the engine exited (exit code {p.wait()})")
+                self._buf += chunk
+        line, _, self._buf = self._buf.partition(b"\n")
+        return line
+
+    # -- EngineAdapter --------------------------------------------------------------------------
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        self.request({"cmd": "start", "game": game, "options": dict(options), "seed": seed,
+                      "deck": list(deck) if deck is not None else None})
+        self._ended, self._over = [], False
+
+    def legal_actions(self) -> Sequence[str]:
+        acts = self.request({"cmd": "legal"}).get("actions")
+        if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
+            raise EngineError("'legal' reply: 'actions' must be a list of strings")
+        return list(acts)
+
+    def apply(self, action: str) -> None:
+        reply = self.request({"cmd": "apply", "action": action})
+        rounds = reply.get("rounds_ended", [])
+        if not isinstance(rounds, list):
+            raise EngineError("'apply' reply: 'rounds_ended' must be a list")
+        self._ended = [_outcome(r) for r in rounds]
+        over = reply.get("match_over")
+        if not isinstance(over, bool):
+            raise EngineError("'apply' reply: 'match_over' must be true or false")
+        self._over = over
+
+    def snapshot(self) -> Snapshot:
+        snap = self.request({"cmd": "state"}).get("snapshot")
+        if not isinstance(snap, dict):
+            raise EngineError("'state' reply: 'snapshot' must be an object")
+        try:
+            return Snapshot.from_json(snap)
+        except (ValueError, TypeError) as e:
+            raise EngineError(f"'state' reply: {e}") from None
+
+    def rounds_ended(self) -> Sequence[RoundOutcome]:
+        return list(self._ended)
+
+    def match_over(self) -> bool:
+        return self._over
+
+    def score_pile(self, game: str, options: Mapping[str, str], cards: Sequence[int],
+                   month: int | None) -> tuple[tuple[ScoredYaku, ...], int | None]:
+        reply = self.request({"cmd": "score", "game": game, "options": dict(options), "cards": list(cards),
+                              "month": month})
+        cp = reply.get("card_points")
+        if cp is not None and not isinstance(cp, int):
+            raise EngineError("'score' reply: 'card_points' must be an integer or null")
+        return _yaku(reply.get("yaku", [])), cp
+
+
+def _yaku(v: Any) -> tuple[ScoredYaku, ...]:
+    if not isinstance(v, list):
+        raise EngineError("yaku must be a list of {id, points}")
+    out = []
+    for y in v:
+        if not isinstance(y, dict) or not isinstance(y.get("id"), str) or not isinstance(y.get("points"), int):
+            raise EngineError("yaku must be a list of {id, points}")
+        out.append(ScoredYaku(y["id"], y["points"]))
+    return tuple(out)
+
+
+def _outcome(r: Any) -> RoundOutcome:
+    if not isinstance(r, dict):
+        raise EngineError("a round result must be an object")
+    reason, deltas, counts = r.get("reason"), r.get("deltas"), r.get("counts", True)
+    if not isinstance(reason, str) or not isinstance(deltas, list) or not all(isinstance(d, int) for d in deltas):
+        raise EngineError("a round result needs 'reason' (string) and 'deltas' (integers)")
+    yaku = r.get("yaku", [])
+    if not isinstance(yaku, list):
+        raise EngineError("a round result's 'yaku' must be a list per side")
+    return RoundOutcome(reason, tuple(deltas), bool(counts), tuple(_yaku(side) for side in yaku))
+
+
+# -- refereeing -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One difference between the engine under test and the reference."""
+
+    game: str
+    seed: int
+    action_index: int  # actions applied before it was seen
+    kind: str  # deal|position|legal-extra|legal-missing|refused|round|match-over|score|protocol|limit
+    rule_id: str
+    exact: bool  # whether rule_id is the exact rule (else: the first rule of the chapter)
+    message: str
+    actions: tuple[str, ...] = field(default=(), repr=False)
+
+    def __str__(self) -> str:
+        return (f"{self.game} seed {self.seed}, action {self.action_index}: {self.kind}: "
+                f"[{self.rule_id}{'' if self.exact else '?'}] {self.message}")
+
+    def to_json(self) -> dict[str, object]:
+        return {"game": self.game, "seed": self.seed, "action_index": self.action_index, "kind": self.kind,
+                "rule": self.rule_id, "exact_rule": self.exact, "message": self.message,
+                "actions": list(self.actions)}
+
+
+@dataclass
+class RefereeReport:
+    """What refereeing found (matches and actions played in lockstep, every disagreement)."""
+
+    matches: int = 0
+    actions: int = 0
+    disagreements: list[Disagreement] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.disagreements
+
+
+_CHAPTER = {
+    "deal": Topic.DEALING, "position": Topic.CAPTURE, "legal-missing": Topic.TURN, "legal-extra": Topic.TURN,
+    "refused": Topic.TURN, "round": Topic.SCORING, "match-over": Topic.END_GAME, "score": Topic.YAKU,
+    "protocol": Topic.EQUIPMENT,
+}
+
+
+def _chapter_rule(game: str, kind: str) -> str:
+    spec = spec_for(game)
+    topic = _CHAPTER.get(kind, Topic.TURN)
+    for t in (topic, Topic.TURN, Topic.EQUIPMENT):
+        for r in spec.rules:
+            if r.topic is t:
+                return r.id
+    return spec.rules[0].id if spec.rules else "?"
+
+
+def rule_in_error(e: BaseException) -> str | None:
+    """The rule id an engine's refusal names (an ``IllegalActionError.rule_id``, or ``[ID]`` at
+    the end of the message)."""
+    rid = getattr(e, "rule_id", None)
+    if isinstance(rid, str):
+        return rid
+    m = _RULE_IN_MESSAGE.search(str(e))
+    return m.group(1) if m else None
+
+
+def _snap_diff(want: Snapshot, got: Snapshot) -> str | None:
+    if want == got:
+        return None
+    wz, gz = dict(want.zones), dict(got.zones)
+    for name in sorted(set(wz) | set(gz)):
+        if wz.get(name) != gz.get(name):
+            return f"zone {name}: engine {list(gz.get(name, ()))}, reference {list(wz.get(name, ()))}"
+    for key in ("game", "to_move", "phase", "dealer", "round", "scores"):
+        if getattr(want, key) != getattr(got, key):
+            return f"{key}: engine {getattr(got, key)!r}, reference {getattr(want, key)!r}"
+    return "positions differ"
+
+
+def _outcome_diff(want: list[RoundOutcome], got: list[RoundOutcome]) -> str | None:
+    if len(want) != len(got):
+        return f"the engine ends {len(got)} round(s) here, the reference {len(want)}"
+    for i, (w, g) in enumerate(zip(want, got, strict=True)):
+        fields = {"reason": (w.reason, g.reason), "deltas": (list(w.deltas), list(g.deltas)),
+                  "counts": (w.counts, g.counts),
+                  "yaku": ([sorted((y.id, y.points) for y in s) for s in w.yaku],
+                           [sorted((y.id, y.points) for y in s) for s in g.yaku])}
+        for key, (a, b) in fields.items():
+            if a != b:
+                which = f"round {i + 1} of {len(want)} ended here" if len(want) > 1 else "the round's"
+                return f"{which} {key}: engine {b}, reference {a}"
+    return None
+
+
+def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter], game: str,
+                  options: Mapping[str, str], seed: int, policy_seed: int, *, piles: int = 8,
+                  deck: Sequence[int] | None = None, max_actions: int = 100_000, max_disagreements: int = 20,
+                  report: RefereeReport | None = None) -> RefereeReport:
+    """Play one match in lockstep and record every disagreement in ``report``.
+
+    ``reference`` makes a fresh reference engine (a second one is used to ask which rule an
+    action the engine accepts breaks). Actions are chosen by SplitMix64 with ``policy_seed``
+    among those both engines call legal. The match stops at the first difference of position or
+    result (everything after it would differ too); differences in the legal actions alone are
+    all reported and play goes on, up to ``max_disagreements`` for the match. ``deck`` stacks the
+    first deal (top first) for both engines."""
+    rep = report if report is not None else RefereeReport()
+    ref = reference()
+    history: list[str] = []
+
+    def note(kind: str, message: str, rule: str | None = None) -> None:
+        exact = rule is not None
+        rep.disagreements.append(Disagreement(game, seed, len(history), kind,
+                                              rule if rule is not None else _chapter_rule(game, kind), exact,
+                                              message, tuple(history)))
+
+    probe: list[Any] = [None, 0]  # a second reference engine, kept in step with ``history``
+
+    def why_illegal(action: str) -> str | None:
+        if probe[0] is None or probe[1] > len(history):
+            probe[0], probe[1] = reference(), 0
+            probe[0].start(game, options, seed, deck)
+        while probe[1] < len(history):
+            probe[0].apply(history[probe[1]])
+            probe[1] += 1
+        try:
+            probe[0].apply(action)
+        except ValueError as e:
+            return rule_in_error(e)
+        probe[0] = None  # it accepted the action after all: start afresh next time
+        return None
+
+    rep.matches += 1
+    before = len(rep.disagreements)
+    ref.start(game, options, seed, deck)
+    try:
+        engine.start(game, options, seed, deck)
+        rng = SplitMix64(policy_seed)
+        _compare_piles(engine, ref, game, options, seed, piles, note)
+        for _ in range(max_actions):
+            want, got = ref.snapshot(), engine.snapshot()
+            diff = _snap_diff(want, got)
+            if diff is not None:
+                note("deal" if not history else "position", diff)
+                return rep
+            r_legal, e_legal = list(ref.legal_actions()), list(engine.legal_actions())
+            r_set, e_set = set(r_legal), set(e_legal)
+            for a in sorted(e_set - r_set):
+                rid = why_illegal(a)
+                note("legal-extra", f"the engine offers {a!r}, which the reference refuses", rid)
+            for a in sorted(r_set - e_set):
+                note("legal-missing", f"the engine does not offer {a!r}, which the reference allows")
+            if ref.match_over() != engine.match_over():
+                note("match-over", f"engine says the match is {'over' if engine.match_over() else 'not over'}")
+                return rep
+            both = [a for a in r_legal if a in e_set]
+            if not both:
+                return rep
+            if len(rep.disagreements) - before >= max_disagreements:
+                note("limit", f"refereeing of this match stopped after {max_disagreements} disagreements")
+                return rep
+            action = both[rng.below(len(both))]
+            ref.apply(action)
+            try:
+                engine.apply(action)
+            except ValueError as e:
+                note("refused", f"the engine refuses {action!r}, which the reference allows: {e}")
+                return rep
+            history.append(action)
+            rep.actions += 1
+            diff = _outcome_diff(list(ref.rounds_ended()), list(engine.rounds_ended()))
+            if diff is not None:
+                note("round", diff)
+                return rep
+            if ref.match_over() != engine.match_over():
+                note("match-over", f"engine says the match is {'over' if engine.match_over() else 'not over'}")
+                return rep
+            if ref.match_over():
+                return rep
+        note("protocol", f"no end after {max_actions} actions")
+    except EngineError as e:
+        note("protocol", str(e))
+    return rep
+
+
+def _compare_piles(engine: EngineAdapter, ref: EngineAdapter, game: str, options: Mapping[str, str],
+                   seed: int, piles: int, note: Callable[[str, str, str | None], None]) -> None:
+    if piles <= 0:
+        return
+    deck = list(profile_for(game).deck(options))
+    rng = SplitMix64(seed ^ 0x5EED)
+    for _ in range(piles):
+        n = 1 + rng.below(min(len(deck), 24))
+        cards = sorted(deck[i] for i in _sample(rng, len(deck), n))
+        want = ref.score_pile(game, options, cards, None)
+        got = engine.score_pile(game, options, cards, None)
+        if (tuple(sorted(want[0])), want[1]) != (tuple(sorted(got[0])), got[1]):
+            note("score", f"pile {cards}: engine {[(y.id, y.points) for y in got[0]]} / {got[1]}, "
+                 f"reference {[(y.id, y.points) for y in want[0]]} / {want[1]}", None)
+
+
+def _sample(rng: SplitMix64, n: int, k: int) -> list[int]:
+    idx = list(range(n))
+    for i in range(k):
+        j = i + rng.below(n - i)
+        idx[i], idx[j] = idx[j], idx[i]
+    return idx[:k]

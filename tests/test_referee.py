@@ -1,0 +1,140 @@
+"""The referee protocol (hanafuda-referee/1): the example engine passes, the broken copy is caught.
+
+Every test runs for every game implemented so far.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pytest
+from hanafuda.adapter import ReferenceAdapter
+from hanafuda.cli import main
+from hanafuda.registry import available
+from hanafuda_spec.adapter import EngineAdapter
+from hanafuda_spec.games import profile_for
+from hanafuda_spec.invariants import run_random
+from hanafuda_spec.referee import EngineError, ProcessEngine, RefereeReport, referee_match, rule_in_error
+
+GAMES = [g.spec.key for g in available()]
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+ENGINE = [sys.executable, str(EXAMPLES / "engine.py")]
+BROKEN = [sys.executable, str(EXAMPLES / "broken_engine.py")]
+
+
+def _cmd(argv: list[str]) -> str:
+    return " ".join(f"'{a}'" for a in argv)
+
+
+def _values(key: str) -> dict[str, str]:
+    from hanafuda.registry import game
+
+    return game(key).spec.resolve()
+
+
+def test_example_engine_passes_every_game() -> None:
+    with ProcessEngine(ENGINE) as engine:
+        report = RefereeReport()
+        for key in GAMES:
+            referee_match(engine, ReferenceAdapter, key, _values(key), 3, 3, report=report)
+        assert report.ok, [str(d) for d in report.disagreements]
+        assert report.matches == len(GAMES) and report.actions > 0
+
+
+@pytest.mark.parametrize(("bug", "kind"), [
+    ("forget-choice", "legal-missing"),
+    ("extra-action", "legal-extra"),
+    ("double-deltas", "round"),
+])
+def test_broken_engine_is_caught(bug: str, kind: str) -> None:
+    with ProcessEngine([*BROKEN, "--bug", bug]) as engine:
+        for key in GAMES:
+            report = RefereeReport()
+            for seed in range(4):
+                referee_match(engine, ReferenceAdapter, key, _values(key), seed, seed, piles=0, report=report)
+                if any(d.kind == kind for d in report.disagreements):
+                    break
+            kinds = {d.kind for d in report.disagreements}
+            assert kind in kinds, (key, kinds)
+
+
+def test_an_action_the_reference_refuses_names_its_exact_rule() -> None:
+    with ProcessEngine([*BROKEN, "--bug", "extra-action"]) as engine:
+        report = referee_match(engine, ReferenceAdapter, GAMES[0], _values(GAMES[0]), 1, 1, piles=0)
+    extra = [d for d in report.disagreements if d.kind == "legal-extra"]
+    assert extra and all(d.exact for d in extra)
+    from hanafuda.registry import game
+
+    assert all(game(GAMES[0]).spec.has_rule(d.rule_id) for d in extra)
+
+
+def test_cli_passes_the_example_and_catches_the_broken_copy(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["referee", GAMES[0], "--engine", _cmd(ENGINE), "--games", "2", "--json", "--invariants"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["ok"] and out["matches"] == 2 and out["invariant_violations"] == []
+    code = main(["referee", GAMES[0], "--engine", _cmd(BROKEN), "--games", "2"])
+    text = capsys.readouterr().out
+    assert code == 1 and "disagreement(s)" in text and "[" in text
+
+
+def test_cli_unusable_engines_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["referee", GAMES[0], "--engine", "/nonexistent/engine"]) == 2
+    assert "cannot start engine" in capsys.readouterr().err
+    mute = tmp_path / "mute.py"
+    mute.write_text("import sys\nfor line in sys.stdin:\n    print('hello?')\n    sys.stdout.flush()\n")
+    assert main(["referee", GAMES[0], "--engine", _cmd([sys.executable, str(mute)]), "--timeout", "5"]) == 2
+    assert "not JSON" in capsys.readouterr().err
+    dead = tmp_path / "dead.py"
+    dead.write_text("raise SystemExit(3)\n")
+    assert main(["referee", GAMES[0], "--engine", _cmd([sys.executable, str(dead)])]) == 2
+    assert "exit" in capsys.readouterr().err
+
+
+def test_the_spec_harness_runs_against_an_external_engine() -> None:
+    key = GAMES[0]
+    with ProcessEngine(ENGINE) as engine:
+        report = run_random(engine, profile_for(key), {}, 11, 11)
+    assert report.violations == () and report.actions > 0
+
+
+class _Lying:
+    """An in-process engine that reports a wrong position after the deal."""
+
+    def __init__(self) -> None:
+        self.inner = ReferenceAdapter()
+
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        self.inner.start(game, options, seed + 1, deck)  # deals from the wrong seed
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+
+def test_a_wrong_deal_is_a_deal_disagreement() -> None:
+    engine: EngineAdapter = _Lying()  # type: ignore[assignment]
+    report = referee_match(engine, ReferenceAdapter, GAMES[0], _values(GAMES[0]), 2, 2, piles=0)
+    assert [d.kind for d in report.disagreements] == ["deal"]
+    d = report.disagreements[0]
+    assert not d.exact and "zone" in d.message and d.rule_id in str(d)
+
+
+def test_rule_in_error_reads_the_rule_id() -> None:
+    assert rule_in_error(ValueError("card 31 is not in hand [KK-TURN-2]")) == "KK-TURN-2"
+    assert rule_in_error(ValueError("nope")) is None
+    with pytest.raises(EngineError):
+        ProcessEngine("")
+
+
+def test_a_stacked_first_deal_reaches_both_engines() -> None:
+    from hanafuda_spec.shuffle import SplitMix64, shuffle_ids
+
+    key = GAMES[-1]
+    deck = shuffle_ids(list(profile_for(key).deck(_values(key))), SplitMix64(99))
+    with ProcessEngine(ENGINE) as engine:
+        report = referee_match(engine, ReferenceAdapter, key, _values(key), 1, 1, deck=deck, piles=0)
+        assert report.ok, [str(d) for d in report.disagreements]
+        engine.start(key, _values(key), 1, deck)
+        assert sorted(engine.snapshot().all_cards()) == sorted(deck)
