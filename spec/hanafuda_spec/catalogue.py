@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 __all__ = [
     "Citation",
+    "Citer",
     "Evidence",
     "GameSpec",
     "Gap",
@@ -218,6 +219,16 @@ class GameSpec:
             self._check(k, v, where="--option")
             values[k] = v
         return values
+
+
+class Citer:
+    """Citations of one source: ``seed = Citer("SEED-001")`` then ``seed("Rules", "a short phrase")``."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def __call__(self, section: str, quote: str = "") -> Citation:
+        return Citation(self.source, section, quote)
 
 
 def int_choices(lo: int, hi: int) -> tuple[str, ...]:

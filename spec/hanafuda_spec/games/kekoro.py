@@ -24,6 +24,7 @@ from types import MappingProxyType
 
 from hanafuda_spec.catalogue import (
     Citation,
+    Citer,
     Evidence,
     GameSpec,
     Gap,
@@ -58,18 +59,9 @@ __all__ = [
 S, LR, RS, D = Evidence.SEED, Evidence.LATER_REVISION, Evidence.RELATED_SOURCE, Evidence.DECISION
 T = Topic
 
-
-def seed(section: str, quote: str = "") -> Citation:
-    return Citation("SEED-004", section, quote)
-
-
-def fw(section: str, quote: str = "") -> Citation:
-    return Citation("FW-KE", section, quote)
-
-
-def dossier(section: str, quote: str = "") -> Citation:
-    return Citation("DOSSIER", section, quote)
-
+seed = Citer("SEED-004")
+fw = Citer("FW-KE")
+dossier = Citer("DOSSIER")
 
 # -- card values (KE-7, KE-8) ------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from hanafuda_spec.catalogue import (
     Citation,
+    Citer,
     Evidence,
     GameSpec,
     Gap,
@@ -26,14 +27,8 @@ __all__ = ["ANIMALS", "BRIGHTS", "CHAFF", "KOIKOI", "RIBBONS", "SPEC", "yaku_tab
 S, LR, RS, D = Evidence.SEED, Evidence.LATER_REVISION, Evidence.RELATED_SOURCE, Evidence.DECISION
 T = Topic
 
-
-def fw(section: str, quote: str = "") -> Citation:
-    return Citation("FW-KK", section, quote)
-
-
-def seed(section: str, quote: str = "") -> Citation:
-    return Citation("SEED-002", section, quote)
-
+fw = Citer("FW-KK")
+seed = Citer("SEED-002")
 
 BRIGHTS = frozenset({10, 30, 80, 110, 120})
 DRY_BRIGHTS = frozenset({10, 30, 80, 120})

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from hanafuda_spec.cards import DAINI, DAINI_JIZO
 from hanafuda_spec.catalogue import (
     Citation,
+    Citer,
     Evidence,
     GameSpec,
     Gap,
@@ -76,22 +77,10 @@ __all__ = [
 S, LR, RS, D = Evidence.SEED, Evidence.LATER_REVISION, Evidence.RELATED_SOURCE, Evidence.DECISION
 T = Topic
 
-
-def seed(section: str, quote: str = "") -> Citation:
-    return Citation("SEED-001", section, quote)
-
-
-def later(section: str, quote: str = "") -> Citation:
-    return Citation("FW-KJ", section, quote)
-
-
-def ha(section: str, quote: str = "") -> Citation:
-    return Citation("FW-HA", section, quote)
-
-
-def dossier(section: str, quote: str = "") -> Citation:
-    return Citation("DOSSIER", section, quote)
-
+seed = Citer("SEED-001")
+later = Citer("FW-KJ")
+ha = Citer("FW-HA")
+dossier = Citer("DOSSIER")
 
 # -- cards and counts ---------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from hanafuda_spec.catalogue import (
     Citation,
+    Citer,
     Evidence,
     GameSpec,
     Gap,
@@ -61,14 +62,8 @@ __all__ = [
 S, LR, RS, D = Evidence.SEED, Evidence.LATER_REVISION, Evidence.RELATED_SOURCE, Evidence.DECISION
 T = Topic
 
-
-def seed(section: str, quote: str = "") -> Citation:
-    return Citation("SEED-000", section, quote)
-
-
-def kubo(section: str, quote: str = "") -> Citation:
-    return Citation("KUBO", section, quote)
-
+seed = Citer("SEED-000")
+kubo = Citer("KUBO")
 
 def dossier(gap: str, quote: str = "") -> Citation:
     return Citation("DOSSIER", f"3.1 {gap}", quote)

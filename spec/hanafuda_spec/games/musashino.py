@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from hanafuda_spec.catalogue import (
     Citation,
+    Citer,
     Evidence,
     GameSpec,
     Gap,
@@ -59,22 +60,10 @@ __all__ = [
 S, LR, RS, D = Evidence.SEED, Evidence.LATER_REVISION, Evidence.RELATED_SOURCE, Evidence.DECISION
 T = Topic
 
-
-def seed(section: str, quote: str = "") -> Citation:
-    return Citation("SEED-003", section, quote)
-
-
-def fw(section: str, quote: str = "") -> Citation:
-    return Citation("FW-MB", section, quote)
-
-
-def ha(section: str, quote: str = "") -> Citation:
-    return Citation("FW-HA", section, quote)
-
-
-def ty(section: str, quote: str = "") -> Citation:
-    return Citation("FW-TY", section, quote)
-
+seed = Citer("SEED-003")
+fw = Citer("FW-MB")
+ha = Citer("FW-HA")
+ty = Citer("FW-TY")
 
 def dossier(quote: str = "") -> Citation:
     return Citation("DOSSIER", "3.4", quote)
