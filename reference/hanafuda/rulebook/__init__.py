@@ -1,0 +1,19 @@
+"""The rulebooks: a Sphinx site generated from the rule catalogue.
+
+Nothing in the rulebooks is typed twice. The rule text, citations, gaps and decisions,
+options and rulesets come from each game's :class:`~hanafuda_spec.catalogue.GameSpec`; the deck
+tables from :mod:`hanafuda_spec.cards`; the yaku tables from the yaku data the reference scores
+with; the bibliography from :mod:`hanafuda_spec.sources`. The card pictures are small SVG
+drawings made here (month, plant colour, kind, name): no artwork is copied.
+
+* :mod:`hanafuda.rulebook.pictures` draws the cards;
+* :mod:`hanafuda.rulebook.yakuview` reads each game's yaku data into one shape for display;
+* :mod:`hanafuda.rulebook.bib` writes ``docs/references.bib`` from the sources;
+* :mod:`hanafuda.rulebook.pages` writes the MyST pages (``docs/conf.py`` calls it);
+* :mod:`hanafuda.rulebook.build` runs Sphinx (``hanafuda rulebook``);
+* :mod:`hanafuda.rulebook.screenshot` photographs a page with headless Chromium.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []

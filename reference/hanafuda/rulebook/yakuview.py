@@ -1,0 +1,206 @@
+"""Each game's yaku (or dekiyaku) data, read into one shape for the rulebooks.
+
+The yaku are declared once, in the game's spec module, and the reference scores with that same
+data; the rulebooks read it here. A spec module offers its yaku in one of these ways (checked in
+this order):
+
+1. a function ``yaku_table(values, ...)`` returning the rows for resolved option values
+   (Koi-Koi: ``yaku_table(values, month)``); parameters other than the option values get a
+   neutral argument (``month=1``);
+2. module-level tuples (or lists) of rows, for games whose table does not depend on options.
+
+A row is a :class:`~hanafuda_spec.yaku.YakuDef`, or any object with ``id`` and ``name`` and
+card-id sets as attributes (a game with its own data shape); its pictures are the cards of
+those sets. The table is read for the default ruleset and for every option set ``hanafuda
+verify`` covers, so a yaku that exists only under some option appears too, with that option.
+
+>>> views = game_yaku("koikoi")
+>>> [v.id for v in views if v.option == ""][:2]
+['five-brights', 'four-brights']
+>>> views[0].cards
+(10, 30, 80, 110, 120)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, TypeGuard
+
+from hanafuda_spec.games import spec_for
+from hanafuda_spec.verify import option_sets
+from hanafuda_spec.yaku import YakuDef
+
+__all__ = ["YakuView", "describe", "game_yaku"]
+
+
+@dataclass(frozen=True)
+class YakuView:
+    """One yaku as the rulebook shows it.
+
+    ``option`` is empty for the default ruleset's table, else the ruleset or option value
+    (``"viewing=need-other"``) under which this row first appears.
+    """
+
+    id: str
+    name: str
+    name_ja: str
+    points: str
+    cards: tuple[int, ...]
+    condition: str
+    rule: str | None
+    group: str | None
+    option: str
+    key: str = ""
+
+    @property
+    def label(self) -> str:
+        """What makes this entry unique in its game: the id, or the id and the option for a variant
+        row with the same id (Kujuroku's dekiyaku configurations)."""
+        return self.key or self.id
+
+
+def _ids(value: object) -> tuple[int, ...] | None:
+    """Card ids if ``value`` is a set or sequence of ints (or of cards), else None."""
+    if isinstance(value, (frozenset, set, tuple, list)) and value:
+        out: list[int] = []
+        for v in value:
+            if isinstance(v, bool):
+                return None
+            if isinstance(v, int):
+                out.append(v)
+            elif isinstance(getattr(v, "id", None), int) and hasattr(v, "slug"):
+                out.append(v.id)
+            else:
+                return None
+        return tuple(sorted(set(out)))
+    return None
+
+
+def describe(y: YakuDef) -> str:
+    """The condition of a :class:`YakuDef` in words.
+
+    >>> from hanafuda_spec.games.koikoi import yaku_table, KOIKOI
+    >>> describe(yaku_table(KOIKOI.resolve(), 1)[2])
+    'any 3 of these 4 cards, and card 110'
+    """
+    optional = set(y.pool) - set(y.required)
+    k = max(0, y.need - len(y.pool & y.required))
+    everything = len(y.pool | y.required)
+    parts = []
+    if k == 0 or k >= len(optional):
+        parts.append(f"all {everything} cards")
+    elif y.required:
+        parts.append(f"any {k} of these {len(optional)} cards, and card"
+                     f"{'s' if len(y.required) > 1 else ''} {', '.join(map(str, sorted(y.required)))}")
+    else:
+        parts.append(f"any {k} of these {len(optional)} cards")
+    if y.forbidden:
+        parts.append(f"without card{'s' if len(y.forbidden) > 1 else ''} "
+                     f"{', '.join(map(str, sorted(y.forbidden)))}")
+    if y.extra_pool:
+        of = "the set" if y.extra_pool == y.pool | y.required else (
+            f"these {len(y.extra_pool)}: {', '.join(map(str, sorted(y.extra_pool)))}")
+        parts.append(f"+{y.extra} for each card beyond {y.extra_from} of {of}")
+    if y.doubled:
+        parts.append(f"cards {', '.join(map(str, sorted(y.doubled)))} count twice")
+    return "; ".join(parts)
+
+
+def _view(row: object, option: str) -> YakuView | None:
+    if isinstance(row, YakuDef):
+        return YakuView(row.id, row.name, row.name_ja, str(row.points), tuple(sorted(row.pool | row.required)),
+                        describe(row), row.rule, row.group, option)
+    rid, name = getattr(row, "id", None), getattr(row, "name", None)
+    if not isinstance(rid, (str, int)) or not isinstance(name, str):
+        return None
+    cards: set[int] = set()
+    if dataclasses.is_dataclass(row):
+        values = [getattr(row, f.name) for f in dataclasses.fields(row)]
+    else:
+        values = list(vars(row).values())
+    for v in values:
+        ids = _ids(v)
+        if ids is not None:
+            cards.update(ids)
+    points = next((getattr(row, a) for a in ("points", "value", "chips", "score") if hasattr(row, a)), "")
+    cond = next((getattr(row, a) for a in ("text", "condition", "description") if
+                 isinstance(getattr(row, a, None), str)), "")
+    rule = getattr(row, "rule", None)
+    group = getattr(row, "group", None)
+    return YakuView(str(rid), name, str(getattr(row, "name_ja", "") or ""), str(points), tuple(sorted(cards)),
+                    cond, rule if isinstance(rule, str) else None, group if isinstance(group, str) else None,
+                    option)
+
+
+def _call_table(fn: Callable[..., Any], values: Mapping[str, str]) -> Iterable[object]:
+    kwargs: dict[str, object] = {}
+    for name, p in inspect.signature(fn).parameters.items():
+        if name in ("values", "options", "opts", "rules"):
+            kwargs[name] = values
+        elif name == "month":
+            kwargs[name] = 1
+        elif p.default is inspect.Parameter.empty:
+            kwargs[name] = values
+    result = fn(**kwargs)
+    return result if isinstance(result, Iterable) else ()
+
+
+def _is_table(value: object) -> TypeGuard[tuple[YakuDef, ...] | list[YakuDef]]:
+    return isinstance(value, (tuple, list)) and bool(value) and all(isinstance(v, YakuDef) for v in value)
+
+
+def _static_rows(mod: ModuleType, values: Mapping[str, str]) -> list[object]:
+    """Module-level tables; a mapping of tables is read through the option whose value picks one
+    (its choices include every key of the mapping, as Kujuroku's ``configuration``)."""
+    rows: list[object] = []
+    for name, value in vars(mod).items():
+        if name.startswith("_") or not name.isupper():
+            continue
+        if _is_table(value):
+            rows.extend(value)
+        elif isinstance(value, Mapping) and value and all(_is_table(v) for v in value.values()):
+            picked = [v for k, v in values.items() if v in value and set(value) <= _choices(mod, k)]
+            if picked:
+                rows.extend(value[picked[0]])
+    return rows
+
+
+def _choices(mod: ModuleType, key: str) -> set[str]:
+    spec = getattr(mod, "SPEC", None)
+    for o in getattr(spec, "options", ()):
+        if o.key == key:
+            return set(o.choices)
+    return set()
+
+
+def _rows(mod: ModuleType, values: Mapping[str, str]) -> list[object]:
+    fn = getattr(mod, "yaku_table", None)
+    if callable(fn):
+        return list(_call_table(fn, values))
+    return _static_rows(mod, values)
+
+
+def game_yaku(key: str) -> tuple[YakuView, ...]:
+    """Every yaku of a game: the default table, then rows that only some option set has."""
+    mod = importlib.import_module(f"hanafuda_spec.games.{key}")
+    spec = spec_for(key)
+    seen: dict[tuple[str, str, tuple[int, ...], str], YakuView] = {}
+    ids: set[str] = set()
+    for label, values in [("", spec.resolve()), *option_sets(key)]:
+        for row in _rows(mod, values):
+            v = _view(row, label)
+            if v is None:
+                continue
+            identity = (v.id, v.points, v.cards, v.condition)
+            if identity in seen:
+                continue
+            if v.id in ids:
+                v = dataclasses.replace(v, key=f"{v.id}-{label.replace('=', '-').replace(' ', '-')}")
+            ids.add(v.id)
+            seen[identity] = v
+    return tuple(seen.values())
