@@ -27,18 +27,8 @@ __all__ = ["DETAILS", "WORKS", "bib_keys", "render_bib"]
 
 #: Extra BibTeX fields for source keys (details the sources' bibliographies give).
 DETAILS: dict[str, dict[str, str]] = {
-    "KUSABA-1995": {
-        "title": "In Search of Old Hanafuda Games (Hanafuda no Asobikata)",
-        "howpublished": "Jun Kusaba's Game Research Site, January–February 1995",
-        "url": "https://sites.google.com/a/banjoyugi.net/kusabazyun/Home/reproductioned/history/kohanafuda",
-    },
-    "SHIONO-1921": {
-        "author": "Shiono, Suehiko",
-        "title": "Teikei Aru Hanzai No Chōsa",
-        "howpublished": "Shihōshō Chōsaka; National Diet Library, pid 1878761",
-        "url": "https://dl.ndl.go.jp/info:ndljp/pid/1878761",
-    },
-    "KUBO": {"url": "https://kubotaya.hatenablog.com/entry/20100923"},
+    "KUSABA-1995": {"howpublished": "Jun Kusaba's Game Research Site, January–February 1995"},
+    "SHIONO-1921": {"howpublished": "Shihōshō Chōsaka; National Diet Library, pid 1878761"},
 }
 
 #: Works the sources' bibliographies list that no rule cites directly (key -> fields).
