@@ -101,11 +101,16 @@ GAPS = (
         "FW-KK: improving 'does not count'.",
         "No decision point: the turn passes as if nothing had formed.", "Literal reading."),
     Gap("KK-13", "FW-KK lists the Lightning as a wild card (always, or only when a Susuki card was dealt to the "
-        "table), and defers its working to the Roppyakken and Mushi pages.",
-        "FW-KK: 'See the rules for Roppyakken or Mushi for details'; those pages are not among our sources.",
-        "Not implemented; listed here so that the omission is explicit and a record using it is rejected as "
-        "an unknown option rather than misread.",
-        "The rules of the wild card are defined on pages we do not hold; guessing them would be a silent choice."),
+        "table), and defers its working to the Mushi rules.",
+        "FW-KK: 'See the rules for Roppyakken or Mushi for details'. FW-HA summarises Mushi's wild card (it takes "
+        "any single non-Willow card; on the table it is taken by the first non-Willow card drawn; drawn, it must "
+        "capture; drawn last, it takes everything) together with an end-of-round rule for the unpaired cards that "
+        "assumes the draw pile is played out, which Koi-Koi's does not.",
+        "Not implemented in this version: the option is not offered, so a record that uses it is rejected as an "
+        "unknown option rather than misread. Adapting the end-of-round rule to Koi-Koi's 8 undrawn cards needs a "
+        "decision of its own; this is open work.",
+        "The Mushi rules are written for a game whose draw pile runs out; carrying them into Koi-Koi without a "
+        "worked-out decision would be a silent choice."),
     Gap("KK-19", "The turn variations: drawing first and playing two hand cards; keeping an unmatched drawn card "
         "and playing a second hand card instead; playing on from the draw pile once the hands are empty.",
         "FW-KK states each in one sentence, without details of timing.",
