@@ -17,10 +17,12 @@ match seed shuffles the canonical deck for every deal, misdeals included.
 
 from __future__ import annotations
 
+import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import ClassVar, Generic, TypeVar
 
 from hanafuda_spec.cards import BaseCard, Deck
@@ -30,6 +32,8 @@ from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
 __all__ = [
+    "ACTION_ORDER",
+    "CARD_ORDER",
     "Action",
     "ActionSyntaxError",
     "Game",
@@ -40,6 +44,7 @@ __all__ = [
     "PileScore",
     "RoundResult",
     "RoundSetup",
+    "action",
     "evolve",
 ]
 
@@ -110,6 +115,22 @@ class Action:
             else:
                 raise ActionSyntaxError(f"not an action: {text!r}")
         return cls(tokens[0], tuple(cards), label)
+
+
+#: Sort key giving the order of :class:`Action` (kind, then cards, then label) without calling the
+#: dataclass comparison methods: ``sorted(actions, key=ACTION_ORDER) == sorted(actions)``.
+ACTION_ORDER = attrgetter("kind", "cards", "label")
+
+#: Sort key giving the order of cards (they compare by id alone): ``sorted(cards, key=CARD_ORDER)``.
+CARD_ORDER = attrgetter("id")
+
+
+@functools.lru_cache(maxsize=16384)
+def action(kind: str, cards: tuple[int, ...] = (), label: str = "") -> Action:
+    """``Action(kind, cards, label)``, built once and then shared. Actions are immutable and compare
+    by value, so sharing them changes nothing but the time spent building them on every turn. (The
+    cache is bounded: a record under validation may name any number of distinct actions.)"""
+    return Action(kind, cards, label)
 
 
 @dataclass(frozen=True)
@@ -338,7 +359,7 @@ class Match(Generic[S, R]):
         if self.info.over:
             raise GameOverError("the match is over: no action is legal")
         state = self.game.apply(self.state, action)
-        return self.advance(replace(self, state=state))
+        return self.advance(evolve(self, state=state))
 
     @staticmethod
     def advance(m: Match[S, R]) -> Match[S, R]:

@@ -22,7 +22,7 @@ from typing import Generic, TypeVar
 
 from hanafuda_spec.cards import BaseCard
 
-from hanafuda.engine import Action, evolve
+from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, action, evolve
 
 __all__ = ["PLAY", "TAKE", "Table", "capture", "deal_packets", "hand_plays", "matches", "take_choices"]
 
@@ -44,14 +44,14 @@ class Table(Generic[C]):
 
     def with_hand(self, seat: int, hand: Sequence[C]) -> Table[C]:
         hands = list(self.hands)
-        hands[seat] = tuple(sorted(hand))
+        hands[seat] = tuple(sorted(hand, key=CARD_ORDER))
         return evolve(self, hands=tuple(hands))
 
     def add_captured(self, side: int, cards: Sequence[C]) -> Table[C]:
         if not cards:
             return self
         caps = list(self.captured)
-        caps[side] = tuple(sorted((*caps[side], *cards)))
+        caps[side] = tuple(sorted((*caps[side], *cards), key=CARD_ORDER))
         return evolve(self, captured=tuple(caps))
 
     def card_count(self) -> int:
@@ -61,34 +61,41 @@ class Table(Generic[C]):
 
 def matches(field: Sequence[C], card: C) -> tuple[C, ...]:
     """The field cards of ``card``'s suit (a suit of 0, a joker, matches nothing)."""
-    if card.suit == 0:
+    suit = card.suit
+    if suit == 0:
         return ()
-    return tuple(f for f in field if f.suit == card.suit)
+    return tuple([f for f in field if f.suit == suit])
 
 
 def hand_plays(hand: Sequence[C], field: Sequence[C], must_capture: bool = False) -> list[Action]:
     """The ``play`` actions for a hand: ``play c`` or, when two field cards match, ``play c t``
     for each choice. With ``must_capture``, non-capturing plays are left out whenever a capture
     is possible."""
+    by_suit: dict[int, list[C]] = {}  # the field cards of each suit, in field order
+    for f in field:
+        if f.suit:  # a joker (suit 0) matches nothing
+            by_suit.setdefault(f.suit, []).append(f)
     out: list[Action] = []
-    can_capture = False
+    capturing: list[Action] = []  # the plays of cards that capture
     for c in hand:
-        m = matches(field, c)
-        if m:
-            can_capture = True
+        m = by_suit.get(c.suit, ()) if c.suit else ()  # matches(field, c)
         if len(m) == 2:
-            out.extend(Action(PLAY, (c.id, t.id)) for t in m)
+            plays = [action(PLAY, (c.id, t.id)) for t in m]
         else:
-            out.append(Action(PLAY, (c.id,)))
-    if must_capture and can_capture:
-        out = [a for a in out if matches(field, _find(hand, a.cards[0]))]
-    return sorted(out)
+            plays = [action(PLAY, (c.id,))]
+        out.extend(plays)
+        if m:
+            capturing.extend(plays)
+    if must_capture and capturing:
+        out = capturing
+    out.sort(key=ACTION_ORDER)
+    return out
 
 
 def take_choices(field: Sequence[C], card: C) -> list[Action]:
     """``take t`` actions for a drawn card that matches exactly two field cards, else none."""
     m = matches(field, card)
-    return sorted(Action(TAKE, (t.id,)) for t in m) if len(m) == 2 else []
+    return sorted((action(TAKE, (t.id,)) for t in m), key=ACTION_ORDER) if len(m) == 2 else []
 
 
 def capture(field: Sequence[C], card: C, target: int | None) -> tuple[tuple[C, ...], tuple[C, ...]]:
@@ -96,14 +103,15 @@ def capture(field: Sequence[C], card: C, target: int | None) -> tuple[tuple[C, .
     included, empty if nothing was captured). ``target`` is required for exactly two matches."""
     m = matches(field, card)
     if not m:
-        return tuple(sorted((*field, card))), ()
+        return tuple(sorted((*field, card), key=CARD_ORDER)), ()
     if len(m) == 2:
         if target is None or target not in (m[0].id, m[1].id):
             raise ValueError("two field cards match: a target must be chosen")
         taken: tuple[C, ...] = tuple(x for x in m if x.id == target)
     else:
         taken = m  # one, or three (all are captured)
-    rest = tuple(f for f in field if f not in taken)
+    gone = {x.id for x in taken}
+    rest = tuple([f for f in field if f.id not in gone])
     return rest, (card, *taken)
 
 
@@ -117,10 +125,3 @@ def deal_packets(order: Sequence[C], plan: Sequence[tuple[str, int]]) -> dict[st
         i += n
     out["stock"] = list(order[i:])
     return out
-
-
-def _find(cards: Sequence[C], cid: int) -> C:
-    for c in cards:
-        if c.id == cid:
-            return c
-    raise KeyError(cid)

@@ -40,7 +40,7 @@ from hanafuda_spec.records import (
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda.engine import Action, ActionSyntaxError, Match, MatchInfo, RoundResult, RoundSetup
+from hanafuda.engine import Action, ActionSyntaxError, Match, MatchInfo, RoundResult, RoundSetup, action
 from hanafuda.registry import UnknownGameError, game
 
 __all__ = [
@@ -162,10 +162,14 @@ class _Sink:
 
 @functools.lru_cache(maxsize=8192)
 def _parse_action(text: str) -> Action | str:
+    """The action a record's text names (the engines' shared instance, so that the legality test
+    mostly compares identities), or the syntax error's message. Records repeat the same few
+    hundred texts, hence the cache."""
     try:
-        return Action.parse(text)
+        a = Action.parse(text)
     except ActionSyntaxError as e:
         return str(e)
+    return action(a.kind, a.cards, a.label)
 
 
 def _order_problem(order: Sequence[int], canonical: Sequence[int], known: frozenset[int]) -> str | None:

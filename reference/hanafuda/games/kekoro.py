@@ -22,7 +22,7 @@ import enum
 import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck, card
 from hanafuda_spec.games import kekoro as spec
@@ -30,12 +30,14 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda.engine import (
+    CARD_ORDER,
     Action,
     Game,
     MatchInfo,
     PileScore,
     RoundResult,
     RoundSetup,
+    evolve,
 )
 from hanafuda.fishing import PLAY, TAKE, Table, capture, hand_plays, matches, take_choices
 
@@ -74,17 +76,21 @@ class Scorer:
 
     def yaku_count(self, pile: int) -> int:
         """How many yaku the pile forms (KE-IV-2)."""
-        return sum(1 for _, m in self.yaku if pile & m == m)
+        return len([m for _, m in self.yaku if pile & m == m])
 
     def card_points(self, pile: int) -> int:
         """The value of the cards in the pile (KE-VAL-1, KE-VAL-2)."""
         return sum(v * (pile & m).bit_count() for v, m in self.value_masks)
 
 
+#: Every hanafuda card by id (``card(id)`` parses text; this is a plain table for the hot paths).
+_CARD: dict[int, Card] = {c.id: c for c in HANAFUDA.cards if isinstance(c, Card)}
+
+
 def _mask(ids: frozenset[int] | set[int]) -> int:
     m = 0
     for i in ids:
-        m |= card(i).mask
+        m |= _CARD[i].mask
     return m
 
 
@@ -101,7 +107,7 @@ def _scorer(values: tuple[tuple[str, str], ...]) -> Scorer:
 def _pile_mask(cards: Sequence[BaseCard]) -> int:
     m = 0
     for c in cards:
-        m |= c.mask
+        m |= 1 << c.bit  # c.mask, without the property call
     return m
 
 
@@ -152,7 +158,7 @@ class KekoroState:
 
 
 def _four_of_a_month(cards: Sequence[BaseCard]) -> bool:
-    return any(n == 4 for n in Counter(c.suit for c in cards).values())
+    return 4 in Counter([c.suit for c in cards]).values()
 
 
 class Kekoro(Game[KekoroState, KekoroRules]):
@@ -186,14 +192,15 @@ class Kekoro(Game[KekoroState, KekoroRules]):
                 got[who].extend(cards[i:i + n])
                 i += n
         hands: list[tuple[Card, ...]] = [(), ()]
-        hands[other], hands[dealer] = tuple(sorted(got[other])), tuple(sorted(got[dealer]))
-        table = Table(tuple(hands), tuple(sorted(got[-1])), tuple(cards[i:]), ((), ()))
+        hands[other] = tuple(sorted(got[other], key=CARD_ORDER))
+        hands[dealer] = tuple(sorted(got[dealer], key=CARD_ORDER))
+        table = Table(tuple(hands), tuple(sorted(got[-1], key=CARD_ORDER)), tuple(cards[i:]), ((), ()))
         state = KekoroState(rules, setup, table, dealer, Phase.PLAY)  # KE-TURN-1: the dealer leads
         mode = rules["misdeal"]  # KE-DEAL-3; no lucky hands are looked for (KE-DEAL-4)
         void = mode != "off" and _four_of_a_month(table.field)
         if mode == "field-or-hand":
             void = void or any(_four_of_a_month(h) for h in table.hands)
-        return replace(state, phase=Phase.OVER, end=MISDEAL) if void else state
+        return evolve(state, phase=Phase.OVER, end=MISDEAL) if void else state
 
     # -- play ---------------------------------------------------------------------------------
     def to_move(self, state: KekoroState) -> int | None:
@@ -213,23 +220,23 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         t = state.table
         p = state.turn
         if action.kind == PLAY:
-            c = card(action.cards[0])
+            c = _CARD[action.cards[0]]
             target = action.cards[1] if len(action.cards) > 1 else None
             hand = tuple(x for x in t.hands[p] if x.id != c.id)
             field, got = capture(t.field, c, target)  # KE-CAP-1…4
-            t = replace(t.with_hand(p, hand), field=field).add_captured(p, got)
-            drawn, t = t.stock[0], replace(t, stock=t.stock[1:])  # KE-TURN-2
+            t = evolve(t.with_hand(p, hand), field=field).add_captured(p, got)
+            drawn, t = t.stock[0], evolve(t, stock=t.stock[1:])  # KE-TURN-2
             if len(matches(t.field, drawn)) == 2:
-                return replace(state, table=t, phase=Phase.TAKE, pending=drawn)
+                return evolve(state, table=t, phase=Phase.TAKE, pending=drawn)
             field, got = capture(t.field, drawn, None)  # KE-CAP-6
-            return self._end_turn(replace(state, table=replace(t, field=field).add_captured(p, got)))
+            return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, got)))
         if action.kind == TAKE:
             assert state.pending is not None
             field, got = capture(t.field, state.pending, action.cards[0])
-            t = replace(t, field=field).add_captured(p, got)
-            return self._end_turn(replace(state, table=t, pending=None))
+            t = evolve(t, field=field).add_captured(p, got)
+            return self._end_turn(evolve(state, table=t, pending=None))
         if action == DECLARE_ACTION:  # KE-IV-1, KE-GAME-2
-            return replace(state, phase=Phase.OVER, end=INSTANT_VICTORY, winner=p)
+            return evolve(state, phase=Phase.OVER, end=INSTANT_VICTORY, winner=p)
         if action == CONTINUE_ACTION:  # KE-IV-3
             return self._pass(state)
         raise AssertionError(action)
@@ -238,16 +245,16 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         """KE-IV-1: after both plays, a yaku lead of 3 or more offers the instant victory."""
         p = state.turn
         counts = state.yaku_counts()
-        state = replace(state, phase=Phase.PLAY, pending=None)
+        state = evolve(state, phase=Phase.PLAY, pending=None)
         if counts[p] - counts[1 - p] >= spec.YAKU_LEAD:
-            return replace(state, phase=Phase.DECLARE)
+            return evolve(state, phase=Phase.DECLARE)
         return self._pass(state)
 
     def _pass(self, state: KekoroState) -> KekoroState:
         nxt = 1 - state.turn
         if not state.table.hands[nxt]:
-            return replace(state, phase=Phase.OVER, end=PLAYED_OUT)  # KE-END-1
-        return replace(state, turn=nxt, phase=Phase.PLAY)
+            return evolve(state, phase=Phase.OVER, end=PLAYED_OUT)  # KE-END-1
+        return evolve(state, turn=nxt, phase=Phase.PLAY)
 
     def explain_illegal(self, state: KekoroState, action: Action) -> tuple[str, str]:
         p = state.turn

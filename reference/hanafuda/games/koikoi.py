@@ -25,12 +25,14 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda.engine import (
+    CARD_ORDER,
     Action,
     Game,
     MatchInfo,
     PileScore,
     RoundResult,
     RoundSetup,
+    action,
     evolve,
 )
 from hanafuda.fishing import PLAY, TAKE, Table, capture, hand_plays, matches, take_choices
@@ -63,6 +65,19 @@ class KoiKoiRules:
     @functools.cached_property
     def opt(self) -> Mapping[str, str]:
         return dict(self.values)
+
+    @functools.cached_property
+    def _yaku_tables(self) -> dict[tuple[int | None, str | None], tuple[_Block, ...]]:
+        return {}
+
+    def yaku_table(self, month: int | None, sake: str | None) -> tuple[_Block, ...]:
+        """The compiled yaku table for a month and sake-cup reading, built once per rules object
+        (so that scoring never hashes the long option tuple)."""
+        key = (month, sake)
+        found = self._yaku_tables.get(key)
+        if found is None:
+            found = self._yaku_tables[key] = _table(self.values, month, sake)
+        return found
 
     @property
     def hand_size(self) -> int:
@@ -99,7 +114,7 @@ class KoiKoiState:
 # -- scoring -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Compiled:
     """A yaku row as bit masks (same meaning as :class:`YakuDef.value`)."""
 
@@ -127,10 +142,14 @@ class _Compiled:
         return self.points + self.extra * max(0, ex.bit_count() + (ex & self.doubled).bit_count() - self.extra_from)
 
 
+#: Every hanafuda card by id (``card(id)`` parses text; this is a plain table for the hot paths).
+_CARD: dict[int, Card] = {c.id: c for c in HANAFUDA.cards if isinstance(c, Card)}
+
+
 def _mask(ids: frozenset[int]) -> int:
     m = 0
     for i in ids:
-        m |= card(i).mask
+        m |= _CARD[i].mask
     return m
 
 
@@ -139,9 +158,38 @@ def _compile(y: YakuDef) -> _Compiled:
                      _mask(y.extra_pool), y.extra_from, y.extra, _mask(y.doubled))
 
 
+@dataclass(frozen=True, slots=True)
+class _Block:
+    """Rows scored together: a run of rows of one group, or one ungrouped row. ``pool`` and
+    ``doubled`` are the union of the rows' and ``need`` the least of theirs, so that a pile with
+    too few of the block's cards skips every row of the block at once."""
+
+    pool: int
+    doubled: int
+    need: int
+    rows: tuple[tuple[int, _Compiled], ...]  #: (index in the table, row)
+
+
+def _blocks(rows: tuple[_Compiled, ...]) -> tuple[_Block, ...]:
+    runs: list[list[tuple[int, _Compiled]]] = []
+    for i, y in enumerate(rows):
+        if y.group is not None and runs and runs[-1][0][1].group == y.group:
+            runs[-1].append((i, y))
+        else:
+            runs.append([(i, y)])
+    out = []
+    for run in runs:
+        pool = doubled = 0
+        for _, y in run:
+            pool |= y.pool
+            doubled |= y.doubled
+        out.append(_Block(pool, doubled, min(y.need for _, y in run), tuple(run)))
+    return tuple(out)
+
+
 @functools.lru_cache(maxsize=256)
-def _table(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None) -> tuple[_Compiled, ...]:
-    return tuple(_compile(y) for y in spec.yaku_table(dict(values), month, sake))
+def _table(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None) -> tuple[_Block, ...]:
+    return _blocks(tuple(_compile(y) for y in spec.yaku_table(dict(values), month, sake)))
 
 
 _WILLOW = _mask(frozenset({110, 111, 112, 113}))
@@ -149,22 +197,31 @@ _PAULOWNIA = _mask(frozenset({120, 121, 122, 123}))
 _VIEWING = ("flower-viewing", "moon-viewing")
 
 
-def _score_with(table: tuple[_Compiled, ...], pile: int) -> list[ScoredYaku]:
-    best: dict[str, tuple[int, int]] = {}
-    chosen: list[tuple[int, int]] = []
-    for i, y in enumerate(table):
-        v = y.value(pile)
-        if v <= 0:
-            continue
-        if y.group is None:
-            chosen.append((i, v))
-        else:
-            cur = best.get(y.group)
-            if cur is None or v > cur[1]:
-                best[y.group] = (i, v)
+#: ``ScoredYaku(id, points)``, built once and then shared (it is immutable and compares by value).
+_scored = functools.cache(ScoredYaku)
+
+
+def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
+    """The yaku of ``pile`` in table order, keeping the best of each group (the first on a tie)."""
+    best: dict[str, tuple[int, int, str]] = {}
+    chosen: list[tuple[int, int, str]] = []
+    for block in table:
+        held = pile & block.pool
+        if held.bit_count() + (held & block.doubled).bit_count() < block.need:
+            continue  # too few of the block's cards for any of its rows: most blocks stop here
+        for i, y in block.rows:
+            v = y.value(pile)
+            if v <= 0:
+                continue
+            if y.group is None:
+                chosen.append((i, v, y.yid))
+            else:
+                cur = best.get(y.group)
+                if cur is None or v > cur[1]:
+                    best[y.group] = (i, v, y.yid)
     chosen.extend(best.values())
     chosen.sort()
-    return [ScoredYaku(table[i].yid, v) for i, v in chosen]
+    return [_scored(yid, v) for _, v, yid in chosen]
 
 
 def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0) -> tuple[ScoredYaku, ...]:
@@ -172,12 +229,12 @@ def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0)
     (KK-YAKU-1…15; viewing, sake_cup and yaku_count options)."""
     opt = rules.opt
     if opt["sake_cup"] == "either":
-        a = _score_with(_table(rules.values, month, "animal"), pile)
-        c = _score_with(_table(rules.values, month, "chaff"), pile)
+        a = _score_with(rules.yaku_table(month, "animal"), pile)
+        c = _score_with(rules.yaku_table(month, "chaff"), pile)
         a, c = _filter(opt, a, field), _filter(opt, c, field)
         found = a if sum(y.points for y in a) >= sum(y.points for y in c) else c
     else:
-        found = _filter(opt, _score_with(_table(rules.values, month, None), pile), field)
+        found = _filter(opt, _score_with(rules.yaku_table(month, None), pile), field)
     if opt["yaku_count"] == "best" and found:
         top = max(found, key=lambda y: y.points)
         found = [top]
@@ -199,7 +256,7 @@ def _filter(opt: Mapping[str, str], found: list[ScoredYaku], field: int) -> list
 def _pile_mask(cards: Sequence[BaseCard]) -> int:
     m = 0
     for c in cards:
-        m |= c.mask
+        m |= 1 << c.bit  # c.mask, without the property call
     return m
 
 
@@ -207,12 +264,12 @@ def _pile_mask(cards: Sequence[BaseCard]) -> int:
 
 
 def _teshi(cards: Sequence[BaseCard]) -> bool:
-    return any(n == 4 for n in Counter(c.suit for c in cards).values())
+    return 4 in Counter([c.suit for c in cards]).values()
 
 
 def _kuttsuki(cards: Sequence[BaseCard]) -> bool:
     """At least four pairs of a month; four of a month counts as two pairs (decision KK-16)."""
-    return sum(n // 2 for n in Counter(c.suit for c in cards).values()) >= 4
+    return sum([n // 2 for n in Counter([c.suit for c in cards]).values()]) >= 4
 
 
 class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
@@ -247,8 +304,9 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
                 i += n
         stock = tuple(cards[i:])
         hands: list[tuple[Card, ...]] = [(), ()]
-        hands[ko], hands[dealer] = tuple(sorted(got[ko])), tuple(sorted(got[dealer]))
-        table = Table(tuple(hands), tuple(sorted(got[-1])), stock, ((), ()))
+        hands[ko] = tuple(sorted(got[ko], key=CARD_ORDER))
+        hands[dealer] = tuple(sorted(got[dealer], key=CARD_ORDER))
+        table = Table(tuple(hands), tuple(sorted(got[-1], key=CARD_ORDER)), stock, ((), ()))
         state = KoiKoiState(rules, setup, table, dealer, Phase.PLAY,
                             field_brights=sum(1 for c in table.field if c.id in spec.BRIGHTS))
         state = self._check_deal(state)
@@ -270,7 +328,7 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
                 quad = tuple(c for c in s.table.field if c.suit == month)
                 rest = [c for c in s.table.field if c.suit != month]
                 new = s.table.stock[:4]
-                t = evolve(s.table, field=tuple(sorted(rest + list(new))), stock=s.table.stock[4:])
+                t = evolve(s.table, field=tuple(sorted(rest + list(new), key=CARD_ORDER)), stock=s.table.stock[4:])
                 s = evolve(s, table=t.add_captured(s.dealer, quad))
         hand_mode = opt["teyaku"]
         if hand_mode == "off":
@@ -294,7 +352,7 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
 
     def legal_actions(self, state: KoiKoiState) -> tuple[Action, ...]:
         if state.phase is Phase.DRAW:
-            return (Action(DRAW),)
+            return (action(DRAW),)
         if state.phase in (Phase.PLAY, Phase.PLAY_SECOND):
             must = state.rules.opt["discard"] == "must-capture"
             return tuple(hand_plays(state.table.hands[state.turn], state.table.field, must))
@@ -302,7 +360,7 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             assert state.pending is not None
             return tuple(take_choices(state.table.field, state.pending))
         if state.phase is Phase.CALL:
-            return (Action(KOIKOI), Action(STOP))
+            return (action(KOIKOI), action(STOP))
         return ()
 
     def do(self, state: KoiKoiState, action: Action) -> KoiKoiState:
@@ -310,7 +368,7 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         p = state.turn
         mode = state.rules.opt["turn"]
         if action.kind == PLAY:
-            c = card(action.cards[0])
+            c = _CARD[action.cards[0]]
             target = action.cards[1] if len(action.cards) > 1 else None
             hand = tuple(x for x in t.hands[p] if x.id != c.id)
             field, got = capture(t.field, c, target)
@@ -349,8 +407,9 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         raise AssertionError(action)
 
     def _yaku_now(self, state: KoiKoiState, seat: int) -> tuple[ScoredYaku, ...]:
+        weather = state.rules.opt["viewing"] == "weather"  # only the weather rule looks at the field
         return score_mask(state.rules, _pile_mask(state.table.captured[seat]), self._month(state),
-                          _pile_mask(state.table.field))
+                          _pile_mask(state.table.field) if weather else 0)
 
     def _month(self, state: KoiKoiState) -> int | None:
         return state.month if state.rules.opt["month_cards"] == "on" else None
@@ -363,10 +422,9 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         new = any(y.id not in before for y in now)
         improved = new or any(y.points > before[y.id] for y in now if y.id in before)
         seen = (now, state.seen[1]) if p == 0 else (state.seen[0], now)
-        state = evolve(state, seen=seen, phase=Phase.PLAY, pending=None)
+        last_improver = p if improved else state.last_improver
+        state = evolve(state, seen=seen, phase=Phase.PLAY, pending=None, last_improver=last_improver)
         decides = new if state.rules.opt["koikoi_on"] == "new" else improved
-        if improved:
-            state = evolve(state, last_improver=p)
         if decides:
             if sum(y.points for y in now) < int(state.rules.opt["koikoi_min"]):
                 return evolve(state, phase=Phase.OVER, end="shobu", winner=p)  # KK-TURN-4

@@ -42,7 +42,18 @@ from hanafuda_spec.games.kujuroku import JIZO, ONI
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
-from hanafuda.engine import Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup, evolve
+from hanafuda.engine import (
+    ACTION_ORDER,
+    CARD_ORDER,
+    Action,
+    Game,
+    MatchInfo,
+    PileScore,
+    RoundResult,
+    RoundSetup,
+    action,
+    evolve,
+)
 from hanafuda.fishing import PLAY, TAKE, Table, capture, matches
 
 __all__ = ["COLLECT", "GAME", "Kujuroku", "KujurokuRules", "KujurokuState", "Phase", "score_mask"]
@@ -131,7 +142,7 @@ class KujurokuState:
 # -- dekiyaku ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Dekiyaku:
     """A dekiyaku row as bit masks: every card of ``required`` and ``need`` cards of ``pool``."""
 
@@ -178,7 +189,7 @@ def score_mask(rules: KujurokuRules, pile: int) -> tuple[ScoredYaku, ...]:
 def _pile_mask(cards: Iterable[BaseCard]) -> int:
     m = 0
     for c in cards:
-        m |= c.mask
+        m |= 1 << c.bit  # c.mask, without the property call
     return m
 
 
@@ -194,7 +205,7 @@ def _without(cards: Sequence[DainiCard], *gone: DainiCard) -> tuple[DainiCard, .
 
 
 def _with(cards: Sequence[DainiCard], *more: DainiCard) -> tuple[DainiCard, ...]:
-    return tuple(sorted((*cards, *more)))
+    return tuple(sorted((*cards, *more), key=CARD_ORDER))
 
 
 def _triple_rank(field: Sequence[DainiCard]) -> int | None:
@@ -242,9 +253,9 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
             i += n
         hands: list[tuple[DainiCard, ...]] = [() for _ in range(seats)]
         for p in (second, third, d):
-            hands[p] = tuple(sorted(got[p]))
+            hands[p] = tuple(sorted(got[p], key=CARD_ORDER))
         empty: tuple[tuple[DainiCard, ...], ...] = tuple(() for _ in range(seats))
-        table = Table(tuple(hands), tuple(sorted(got[-1])), tuple(cards[i:]), empty)
+        table = Table(tuple(hands), tuple(sorted(got[-1], key=CARD_ORDER)), tuple(cards[i:]), empty)
         state = KujurokuState(rules, setup, table, Phase.PLAY, d)
         counts = Counter(c.suit for c in table.field if c.suit)
         if any(n == 4 for n in counts.values()):
@@ -277,8 +288,8 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         if state.phase is Phase.TAKE:
             assert state.pending is not None
             if state.pending.id == ONI:  # KJ-ONI-3
-                return tuple(Action(TAKE, (c.id,)) for c in t.field)
-            return tuple(Action(TAKE, (c.id,)) for c in matches(t.field, state.pending))
+                return tuple(action(TAKE, (c.id,)) for c in t.field)
+            return tuple(action(TAKE, (c.id,)) for c in matches(t.field, state.pending))
         if state.phase is Phase.DEAL_ONI:
             return tuple(Action(COLLECT, (ONI, c.id)) for c in t.field if c.id != ONI)
         if state.phase is Phase.DEAL_TRIPLE:
@@ -293,18 +304,18 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         for c in hand:
             if c.id == ONI:
                 if field:  # KJ-ONI-1/2: it must capture one card of the player's choice
-                    out.extend(Action(PLAY, (ONI, f.id)) for f in field)
+                    out.extend(action(PLAY, (ONI, f.id)) for f in field)
                 else:  # KJ-ONI-4
-                    out.append(Action(PLAY, (ONI,)))
+                    out.append(action(PLAY, (ONI,)))
             elif c.id == JIZO:  # KJ-JIZO-1
-                out.append(Action(PLAY, (JIZO,)))
+                out.append(action(PLAY, (JIZO,)))
             else:
                 m = matches(field, c)  # KJ-CAP-1
                 if len(m) == 2:  # KJ-CAP-3
-                    out.extend(Action(PLAY, (c.id, x.id)) for x in m)
+                    out.extend(action(PLAY, (c.id, x.id)) for x in m)
                 else:  # KJ-CAP-2/4/5; KJ-CAP-6: a non-matching card may always be played
-                    out.append(Action(PLAY, (c.id,)))
-        return tuple(sorted(out))
+                    out.append(action(PLAY, (c.id,)))
+        return tuple(sorted(out, key=ACTION_ORDER))
 
     # -- applying actions --------------------------------------------------------------------------
     def do(self, state: KujurokuState, action: Action) -> KujurokuState:
@@ -443,7 +454,7 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         if s.captive is None:
             return s
         t = s.table
-        rid = spec.remaining_card(s.captive.id, (c.id for pile in t.captured for c in pile))
+        rid = spec.remaining_card(s.captive.id, [c.id for pile in t.captured for c in pile])
         x = None if rid is None else _find(t.field, rid)
         holder = s.oni_holder()
         if x is None or holder is None:  # excluded by the parity argument of remaining_card()
@@ -461,7 +472,7 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         t = s.table
         extra, holder = 0, None
         if s.rules.confirmed and s.captive is not None:
-            rid = spec.remaining_card(s.captive.id, (c.id for pile in t.captured for c in pile))
+            rid = spec.remaining_card(s.captive.id, [c.id for pile in t.captured for c in pile])
             if rid is not None:
                 extra, holder = _CARDS[rid].mask, s.oni_holder()
         parts = s.participants

@@ -24,14 +24,25 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from hanafuda_spec.cards import KUSURIGUI, BaseCard, Card, Deck, card
+from hanafuda_spec.cards import HANAFUDA, KUSURIGUI, BaseCard, Card, Deck, card
 from hanafuda_spec.games import kusurigui as spec
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
-from hanafuda.engine import Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup
+from hanafuda.engine import (
+    ACTION_ORDER,
+    CARD_ORDER,
+    Action,
+    Game,
+    MatchInfo,
+    PileScore,
+    RoundResult,
+    RoundSetup,
+    action,
+    evolve,
+)
 
 __all__ = ["GAME", "KusuriGui", "KusuriGuiRules", "KusuriGuiState", "Phase", "score_mask"]
 
@@ -104,7 +115,7 @@ class KusuriGuiState:
 # -- scoring ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Row:
     """A dekiyaku row as bit masks (same meaning as :meth:`YakuDef.value`)."""
 
@@ -124,10 +135,14 @@ class _Row:
         return self.points + max(0, (pile & self.extra_pool).bit_count() - self.extra_from)
 
 
+#: Every hanafuda card by id (``card(id)`` parses text; this is a plain table for the hot paths).
+_CARD: dict[int, Card] = {c.id: c for c in HANAFUDA.cards if isinstance(c, Card)}
+
+
 def _mask(ids: frozenset[int]) -> int:
     m = 0
     for i in ids:
-        m |= card(i).mask
+        m |= _CARD[i].mask
     return m
 
 
@@ -169,7 +184,7 @@ def score_mask(rules: KusuriGuiRules, pile: int) -> tuple[ScoredYaku, ...]:
 def _pile_mask(cards: Sequence[BaseCard]) -> int:
     m = 0
     for c in cards:
-        m |= c.mask
+        m |= 1 << c.bit  # c.mask, without the property call
     return m
 
 
@@ -214,8 +229,8 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         ko = 1 - dealer
         # KG-DEAL-2: ko 2, oya 2, field 3 face down, ko 2, oya 2, field 1 face up.
         hands: list[tuple[Card, ...]] = [(), ()]
-        hands[ko] = tuple(sorted(cards[0:2] + cards[7:9]))
-        hands[dealer] = tuple(sorted(cards[2:4] + cards[9:11]))
+        hands[ko] = tuple(sorted(cards[0:2] + cards[7:9], key=CARD_ORDER))
+        hands[dealer] = tuple(sorted(cards[2:4] + cards[9:11], key=CARD_ORDER))
         facedown, up = cards[4:7], cards[11]
         state = KusuriGuiState(rules, setup, (hands[0], hands[1]), (up,), tuple(cards[12:]), ((), ()),
                                tuple(facedown), (), dealer, Phase.PLAY)
@@ -225,10 +240,10 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         turned = [up]
         for i, c in enumerate(facedown):
             if not _is_willow(c):
-                return replace(state, pile=(c,), facedown=tuple(facedown[i + 1:]), willows=tuple(turned))
+                return evolve(state, pile=(c,), facedown=tuple(facedown[i + 1:]), willows=tuple(turned))
             turned.append(c)
         # KG-DEAL-5: four willows on the field: a misdeal.
-        return replace(state, pile=(), facedown=(), willows=tuple(turned), phase=Phase.OVER, end="misdeal")
+        return evolve(state, pile=(), facedown=(), willows=tuple(turned), phase=Phase.OVER, end="misdeal")
 
     # -- play ----------------------------------------------------------------------------
     def to_move(self, state: KusuriGuiState) -> int | None:
@@ -238,11 +253,11 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         if state.phase is Phase.OVER:
             return ()
         hand = state.hands[state.turn]
-        plays = [Action(PLAY, (c.id,)) for c in hand]
+        plays = [action(PLAY, (c.id,)) for c in hand]
         if state.rules.oni_choice and state.pile:
             # KG-ONI-1 with oni_play=choice: a willow may be discarded onto a non-empty pile.
-            plays.extend(Action(DISCARD, (c.id,)) for c in hand if _is_willow(c))
-        return tuple(sorted(plays))
+            plays.extend(action(DISCARD, (c.id,)) for c in hand if _is_willow(c))
+        return tuple(sorted(plays, key=ACTION_ORDER))
 
     def captures(self, state: KusuriGuiState, c: Card) -> bool:
         """Whether playing ``c`` takes the pile (KG-PLAY-2, KG-ONI-1/2): a non-empty pile whose top card
@@ -251,16 +266,16 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
 
     def do(self, state: KusuriGuiState, action: Action) -> KusuriGuiState:
         p = state.turn
-        c = card(action.cards[0])
+        c = _CARD[action.cards[0]]
         hands = list(state.hands)
         hands[p] = tuple(x for x in hands[p] if x.id != c.id)
-        s = replace(state, hands=(hands[0], hands[1]), plays=state.plays + 1)
+        s = evolve(state, hands=(hands[0], hands[1]), plays=state.plays + 1)
         if action.kind == PLAY and self.captures(state, c):
             s = self._eat(s, p, c)
         elif not state.pile:
-            s = replace(s, pile=(c,), bait=p)  # KG-PLAY-3, KG-ONI-2: onto an empty pile
+            s = evolve(s, pile=(c,), bait=p)  # KG-PLAY-3, KG-ONI-2: onto an empty pile
         else:
-            s = replace(s, pile=(*state.pile, c), bait=None)  # KG-PLAY-3 (or a discarded willow)
+            s = evolve(s, pile=(*state.pile, c), bait=None)  # KG-PLAY-3 (or a discarded willow)
         return self._next(s)
 
     def _eat(self, s: KusuriGuiState, p: int, c: Card) -> KusuriGuiState:
@@ -269,8 +284,8 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         kusurigui = (len(pile) == 1 and s.bait == 1 - p and not _is_willow(pile[0])  # KG-PAY-1, KG-PAY-3
                      and (s.rules.oni_pays or not _is_willow(c)))  # KG-PAY-4
         caps = list(s.captured)
-        caps[p] = tuple(sorted((*caps[p], *pile, c)))
-        s = replace(s, pile=(), captured=(caps[0], caps[1]), bait=None)
+        caps[p] = tuple(sorted((*caps[p], *pile, c), key=CARD_ORDER))
+        s = evolve(s, pile=(), captured=(caps[0], caps[1]), bait=None)
         return self._pay(s, 1 - p, p) if kusurigui else s
 
     def _pay(self, s: KusuriGuiState, payer: int, payee: int) -> KusuriGuiState:
@@ -283,21 +298,21 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         paid[payer] -= amount
         paid[payee] += amount
         eaten[payee] += 1
-        return replace(s, paid=(paid[0], paid[1]), eaten=(eaten[0], eaten[1]))
+        return evolve(s, paid=(paid[0], paid[1]), eaten=(eaten[0], eaten[1]))
 
     def _next(self, s: KusuriGuiState) -> KusuriGuiState:
         """Pass the turn; re-deal when both hands are empty (KG-PLAY-4); end the round when the stock is
         exhausted too (KG-END-1)."""
         nxt = 1 - s.turn
         if s.hands[0] or s.hands[1]:
-            return replace(s, turn=nxt)
+            return evolve(s, turn=nxt)
         if not s.stock:
-            return replace(s, turn=nxt, phase=Phase.OVER, end="played-out")
+            return evolve(s, turn=nxt, phase=Phase.OVER, end="played-out")
         dealer, st = s.dealer, s.stock
         hands: list[tuple[Card, ...]] = [(), ()]
-        hands[1 - dealer] = tuple(sorted(st[0:2] + st[4:6]))  # KG-PLAY-4: non-dealer first (KG-17)
-        hands[dealer] = tuple(sorted(st[2:4] + st[6:8]))
-        return replace(s, hands=(hands[0], hands[1]), stock=st[8:], redeals=s.redeals + 1, turn=nxt)
+        hands[1 - dealer] = tuple(sorted(st[0:2] + st[4:6], key=CARD_ORDER))  # KG-PLAY-4: non-dealer first (KG-17)
+        hands[dealer] = tuple(sorted(st[2:4] + st[6:8], key=CARD_ORDER))
+        return evolve(s, hands=(hands[0], hands[1]), stock=st[8:], redeals=s.redeals + 1, turn=nxt)
 
     def explain_illegal(self, state: KusuriGuiState, action: Action) -> tuple[str, str]:
         p = state.turn

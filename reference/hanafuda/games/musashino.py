@@ -19,14 +19,14 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck, card
 from hanafuda_spec.games import musashino as spec
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda.engine import Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup, evolve
+from hanafuda.engine import CARD_ORDER, Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup, evolve
 from hanafuda.fishing import PLAY, TAKE, Table, capture, deal_packets, hand_plays, matches, take_choices
 
 __all__ = ["GAME", "Musashino", "MusashinoRules", "MusashinoState", "Phase", "score_mask"]
@@ -45,14 +45,18 @@ class Phase(enum.Enum):
 # -- the dekiyaku table as bit masks ------------------------------------------------------------
 
 
+#: Every hanafuda card by id (``card(id)`` parses text; this is a plain table for the hot paths).
+_CARD: dict[int, Card] = {c.id: c for c in HANAFUDA.cards if isinstance(c, Card)}
+
+
 def _mask(ids: frozenset[int]) -> int:
     m = 0
     for i in ids:
-        m |= card(i).mask
+        m |= _CARD[i].mask
     return m
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Compiled:
     """A :class:`hanafuda_spec.games.musashino.Dekiyaku` row as bit masks (same meaning): every
     card of ``required`` (the one-card parts) and one card of each of ``any_of``."""
@@ -165,7 +169,7 @@ def _gain(side: int, captured: tuple[tuple[Card, ...], ...], piles: tuple[int, .
           ) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], tuple[tuple[int, int, int], ...]]:
     """Add captured cards to a side's pile (and its mask); note who took a storm card or the Crane."""
     caps = list(captured)
-    caps[side] = tuple(sorted((*caps[side], *got)))
+    caps[side] = tuple(sorted((*caps[side], *got), key=CARD_ORDER))
     pl = list(piles)
     for g in got:
         pl[side] |= g.mask
@@ -242,13 +246,13 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
             if to_field:
                 plan.append(("field", to_field))
         dealt = deal_packets(cards, plan)
-        hands = tuple(tuple(sorted(dealt.get(str(p), []))) for p in range(n))
-        field = tuple(sorted(dealt.get("field", [])))
+        hands = tuple(tuple(sorted(dealt.get(str(p), []), key=CARD_ORDER)) for p in range(n))
+        field = tuple(sorted(dealt.get("field", []), key=CARD_ORDER))
         table = Table(hands, field, tuple(dealt["stock"]), tuple(() for _ in range(rules.sides)))
         state = MusashinoState(rules, setup, table, dealer, Phase.PLAY, (0,) * rules.sides)
         months = [c.month for c in field]
         if any(months.count(m) == 4 for m in set(months)):  # MB-DEAL-4 (never a hand: MB-DEAL-5)
-            return replace(state, phase=Phase.OVER, end=MISDEAL)
+            return evolve(state, phase=Phase.OVER, end=MISDEAL)
         return state
 
     # -- play ----------------------------------------------------------------------------
@@ -272,7 +276,7 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         hands = t.hands
         if action.kind == PLAY:
             cid = action.cards[0]
-            played = card(cid)
+            played = _CARD[cid]
             hl = list(hands)
             hl[p] = tuple(x for x in hands[p] if x.id != cid)
             hands = tuple(hl)
