@@ -34,6 +34,7 @@ def test_score_accepts_slugs_and_double_dash(capsys: pytest.CaptureFixture[str])
 
 def test_score_month_option(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["score", "koikoi", "30", "31", "32", "33", "--json", "--option", "month=3"], capsys)
+    assert code == 0
     assert json.loads(out)["yaku"] == [{"id": "cards-of-the-month", "points": 4}]
 
 

@@ -384,3 +384,58 @@ def test_KK_END_5_draw_pile_turns_after_the_hands() -> None:
     assert s.phase is Phase.DRAW and s.turn == 0
     s = GAME.apply(s, Action("draw"))
     assert s.phase is Phase.OVER and s.end == "exhaustive" and not s.table.stock
+
+
+# -- the wild Lightning (lightning=wild) ------------------------------------------------------
+
+def wild(s: KoiKoiState) -> KoiKoiState:
+    return replace(s, rules=GAME.rules(None, {"lightning": "wild"}), lightning_wild=True)
+
+
+def test_KK_WILD_1_lightning_from_the_hand_takes_any_non_willow_card() -> None:
+    s = wild(state(([113, 20], [30]), [40, 110, 61], [50, 60, 70]))
+    legal = GAME.legal_actions(s)
+    assert {Action("play", (113, 40)), Action("play", (113, 61)), Action("play", (113,))} <= set(legal)
+    assert Action("play", (113, 110)) not in legal  # a Willow is taken by ordinary matching only
+    s2 = GAME.apply(s, Action("play", (113, 61)))
+    assert {61, 113} <= set(ids(s2.table.captured[0])) and 61 not in ids(s2.table.field)
+    s3 = GAME.apply(s, Action("play", (113,)))  # played as an ordinary Willow: takes the Rain Man
+    assert {110, 113} <= set(ids(s3.table.captured[0]))
+    normal = state(([113, 20], [30]), [40, 110, 61], [50, 60, 70])
+    assert Action("play", (113, 40)) not in GAME.legal_actions(normal)
+
+
+def test_KK_WILD_2_first_non_willow_drawn_takes_the_lightning() -> None:
+    s = wild(state(([20, 21], [30]), [113, 41, 42], [40, 60]))
+    s = GAME.apply(s, Action("play", (20,)))  # draws 40, a Wisteria card matching two table cards
+    assert set(ids(s.table.captured[0])) == {40, 113}
+    assert {41, 42} <= set(ids(s.table.field))
+
+
+def test_KK_WILD_3_drawn_lightning_must_take_a_non_willow_card() -> None:
+    s = wild(state(([20, 21], [30]), [41, 61, 110], [113, 60]))
+    s = GAME.apply(s, Action("play", (20,)))
+    assert s.phase is Phase.TAKE
+    # the played 20 stayed on the table, so it can be taken too; the Willow 110 cannot
+    assert GAME.legal_actions(s) == (Action("take", (20,)), Action("take", (41,)), Action("take", (61,)))
+    s = GAME.apply(s, Action("take", (61,)))
+    assert set(ids(s.table.captured[0])) == {61, 113}
+    only_willows = wild(state(([20, 23], [30]), [110, 111, 21], [113, 60]))  # 20 takes 21: Willows remain
+    only_willows = GAME.apply(only_willows, Action("play", (20,)))
+    assert 113 in ids(only_willows.table.field) and set(ids(only_willows.table.captured[0])) == {20, 21}
+
+
+def test_KK_WILD_4_last_drawn_lightning_takes_the_whole_table() -> None:
+    s = wild(state(([20], [30]), [41, 61, 110], [113]))
+    s = GAME.apply(s, Action("play", (20,)))
+    assert not s.table.field and set(ids(s.table.captured[0])) == {20, 41, 61, 110, 113}
+
+
+def test_KK_WILD_5_wild_only_with_susuki_dealt_to_the_table() -> None:
+    deck = list(SHUFFLE_VECTORS[("hanafuda", 1)])
+    rules = GAME.rules(None, {"lightning": "wild-if-susuki", "field_teyaku": "four-kind-only", "teyaku": "off"})
+    m = start_from_deck(GAME, rules, deck)
+    dealt_susuki = any(c.suit == 8 for c in m.state.table.field)
+    assert m.state.lightning_wild == dealt_susuki
+    assert start_from_deck(GAME, GAME.rules(None, {"lightning": "wild", "teyaku": "off",
+                                                   "field_teyaku": "four-kind-only"}), deck).state.lightning_wild

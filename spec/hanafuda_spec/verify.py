@@ -1,8 +1,17 @@
 """``verify``: every invariant on random games of every ruleset, and every proof, in one report.
 
 It runs against any :class:`~hanafuda_spec.adapter.EngineAdapter`; ``hanafuda verify`` passes
-the reference's. A check is a named unit with a result: examples run (random matches, with the
-invariants after every action) or a proof (z3), each with its time.
+the reference's. A check is a named unit with a result: examples run (random matches and
+Hypothesis state machines, with the invariants after every action) or a proof (z3, from
+:mod:`hanafuda_spec.proofs`), each with its time. A failed check carries a counterexample that
+:func:`replay` reproduces (``hanafuda verify --replay``):
+
+* ``{"kind": "play", "game", "options", "seed", "deck"?, "actions"}`` – a match (from a stacked
+  first deal if ``deck`` is given) and the actions up to the broken invariant;
+* ``{"kind": "score", "game", "options", "month", "pile", "expected"?}`` – a capture pile the
+  reference scores differently from the spec;
+* ``{"kind": "model", ...}`` – a counterexample of a proof about the spec's own model (the values
+  of its variables); there is no implementation to replay it against.
 """
 
 from __future__ import annotations
@@ -14,9 +23,12 @@ from dataclasses import dataclass, field
 from hanafuda_spec.adapter import EngineAdapter
 from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
 from hanafuda_spec.invariants import Violation, run_random
+from hanafuda_spec.machines import Stepper, counterexample, run_machine
+from hanafuda_spec.proofs import proof_checks, replay_check
 from hanafuda_spec.shuffle import SplitMix64
+from hanafuda_spec.yaku import ScoredYaku
 
-__all__ = ["CheckResult", "Level", "option_sets", "run_checks"]
+__all__ = ["QUICK", "THOROUGH", "CheckResult", "Level", "Replay", "option_sets", "replay", "run_checks"]
 
 
 @dataclass(frozen=True)
@@ -25,10 +37,15 @@ class Level:
 
     name: str
     matches: int
+    machine_examples: int = 10
+
+    @property
+    def quick(self) -> bool:
+        return self.name == "quick"
 
 
-QUICK = Level("quick", 8)
-THOROUGH = Level("thorough", 60)
+QUICK = Level("quick", 8, 10)
+THOROUGH = Level("thorough", 60, 60)
 
 
 @dataclass(frozen=True)
@@ -41,11 +58,14 @@ class CheckResult:
     ok: bool
     detail: str = ""
     counterexample: Mapping[str, object] = field(default_factory=dict)
+    #: Situations a proof found, each with the gap id of the decision that closes it (None: open).
+    cases: tuple[tuple[str, str | None], ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {"game": self.game, "check": self.check, "kind": self.kind, "examples": self.examples,
                 "seconds": round(self.seconds, 3), "ok": self.ok, "detail": self.detail,
-                "counterexample": dict(self.counterexample)}
+                "counterexample": dict(self.counterexample),
+                "cases": [{"text": t, "gap": g} for t, g in self.cases]}
 
 
 def option_sets(game: str) -> list[tuple[str, dict[str, str]]]:
@@ -64,8 +84,7 @@ def option_sets(game: str) -> list[tuple[str, dict[str, str]]]:
 
 
 def _violation_json(v: Violation) -> dict[str, object]:
-    return {"seed": v.seed, "policy_seed": v.policy_seed, "options": dict(v.options),
-            "invariant": v.invariant, "message": v.message, "actions": list(v.actions)}
+    return counterexample(v)
 
 
 def random_play_checks(adapter: EngineAdapter, game: str, level: Level, seed: int) -> Iterator[CheckResult]:
@@ -91,6 +110,39 @@ def random_play_checks(adapter: EngineAdapter, game: str, level: Level, seed: in
                               f"{bad.invariant}: {bad.message}", _violation_json(bad))
 
 
+#: Option sets the state machines run besides the default rules (rare rules worth a machine of their own).
+MACHINE_OPTIONS: dict[str, tuple[dict[str, str], ...]] = {
+    "koikoi": ({"field_teyaku": "dealer-captures", "hand_size": "10"}, {"teyaku": "misdeal"}),
+    "kujuroku": ({"jizo": "on"},),
+    "musashino": ({"players": "4"},),
+}
+
+
+def machine_checks(adapter: EngineAdapter, game: str, level: Level) -> Iterator[CheckResult]:
+    """The game's Hypothesis state machine on the default rules and :data:`MACHINE_OPTIONS`
+    (stacked decks included)."""
+    spec = spec_for(game)
+    for extra in ({}, *MACHINE_OPTIONS.get(game, ())):
+        t0 = time.perf_counter()
+        opts = spec.resolve(None, extra)
+        cx = run_machine(lambda: adapter, game, opts, level.machine_examples)
+        dt = time.perf_counter() - t0
+        label = ", ".join(f"{k}={v}" for k, v in extra.items()) or "default rules"
+        name = f"state machine, stacked decks, {label}"
+        if cx is None:
+            yield CheckResult(game, name, "examples", level.machine_examples, dt, True)
+        else:
+            yield CheckResult(game, name, "examples", level.machine_examples, dt, False,
+                              f"{cx.get('invariant')}: {cx.get('message')}", cx)
+
+
+def z3_checks(adapter: EngineAdapter, game: str, level: Level) -> Iterator[CheckResult]:
+    """The game's proofs (:mod:`hanafuda_spec.proofs`)."""
+    for o in proof_checks(adapter, game, level.quick):
+        yield CheckResult(o.game, o.check, "proof", o.examples, o.seconds, o.ok, o.detail, o.counterexample,
+                          tuple((c.text, c.gap) for c in o.cases))
+
+
 ProofSource = Callable[[str, Level], Iterator[CheckResult]]
 
 
@@ -103,5 +155,84 @@ def run_checks(adapter: EngineAdapter, games: Sequence[str] | None, level: Level
         except ModuleNotFoundError:
             continue
         yield from random_play_checks(adapter, g, level, seed)
+        yield from machine_checks(adapter, g, level)
+        yield from z3_checks(adapter, g, level)
         for src in extra:
             yield from src(g, level)
+
+
+# -- replay -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The result of replaying a counterexample: ``reproduced`` if the failure shows again."""
+
+    reproduced: bool
+    message: str
+
+
+def _options(cx: Mapping[str, object]) -> dict[str, str]:
+    opts = cx.get("options", {})
+    if not isinstance(opts, Mapping):
+        raise ValueError("counterexample: 'options' must be an object")
+    return {str(k): str(v) for k, v in opts.items()}
+
+
+def _ints(cx: Mapping[str, object], key: str) -> list[int] | None:
+    v = cx.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, list) or not all(isinstance(x, int) for x in v):
+        raise ValueError(f"counterexample: {key!r} must be a list of integers")
+    return [x for x in v if isinstance(x, int)]
+
+
+def replay(adapter: EngineAdapter, cx: Mapping[str, object]) -> Replay:
+    """Reproduce a counterexample (see the module docstring) against an implementation; raises
+    ``ValueError`` on a malformed one."""
+    kind = cx.get("kind", "play")
+    if kind == "model":
+        return Replay(True, "a counterexample to a proof about the spec's model: " + ", ".join(
+            f"{k}={v}" for k, v in cx.items() if k not in ("kind", "game")))
+    game = cx.get("game")
+    if not isinstance(game, str):
+        raise ValueError("counterexample: 'game' must be a string")
+    opts = _options(cx)
+    if kind == "play":
+        seed = cx.get("seed", 0)
+        actions = cx.get("actions", [])
+        if not isinstance(seed, int) or not isinstance(actions, list):
+            raise ValueError("counterexample: 'seed' must be an integer and 'actions' a list")
+        full = spec_for(game).resolve(None, opts)
+        if "check" in cx:  # a property of a proof, checked on play
+            bad = replay_check(adapter, cx, full)
+            return Replay(bad is not None, bad or f"{cx['check']} holds after {len(actions)} actions")
+        st = Stepper(adapter, game, full, seed, _ints(cx, "deck"))
+        v = st.start()
+        for a in actions:
+            if v is not None:
+                break
+            v = st.step(str(a))
+        if v is None:
+            return Replay(False, f"no invariant broken after {len(actions)} actions")
+        if v.invariant == "replay":
+            return Replay(False, f"the action list does not apply here: {v.message}")
+        return Replay(True, f"{v.invariant}: {v.message} (after {len(v.actions)} actions)")
+    if kind == "score":
+        pile = _ints(cx, "pile") or []
+        month = cx.get("month")
+        if month is not None and not isinstance(month, int):
+            raise ValueError("counterexample: 'month' must be an integer or null")
+        full = spec_for(game).resolve(None, opts)
+        got, _ = adapter.score_pile(game, full, pile, month)
+        shown = ", ".join(f"{y.id} {y.points}" for y in got) or "nothing"
+        exp = cx.get("expected")
+        if not isinstance(exp, list):
+            return Replay(True, f"pile {pile} scores {shown} (no expected scoring recorded)")
+        want = sorted(ScoredYaku(str(e[0]), int(e[1])) for e in exp if isinstance(e, list) and len(e) == 2)
+        if sorted(got) == want:
+            return Replay(False, f"pile {pile} scores {shown}, as the spec says")
+        return Replay(True, f"pile {pile} scores {shown}; the spec says "
+                      f"{', '.join(f'{y.id} {y.points}' for y in want) or 'nothing'}")
+    raise ValueError(f"counterexample: unknown kind {kind!r}")

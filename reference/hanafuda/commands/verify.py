@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from hanafuda_spec.games import GAME_KEYS
-from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, run_checks
+from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, replay, run_checks
 
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import UsageError
@@ -22,10 +23,48 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--quick", action="store_true", help="fewer examples (for CI, about a minute)")
     p.add_argument("--seed", type=int, default=20261121, help="seed for the random games")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--replay", metavar="FILE_OR_JSON",
+                   help="reproduce a counterexample printed by a failed run (a file, '-' for stdin, or the JSON "
+                   "itself); exits 1 if the failure shows again")
     p.set_defaults(run=run)
 
 
+def _load(arg: str) -> dict[str, object]:
+    text = arg
+    if arg == "-":
+        text = sys.stdin.read()
+    elif not arg.lstrip().startswith("{"):
+        try:
+            text = Path(arg).read_text(encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"cannot read counterexample file {arg!r}: {e.strerror}") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"counterexample is not valid JSON: {e.msg} (line {e.lineno})") from None
+    if isinstance(obj, dict) and "counterexample" in obj and isinstance(obj["counterexample"], dict):
+        obj = obj["counterexample"]  # a check from --json output
+    if not isinstance(obj, dict):
+        raise UsageError("counterexample must be a JSON object")
+    return obj
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    cx = _load(args.replay)
+    try:
+        r = replay(ReferenceAdapter(), cx)
+    except (ValueError, KeyError) as e:
+        raise UsageError(f"cannot replay: {e}") from None
+    if args.json:
+        print(json.dumps({"reproduced": r.reproduced, "message": r.message}))
+    else:
+        print(("reproduced: " if r.reproduced else "not reproduced: ") + r.message)
+    return 1 if r.reproduced else 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.replay:
+        return run_replay(args)
     games = None
     if args.game:
         games = [game(g).spec.key for g in args.game]
@@ -40,7 +79,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"{r.game:10} {r.check[:64]:64} {amount:>18}  {'ok' if r.ok else 'FAIL'}")
             if not r.ok:
                 print(f"    {r.detail}")
-                print(f"    counterexample: {json.dumps(r.counterexample)[:2000]}")
+                if r.counterexample:
+                    print(f"    counterexample (hanafuda verify --replay '<json>'): {json.dumps(r.counterexample)}")
+            if r.cases:
+                for text, gap in r.cases:
+                    print(f"    case: {text} [{gap or 'OPEN: no recorded decision'}]")
             sys.stdout.flush()
     if not results:
         raise UsageError(f"no checks to run (games: {', '.join(games or GAME_KEYS)})")

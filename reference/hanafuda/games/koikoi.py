@@ -25,6 +25,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda.engine import (
+    ACTION_ORDER,
     CARD_ORDER,
     Action,
     Game,
@@ -101,6 +102,7 @@ class KoiKoiState:
     end: str = ""
     winner: int | None = None
     teyaku_points: tuple[int, int] = (0, 0)
+    lightning_wild: bool = False
 
     @property
     def dealer(self) -> int:
@@ -263,6 +265,19 @@ def _pile_mask(cards: Sequence[BaseCard]) -> int:
 # -- lucky hands ---------------------------------------------------------------------------
 
 
+LIGHTNING = 113
+
+
+def _non_willow(field: Sequence[Card]) -> tuple[Card, ...]:
+    return tuple(f for f in field if f.suit != 11)
+
+
+def _lightning_wild(rules: KoiKoiRules, field: Sequence[Card]) -> bool:
+    """KK-WILD-5: whether the Lightning is wild this round (always, or only if Susuki was dealt to the table)."""
+    mode = rules.opt["lightning"]
+    return mode == "wild" or (mode == "wild-if-susuki" and any(c.suit == 8 for c in field))
+
+
 def _teshi(cards: Sequence[BaseCard]) -> bool:
     return 4 in Counter([c.suit for c in cards]).values()
 
@@ -308,7 +323,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         hands[dealer] = tuple(sorted(got[dealer], key=CARD_ORDER))
         table = Table(tuple(hands), tuple(sorted(got[-1], key=CARD_ORDER)), stock, ((), ()))
         state = KoiKoiState(rules, setup, table, dealer, Phase.PLAY,
-                            field_brights=sum(1 for c in table.field if c.id in spec.BRIGHTS))
+                            field_brights=sum(1 for c in table.field if c.id in spec.BRIGHTS),
+                            lightning_wild=_lightning_wild(rules, table.field))
         state = self._check_deal(state)
         return self._begin_turn(state) if state.phase is Phase.PLAY else state
 
@@ -324,6 +340,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
                            teyaku_points=(6, 0) if s.dealer == 0 else (0, 6))
         if mode == "dealer-captures":
             while _teshi(s.table.field):
+                if len(s.table.stock) < 4:  # KK-DEAL-8: the draw pile cannot replace the four cards
+                    return evolve(s, phase=Phase.OVER, end="misdeal")
                 month = Counter(c.suit for c in s.table.field).most_common(1)[0][0]
                 quad = tuple(c for c in s.table.field if c.suit == month)
                 rest = [c for c in s.table.field if c.suit != month]
@@ -355,9 +373,18 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             return (action(DRAW),)
         if state.phase in (Phase.PLAY, Phase.PLAY_SECOND):
             must = state.rules.opt["discard"] == "must-capture"
-            return tuple(hand_plays(state.table.hands[state.turn], state.table.field, must))
+            hand, field = state.table.hands[state.turn], state.table.field
+            plays = hand_plays(hand, field, must)
+            if state.lightning_wild and any(c.id == LIGHTNING for c in hand):  # KK-WILD-1
+                wild = {action(PLAY, (LIGHTNING, f.id)) for f in _non_willow(field)}
+                plays = sorted(set(plays) | wild, key=ACTION_ORDER)
+                if must and wild:
+                    plays = [a for a in plays if a in wild or matches(field, _CARD[a.cards[0]])]
+            return tuple(plays)
         if state.phase is Phase.TAKE:
             assert state.pending is not None
+            if state.lightning_wild and state.pending.id == LIGHTNING:  # KK-WILD-3
+                return tuple(action(TAKE, (f.id,)) for f in _non_willow(state.table.field))
             return tuple(take_choices(state.table.field, state.pending))
         if state.phase is Phase.CALL:
             return (action(KOIKOI), action(STOP))
@@ -371,7 +398,11 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             c = _CARD[action.cards[0]]
             target = action.cards[1] if len(action.cards) > 1 else None
             hand = tuple(x for x in t.hands[p] if x.id != c.id)
-            field, got = capture(t.field, c, target)
+            got: tuple[Card, ...]
+            if state.lightning_wild and c.id == LIGHTNING and target is not None and _CARD[target].suit != 11:
+                field, got = tuple(f for f in t.field if f.id != target), (c, _CARD[target])  # KK-WILD-1
+            else:
+                field, got = capture(t.field, c, target)
             t = evolve(t.with_hand(p, hand), field=field).add_captured(p, got)
             if state.phase is Phase.PLAY_SECOND:  # the turn's second hand play ends it (KK-TURN-6, KK-TURN-7)
                 return self._end_turn(evolve(state, table=t))
@@ -382,21 +413,17 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             if not t.stock:  # only after dealer-captures with 10-card hands (KK-TURN-5)
                 return self._end_turn(evolve(state, table=t))
             drawn, t = t.stock[0], evolve(t, stock=t.stock[1:])  # KK-TURN-2
-            if mode == "keep-unmatched" and not matches(t.field, drawn):  # KK-TURN-7
-                return evolve(state, table=t.with_hand(p, (*t.hands[p], drawn)), phase=Phase.PLAY_SECOND)
-            if len(matches(t.field, drawn)) == 2:
-                return evolve(state, table=t, phase=Phase.TAKE, pending=drawn)
-            field, got = capture(t.field, drawn, None)  # KK-CAP-6
-            return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, got)))
+            return self._play_drawn(state, t, drawn, keep=mode == "keep-unmatched")
         if action.kind == DRAW:  # KK-END-5: a draw-only turn once both hands are empty
             drawn, t = t.stock[0], evolve(t, stock=t.stock[1:])
-            if len(matches(t.field, drawn)) == 2:
-                return evolve(state, table=t, phase=Phase.TAKE, pending=drawn)
-            field, got = capture(t.field, drawn, None)  # KK-CAP-6
-            return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, got)))
+            return self._play_drawn(state, t, drawn, keep=False)
         if action.kind == TAKE:
             assert state.pending is not None
-            field, got = capture(t.field, state.pending, action.cards[0])
+            if state.lightning_wild and state.pending.id == LIGHTNING:  # KK-WILD-3
+                taken = _CARD[action.cards[0]]
+                field, got = tuple(f for f in t.field if f.id != taken.id), (state.pending, taken)
+            else:
+                field, got = capture(t.field, state.pending, action.cards[0])
             t = evolve(t, field=field).add_captured(p, got)
             return self._end_turn(evolve(state, table=t, pending=None))
         if action.kind == KOIKOI:
@@ -405,6 +432,37 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         if action.kind == STOP:
             return evolve(state, phase=Phase.OVER, end="shobu", winner=p)
         raise AssertionError(action)
+
+    def _play_drawn(self, state: KoiKoiState, t: Table[Card], drawn: Card, keep: bool) -> KoiKoiState:
+        """Play the card turned from the draw pile (KK-CAP-6), with the wild Lightning rules
+        (KK-WILD-2…4) and turn=keep-unmatched (KK-TURN-7)."""
+        p = state.turn
+        if state.lightning_wild:
+            lightning = next((f for f in t.field if f.id == LIGHTNING), None)
+            if drawn.id == LIGHTNING:
+                if not t.stock:  # KK-WILD-4: the last card of the draw pile takes everything left
+                    everything = (drawn, *t.field)
+                    return self._end_turn(evolve(state, table=evolve(t, field=()).add_captured(p, everything)))
+                targets = _non_willow(t.field)
+                if len(targets) > 1:  # KK-WILD-3: the player chooses which card it takes
+                    return evolve(state, table=t, phase=Phase.TAKE, pending=drawn)
+                if len(targets) == 1:
+                    field = tuple(f for f in t.field if f.id != targets[0].id)
+                    pair = (drawn, targets[0])
+                    return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, pair)))
+                if keep:  # nothing it may take: an unmatched drawn card (KK-TURN-7)
+                    return evolve(state, table=t.with_hand(p, (*t.hands[p], drawn)), phase=Phase.PLAY_SECOND)
+                return self._end_turn(evolve(state, table=evolve(t, field=tuple(sorted((*t.field, drawn))))))
+            if lightning is not None and drawn.suit != 11:  # KK-WILD-2: the first non-Willow drawn takes it
+                field = tuple(f for f in t.field if f.id != LIGHTNING)
+                pair = (drawn, lightning)
+                return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, pair)))
+        if keep and not matches(t.field, drawn):  # KK-TURN-7
+            return evolve(state, table=t.with_hand(p, (*t.hands[p], drawn)), phase=Phase.PLAY_SECOND)
+        if len(matches(t.field, drawn)) == 2:
+            return evolve(state, table=t, phase=Phase.TAKE, pending=drawn)
+        field, got = capture(t.field, drawn, None)  # KK-CAP-6
+        return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, got)))
 
     def _yaku_now(self, state: KoiKoiState, seat: int) -> tuple[ScoredYaku, ...]:
         weather = state.rules.opt["viewing"] == "weather"  # only the weather rule looks at the field

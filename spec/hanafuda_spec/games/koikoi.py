@@ -29,6 +29,7 @@ T = Topic
 
 fw = Citer("FW-KK")
 seed = Citer("SEED-002")
+ha = Citer("FW-HA")
 
 BRIGHTS = frozenset({10, 30, 80, 110, 120})
 DRY_BRIGHTS = frozenset({10, 30, 80, 120})
@@ -101,16 +102,30 @@ GAPS = (
         "FW-KK: improving 'does not count'.",
         "No decision point: the turn passes as if nothing had formed.", "Literal reading."),
     Gap("KK-13", "FW-KK lists the Lightning as a wild card (always, or only when a Susuki card was dealt to the "
-        "table), and defers its working to the Mushi rules.",
-        "FW-KK: 'See the rules for Roppyakken or Mushi for details'. FW-HA summarises Mushi's wild card (it takes "
-        "any single non-Willow card; on the table it is taken by the first non-Willow card drawn; drawn, it must "
-        "capture; drawn last, it takes everything) together with an end-of-round rule for the unpaired cards that "
-        "assumes the draw pile is played out, which Koi-Koi's does not.",
-        "Not implemented in this version: the option is not offered, so a record that uses it is rejected as an "
-        "unknown option rather than misread. Adapting the end-of-round rule to Koi-Koi's 8 undrawn cards needs a "
-        "decision of its own; this is open work.",
-        "The Mushi rules are written for a game whose draw pile runs out; carrying them into Koi-Koi without a "
-        "worked-out decision would be a silent choice."),
+        "table) and defers its working to the Mushi rules. How do they apply to Koi-Koi?",
+        "FW-KK: 'See the rules for Roppyakken or Mushi for details'. FW-HA summarises Mushi's wild card: it takes "
+        "any single non-Willow card; from the hand it 'may' be used so; on the table it is taken by the first "
+        "non-Willow card drawn; drawn, it must take a non-Willow card or else goes to the table; drawn as the last "
+        "card, it takes everything; and a rule gives the two unpaired cards left at the end of a played-out deck "
+        "to particular players.",
+        "lightning=wild (or wild-if-susuki) applies FW-HA's summary: from the hand the Lightning may take any one "
+        "non-Willow table card of the player's choice, or be played as an ordinary Willow; drawn, it must take a "
+        "non-Willow card (the player chooses among several), goes to the table if there is none (even beside "
+        "Willows), and takes the whole table if it was the last card of the draw pile; on the table it is taken by "
+        "the first non-Willow card drawn, which takes only the Lightning. With discard=must-capture a wild capture "
+        "counts as a capture. The unpaired-cards rule is not applied: a Koi-Koi round leaves 8 cards undrawn and "
+        "the table's cards are never scored.",
+        "The literal reading of the summary FW-KK points to; its end-of-round rule only serves card-point scoring "
+        "of a played-out deck, which Koi-Koi does not have.",
+        ("lightning",)),
+    Gap("KK-20", "With field_teyaku=dealer-captures, replacement cards can form a new four of a month, again and "
+        "again: what if the draw pile cannot supply four more replacements?",
+        "FW-KK: the dealer captures the four cards and deals four more to the table; nothing more. z3 finds chains "
+        "of quads that need more replacements than the draw pile holds.",
+        "The dealer keeps capturing and replacing while four of a month lie on the table; if fewer than four cards "
+        "are left in the draw pile when a replacement is due, the deal is a misdeal (same dealer, no round used).",
+        "The table must hold 8 cards for play to begin; a void deal is the rule FW-KK already uses for a table "
+        "that cannot be played.", ("field_teyaku",)),
     Gap("KK-19", "The turn variations: drawing first and playing two hand cards; keeping an unmatched drawn card "
         "and playing a second hand card instead; playing on from the draw pile once the hands are empty.",
         "FW-KK states each in one sentence, without details of timing.",
@@ -173,6 +188,9 @@ RULES = (
     _r("KK-DEAL-6", T.DEALING, "Four pairs means at least four disjoint same-month pairs; four of a month counts "
        "as two pairs. Lucky-hand points are not multiplied.", (fw("Checking for Lucky Hands", "Four Pairs"),), D,
        "KK-16"),
+    _r("KK-DEAL-8", T.DEALING, "With field_teyaku=dealer-captures, the dealer takes every four of a month on the "
+       "table, four replacements each time; a deal whose draw pile cannot supply four replacements is a misdeal.",
+       (fw("Setup Variations", "deals four more to the table"),), D, "KK-20"),
     _r("KK-DEAL-5", T.DEALING, "A player holding both lucky hands scores 6 by default (12 with teyaku_both=12).",
        (fw("Checking for Lucky Hands", "Decide on this as a house rule"),), RS, "KK-1", "teyaku_both"),
     _r("KK-TURN-1", T.TURN, "The dealer plays first; turns alternate.", (fw("Gameplay", "Turn to play alternates"),),
@@ -211,6 +229,20 @@ RULES = (
        (fw("Turn Structure Variations", "until the draw pile is exhausted"),), RS, "KK-19", "after_hands"),
     _r("KK-TURN-4", T.TURN, "With koikoi_min=N, a player whose yaku total is below N cannot call koi-koi and "
        "stops automatically.", (fw("Calling Koi-Koi", "at least 3 points"),), RS, "KK-1", "koikoi_min"),
+    _r("KK-WILD-1", T.SPECIAL, "With lightning=wild, the Lightning played from the hand may take any one non-Willow "
+       "table card of the player's choice ('play 113 X'); it may also be played as an ordinary Willow.",
+       (ha("Variations", "may use it to capture a non-Willow card"), fw("Additional Card Properties", "wild card")), RS,
+       "KK-13", "lightning"),
+    _r("KK-WILD-2", T.SPECIAL, "A wild Lightning on the table is taken by the first non-Willow card drawn, which "
+       "takes only the Lightning.", (ha("Variations", "first non-Willow card drawn"),), RS, "KK-13", "lightning"),
+    _r("KK-WILD-3", T.SPECIAL, "A wild Lightning drawn must take a non-Willow table card, chosen by the player when "
+       "there are several; with none, it goes to the table.", (ha("Variations", "must capture a non-Willow card"),), RS,
+       "KK-13", "lightning"),
+    _r("KK-WILD-4", T.SPECIAL, "A wild Lightning drawn as the last card of the draw pile takes every table card.",
+       (ha("Variations", "captures all remaining cards"),), RS, "KK-13", "lightning"),
+    _r("KK-WILD-5", T.SPECIAL, "With lightning=wild-if-susuki, the Lightning is wild only in a round whose dealt "
+       "table holds a Susuki card.", (fw("Additional Card Properties", "gathering storm"),), RS, "KK-13",
+       "lightning"),
     _r("KK-YAKU-1", T.YAKU, "Yaku form groups: Brights, Animals, Ribbons and Other. Within a group only the "
        "most valuable yaku scores; the yaku of the Other group all stack.",
        (fw("Yaku", "mutually exclusive"),), RS, "KK-1", "yaku_system"),
@@ -314,6 +346,9 @@ OPTIONS = (
     OptionSpec("hand_size", ("8", "10"), "8", "Cards dealt to each hand.",
                fw("Setup Variations", "10 cards to their hand")),
     OptionSpec("packets", ("4", "2"), "4", "Packet size at the deal.", fw("Distributing the Initial Cards")),
+    OptionSpec("lightning", ("normal", "wild", "wild-if-susuki"), "normal",
+               "The Lightning is an ordinary Willow; a wild card (Mushi rules as FW-HA summarises them); wild only "
+               "when a Susuki card was dealt to the table.", fw("Additional Card Properties", "wild card")),
     OptionSpec("turn", ("standard", "draw-first", "keep-unmatched"), "standard",
                "Turn structure: play then draw; draw first then play two; keep an unmatched drawn card and play "
                "another.", fw("Turn Structure Variations")),

@@ -386,9 +386,12 @@ GAPS = (
         "SEED-001: drawn, it must capture; onto an empty field it is discarded.",
         "One field card: it captures that card (no choice to make). Empty field: it is discarded there and "
         "removed at the end of the turn, as from the hand. With 41 cards the empty-field case cannot arise: "
-        "every play changes the number of field cards by an odd number, so each turn starts with an even "
-        "number and draws onto an odd one. In the Jizo variant a drawn Jizo changes that parity.",
-        "Literal reading; the parity is checked by the invariants."),
+        "while the Oni is still in a hand or the draw pile, every play changes the number of field cards by an "
+        "odd number, so each turn starts with an even number and the draw meets an odd one. (Once an Oni "
+        "discarded from the hand onto an empty field is removed, that parity flips for the rest of the round; "
+        "by then the Oni cannot be drawn. z3 proves the restricted claim.) In the Jizo variant a drawn Jizo "
+        "changes the parity.",
+        "Literal reading; the parity is checked by the invariants and proved by z3."),
 )
 
 
@@ -692,10 +695,14 @@ def _jokers_leave_the_field(step: Step) -> str | None:
 
 
 def _field_parity(step: Step) -> str | None:
-    """KJ-25: with 41 cards every turn starts with an even number of field cards (each play changes
-    the number by one or three), so a drawn Oni never finds the field empty."""
+    """KJ-25: with 41 cards, while the Oni is in a hand or the draw pile, every turn starts with an
+    even number of field cards (each play changes the number by one or three), so a drawn Oni never
+    finds the field empty."""
     s = step.after
     if _jizo(step.options) or s.phase != "play" or len(s.zone("field")) % 2 == 0:
+        return None
+    oni_unplayed = 0 in s.zone("stock") or any(0 in s.zone(z) for z in s.zone_names() if z.startswith("hand."))
+    if not oni_unplayed:
         return None
     return f"a turn starts with {len(s.zone('field'))} field cards"
 

@@ -1,0 +1,60 @@
+"""The z3 proofs of every game, one module per game (``hanafuda_spec.proofs.<key>``).
+
+Each module defines ``checks(adapter, quick)``, yielding :class:`~hanafuda_spec.proofs.common.Outcome`
+values: proofs over the spec's own data, and cross-checks of the implementation behind the adapter
+against them. What is proved:
+
+* **deal arithmetic**, every game and configuration: hands + field + draw pile + set-aside = deck,
+  draws available = draws needed (Koi-Koi 8/10-card hands and the dealer-captures cases; Kusuri-gui's
+  four re-deals and three cards out of play; Kujuroku 41 and 42 cards, the last player not drawing at
+  41; Musashino-Bana's three deals; Kekoro's 8 undrawn cards), and the reference deals the same sizes;
+* **inductive count invariants** of an abstract turn (init ⇒ inv, inv ∧ step ⇒ inv′): conservation,
+  captures by pairs or fours, turn order, draws left = draws needed (Koi-Koi, Kekoro, Musashino-Bana),
+  Kujuroku's field parity while the Oni is in play and the one remaining card of the Oni's rank;
+* **yaku tables over one Boolean per card**, from the catalogue's rows: the catalogue's claims
+  (exclusivity, stacking, "part of", absorption), identical or subsumed compositions, ties within a
+  group, the maximum score (the reference must reach it) and z3-generated boundary piles (just formed,
+  one card short, one past an increment) scored by the reference;
+* **decision tables**: complete and consistent (Koi-Koi multiplier modes and who scores a round;
+  Kujuroku chip bands and settlement cases; Kusuri-gui and Musashino-Bana ties), every case found
+  listed with the gap that decides it, and checked against the reference's play where the adapter
+  shows it (Koi-Koi shōbu scores, Kujuroku card-point settlements).
+
+A case with no recorded decision fails its check until the game's ``DECISIONS`` names the gap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+
+from hanafuda_spec.adapter import EngineAdapter
+from hanafuda_spec.proofs.common import Case, Outcome
+
+__all__ = ["Case", "Outcome", "proof_checks", "replay_check"]
+
+
+def proof_checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
+    """Every proof-backed check of one game (none if the game has no proofs yet)."""
+    try:
+        mod = importlib.import_module(f"hanafuda_spec.proofs.{game}")
+    except ModuleNotFoundError as e:
+        if e.name != f"hanafuda_spec.proofs.{game}":
+            raise
+        return
+    fn: Callable[[EngineAdapter, bool], Iterator[Outcome]] = mod.checks
+    yield from fn(adapter, quick)
+
+
+def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapping[str, str]) -> str | None:
+    """Re-run the property a proof's play counterexample names in ``check`` (e.g. a decision table
+    checked against play): the mismatch found, or None."""
+    check, game = cx.get("check"), cx.get("game")
+    if not isinstance(check, str) or not isinstance(game, str):
+        raise ValueError("counterexample: 'check' and 'game' must be strings")
+    mod = importlib.import_module(f"hanafuda_spec.proofs.{game}")
+    fn: Callable[[EngineAdapter, Mapping[str, object], Mapping[str, str]], str | None] | None = getattr(
+        mod, "replay_check", None)
+    if fn is None:
+        raise ValueError(f"counterexample: {game} has no replayable check {check!r}")
+    return fn(adapter, cx, options)

@@ -1,0 +1,358 @@
+"""The one module behind which z3 lives: a small typed expression language and proof helpers.
+
+Every proof in :mod:`hanafuda_spec.proofs` is written with :class:`Bool` (Boolean) and :class:`Int`
+(integer) expressions built here; nothing of z3's untyped API leaks out. The solver runs with a
+fixed random seed and a timeout, so results are reproducible, and every failed proof comes back
+with a concrete counterexample (a model: variable name → value).
+
+>>> x, y = int_var("x"), int_var("y")
+>>> prove("addition commutes", (x + y).eq(y + x)).ok
+True
+>>> r = prove("x is small", x <= 3, [x >= 0])
+>>> r.ok, r.counterexample["x"] > 3
+(False, True)
+>>> best = maximize("largest", x + y, [x <= 3, y <= 4])
+>>> best.value
+7
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+__all__ = [
+    "SEED",
+    "TIMEOUT_MS",
+    "Bool",
+    "Int",
+    "Model",
+    "Optimum",
+    "ProofResult",
+    "all_of",
+    "any_of",
+    "bool_var",
+    "const",
+    "count",
+    "evaluate",
+    "find",
+    "find_all",
+    "fix",
+    "int_var",
+    "ite",
+    "max_of",
+    "maximize",
+    "prove",
+    "prove_all",
+    "sum_of",
+    "true",
+]
+
+#: The solver's random seed: proofs are reproducible.
+SEED = 20261121
+#: Per-query timeout in milliseconds; a timeout is reported as an unknown (failed) result.
+TIMEOUT_MS = 30_000
+
+#: A model or counterexample: each named variable with its value.
+Model = Mapping[str, int | bool]
+
+
+def _configure() -> None:
+    z3.set_param("smt.random_seed", SEED)
+    z3.set_param("sat.random_seed", SEED)
+
+
+_configure()
+
+
+class Bool:
+    """A Boolean expression."""
+
+    __slots__ = ("_e",)
+
+    def __init__(self, e: Any) -> None:
+        self._e = e
+
+    def __and__(self, o: Bool) -> Bool:
+        return Bool(z3.And(self._e, o._e))
+
+    def __or__(self, o: Bool) -> Bool:
+        return Bool(z3.Or(self._e, o._e))
+
+    def __invert__(self) -> Bool:
+        return Bool(z3.Not(self._e))
+
+    def implies(self, o: Bool) -> Bool:
+        return Bool(z3.Implies(self._e, o._e))
+
+    def iff(self, o: Bool) -> Bool:
+        return Bool(self._e == o._e)
+
+    def then(self, a: Int | int, b: Int | int) -> Int:
+        """``a`` if this holds, else ``b``."""
+        return ite(self, a, b)
+
+    def __repr__(self) -> str:
+        return f"Bool({self._e})"
+
+
+class Int:
+    """An integer expression (``==`` is :meth:`eq`, so that expressions stay hashable)."""
+
+    __slots__ = ("_e",)
+
+    def __init__(self, e: Any) -> None:
+        self._e = e
+
+    @staticmethod
+    def _of(o: Int | int) -> Any:
+        return o._e if isinstance(o, Int) else z3.IntVal(o)
+
+    def __add__(self, o: Int | int) -> Int:
+        return Int(self._e + Int._of(o))
+
+    def __radd__(self, o: int) -> Int:
+        return Int(z3.IntVal(o) + self._e)
+
+    def __sub__(self, o: Int | int) -> Int:
+        return Int(self._e - Int._of(o))
+
+    def __rsub__(self, o: int) -> Int:
+        return Int(z3.IntVal(o) - self._e)
+
+    def __mul__(self, o: Int | int) -> Int:
+        return Int(self._e * Int._of(o))
+
+    def __rmul__(self, o: int) -> Int:
+        return Int(z3.IntVal(o) * self._e)
+
+    def __mod__(self, o: int) -> Int:
+        return Int(self._e % z3.IntVal(o))
+
+    def __neg__(self) -> Int:
+        return Int(-self._e)
+
+    def __ge__(self, o: Int | int) -> Bool:
+        return Bool(self._e >= Int._of(o))
+
+    def __gt__(self, o: Int | int) -> Bool:
+        return Bool(self._e > Int._of(o))
+
+    def __le__(self, o: Int | int) -> Bool:
+        return Bool(self._e <= Int._of(o))
+
+    def __lt__(self, o: Int | int) -> Bool:
+        return Bool(self._e < Int._of(o))
+
+    def eq(self, o: Int | int) -> Bool:
+        return Bool(self._e == Int._of(o))
+
+    def ne(self, o: Int | int) -> Bool:
+        return Bool(self._e != Int._of(o))
+
+    def __repr__(self) -> str:
+        return f"Int({self._e})"
+
+
+def bool_var(name: str) -> Bool:
+    return Bool(z3.Bool(name))
+
+
+def int_var(name: str) -> Int:
+    return Int(z3.Int(name))
+
+
+def const(n: int) -> Int:
+    return Int(z3.IntVal(n))
+
+
+def true() -> Bool:
+    return Bool(z3.BoolVal(True))
+
+
+def ite(c: Bool, a: Int | int, b: Int | int) -> Int:
+    return Int(z3.If(c._e, Int._of(a), Int._of(b)))
+
+
+def all_of(bs: Iterable[Bool]) -> Bool:
+    es = [b._e for b in bs]
+    return Bool(z3.And(*es)) if es else true()
+
+
+def any_of(bs: Iterable[Bool]) -> Bool:
+    es = [b._e for b in bs]
+    return Bool(z3.Or(*es)) if es else ~true()
+
+
+def sum_of(xs: Iterable[Int | int]) -> Int:
+    es = [Int._of(x) for x in xs]
+    return Int(z3.Sum(*es)) if es else const(0)
+
+
+def count(bs: Iterable[Bool]) -> Int:
+    """How many of ``bs`` hold."""
+    return sum_of(ite(b, 1, 0) for b in bs)
+
+
+def max_of(xs: Sequence[Int | int]) -> Int:
+    if not xs:
+        return const(0)
+    out = xs[0] if isinstance(xs[0], Int) else const(xs[0])
+    for x in xs[1:]:
+        xi = x if isinstance(x, Int) else const(x)
+        out = ite(xi > out, xi, out)
+    return out
+
+
+def _solver() -> Any:
+    s = z3.Solver()
+    s.set("timeout", TIMEOUT_MS)
+    s.set("random_seed", SEED)
+    return s
+
+
+def _model_dict(m: Any) -> dict[str, int | bool]:
+    out: dict[str, int | bool] = {}
+    for d in m.decls():
+        v = m[d]
+        if z3.is_true(v):
+            out[d.name()] = True
+        elif z3.is_false(v):
+            out[d.name()] = False
+        elif z3.is_int_value(v):
+            out[d.name()] = int(v.as_long())
+    return dict(sorted(out.items()))
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """The outcome of one proof: ``status`` is ``proved``, ``refuted`` (with a counterexample)
+    or ``unknown`` (timeout); only ``proved`` is ok."""
+
+    name: str
+    status: str
+    seconds: float
+    counterexample: Model = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "proved"
+
+
+def prove(name: str, claim: Bool, assumptions: Iterable[Bool] = ()) -> ProofResult:
+    """Prove ``assumptions ⇒ claim`` for every value of the variables."""
+    t0 = time.perf_counter()
+    s = _solver()
+    for a in assumptions:
+        s.add(a._e)
+    s.add(z3.Not(claim._e))
+    r = s.check()
+    dt = time.perf_counter() - t0
+    if r == z3.unsat:
+        return ProofResult(name, "proved", dt)
+    if r == z3.sat:
+        return ProofResult(name, "refuted", dt, _model_dict(s.model()))
+    return ProofResult(name, "unknown", dt)
+
+
+def prove_all(claims: Sequence[tuple[str, Bool]], assumptions: Iterable[Bool] = ()) -> list[ProofResult]:
+    """:func:`prove` for many claims under the same assumptions, on one solver."""
+    s = _solver()
+    for a in assumptions:
+        s.add(a._e)
+    out = []
+    for name, claim in claims:
+        t0 = time.perf_counter()
+        s.push()
+        s.add(z3.Not(claim._e))
+        r = s.check()
+        dt = time.perf_counter() - t0
+        if r == z3.unsat:
+            out.append(ProofResult(name, "proved", dt))
+        elif r == z3.sat:
+            out.append(ProofResult(name, "refuted", dt, _model_dict(s.model())))
+        else:
+            out.append(ProofResult(name, "unknown", dt))
+        s.pop()
+    return out
+
+
+def find(constraints: Iterable[Bool]) -> Model | None:
+    """A model of the constraints, or ``None`` if there is none (or the solver timed out)."""
+    s = _solver()
+    for c in constraints:
+        s.add(c._e)
+    if s.check() == z3.sat:
+        return _model_dict(s.model())
+    return None
+
+
+def find_all(constraints: Iterable[Bool], over: Sequence[Int | Bool], limit: int = 64) -> list[Model]:
+    """Up to ``limit`` models of the constraints that differ in the values of ``over``
+    (each solution is blocked before looking for the next)."""
+    s = _solver()
+    for c in constraints:
+        s.add(c._e)
+    out: list[Model] = []
+    while len(out) < limit and s.check() == z3.sat:
+        m = s.model()
+        out.append(_model_dict(m))
+        s.add(z3.Or(*[x._e != m.eval(x._e, model_completion=True) for x in over]))
+    return out
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """The result of :func:`maximize`: the best value and a model reaching it."""
+
+    name: str
+    value: int | None
+    model: Model
+    seconds: float
+
+
+def maximize(name: str, objective: Int, constraints: Iterable[Bool] = (), limit: int = 1 << 20) -> Optimum:
+    """The largest value of ``objective`` under the constraints, by a search over satisfiability
+    queries (``value`` None if infeasible, at least ``limit``, or timed out)."""
+    t0 = time.perf_counter()
+    cs = list(constraints)
+    best = find(cs)
+    if best is None:
+        return Optimum(name, None, {}, time.perf_counter() - t0)
+    lo = evaluate(objective, best)
+    step = 1
+    hi: int | None = None  # smallest value known to be unreachable
+    while hi is None or hi - lo > 1:
+        probe = lo + step if hi is None else (lo + hi) // 2
+        if probe >= limit:
+            return Optimum(name, None, {}, time.perf_counter() - t0)
+        m = find([*cs, objective >= probe])
+        if m is None:
+            hi = probe
+        else:
+            best, lo = m, evaluate(objective, m)
+            step *= 2
+    return Optimum(name, lo, best, time.perf_counter() - t0)
+
+
+def fix(x: Int, values: Mapping[str, bool]) -> Int:
+    """``x`` with the named Boolean variables replaced by constants."""
+    subs = [(z3.Bool(k), z3.BoolVal(v)) for k, v in values.items()]
+    return Int(z3.substitute(x._e, *subs)) if subs else x
+
+
+def evaluate(x: Int, model: Model) -> int:
+    """The value of ``x`` under a model (variables the model lacks count as 0 / false)."""
+    subs = [(z3.Bool(k), z3.BoolVal(v)) if isinstance(v, bool) else (z3.Int(k), z3.IntVal(v))
+            for k, v in model.items()]
+    e = z3.simplify(z3.substitute(x._e, *subs) if subs else x._e)
+    if not z3.is_int_value(e):  # variables the model does not fix: complete with defaults
+        s = z3.Solver()
+        s.check()
+        e = s.model().eval(e, model_completion=True)
+    return int(e.as_long())
+

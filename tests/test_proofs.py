@@ -1,0 +1,102 @@
+"""The z3 layer and the proofs of every game (:mod:`hanafuda_spec.proofs`)."""
+
+from __future__ import annotations
+
+from itertools import takewhile
+
+import pytest
+from hanafuda.adapter import ReferenceAdapter
+from hanafuda_spec import z3layer as z
+from hanafuda_spec.games import GAME_KEYS
+from hanafuda_spec.games import koikoi as kk
+from hanafuda_spec.proofs import proof_checks
+from hanafuda_spec.proofs.common import Outcome, YakuModel, boundary_piles, expected_scores, inductive
+from hanafuda_spec.proofs.koikoi import DECK, turn_model
+from hanafuda_spec.yaku import best_per_group
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+def test_prove_returns_a_counterexample() -> None:
+    x = z.int_var("x")
+    r = z.prove("x below 10", x < 10, [x >= 0])
+    assert not r.ok and r.status == "refuted" and r.counterexample["x"] >= 10
+
+
+def test_maximize_finds_the_optimum() -> None:
+    x, y = z.int_var("x"), z.int_var("y")
+    best = z.maximize("m", x + 2 * y, [x >= 0, y >= 0, x + y <= 5])
+    assert best.value == 10
+
+
+def test_koikoi_turn_model_is_inductive() -> None:
+    base, step = inductive(turn_model())
+    assert base.ok and step.ok
+
+
+@given(st.sets(st.sampled_from(DECK), max_size=30))
+def test_KK_YAKU_1_z3_encoding_agrees_with_the_catalogue_definition(pile: set[int]) -> None:
+    """The z3 encoding of a yaku table scores like the spec's plain set definition."""
+    table = kk.yaku_table(kk.SPEC.resolve(), 1)
+    model = YakuModel(table, DECK)
+    assert sorted(expected_scores(model, sorted(pile))) == sorted(best_per_group(table, pile))
+
+
+def test_boundary_piles_just_form_and_just_miss() -> None:
+    table = kk.yaku_table(kk.SPEC.resolve(), 1)
+    model = YakuModel(table, DECK)
+    piles = dict(boundary_piles(model, 40, frozenset({"three-brights"})))
+    formed = piles["three-brights just formed (alone)"]
+    short = piles[next(k for k in piles if k.startswith("three-brights one card short (alone"))]
+    assert {y.id for y in best_per_group(table, formed)} == {"three-brights"}
+    assert not best_per_group(table, short)
+
+
+def _before_second_option_set(o: Outcome) -> bool:
+    label = o.check.rsplit(", ", 1)[-1]
+    if label.startswith("ruleset "):
+        return label == "ruleset fudawiki"
+    return "=" not in label or not any(w in o.check for w in ("yaku", "boundary", "maximum", "claims", "dekiyaku"))
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_proofs_pass_on_the_reference(game: str) -> None:
+    """The game's proofs up to its first ruleset's yaku checks (the rest run in ``verify``), except
+    the open cases the report lists for a decision."""
+    checks = takewhile(_before_second_option_set, proof_checks(ReferenceAdapter(), game, quick=True))
+    failed = [o for o in checks if not o.ok and not any(c.gap is None for c in o.cases)]
+    assert failed == []
+
+
+def test_KJ_SCORE_2_chip_bands_by_the_z3_table() -> None:
+    from hanafuda_spec.proofs.kujuroku import chips_of
+
+    assert [chips_of(p) for p in (0, 75, 76, 85, 86, 95, 96, 105, 106, 115, 116, 300)] == [
+        -3, -3, -2, -2, -1, -1, 1, 1, 2, 2, 3, 3]
+
+
+def test_KK_11_multiplier_table_is_complete_and_consistent() -> None:
+    from hanafuda_spec.proofs.common import decision_table
+    from hanafuda_spec.proofs.koikoi import multiplier_rows
+
+    gaps, clashes = decision_table(("mode", "own", "other"), lambda v: z.all_of(
+        [v["mode"] >= 0, v["mode"] <= 4, v["own"] >= 0, v["other"] >= 0]), multiplier_rows())
+    assert gaps == [] and clashes == []
+    # dropping a row leaves a situation no rule covers, which z3 finds
+    gaps, _ = decision_table(("mode", "own", "other"), lambda v: z.all_of(
+        [v["mode"] >= 0, v["mode"] <= 4, v["own"] >= 0, v["other"] >= 0]), multiplier_rows()[1:])
+    assert gaps and all(g["mode"] == 0 and g["other"] > 0 for g in gaps)
+
+
+def test_fishing_turn_model_is_inductive_and_not_vacuous() -> None:
+    from dataclasses import replace
+
+    from hanafuda_spec.proofs.common import fishing_turn_model
+
+    model = fishing_turn_model(3, 48, 6, 7)
+    base, step = inductive(model)
+    assert base.ok and step.ok
+    # a stronger, false claim (capture piles grow by fours) is refuted with a concrete step
+    wrong = replace(model, inv=lambda v: model.inv(v) & (v["c"] % 4).eq(0))
+    _, bad = inductive(wrong)
+    assert not bad.ok and bad.counterexample["c'"] % 4 != 0
