@@ -70,16 +70,28 @@ class CheckResult:
 
 def option_sets(game: str) -> list[tuple[str, dict[str, str]]]:
     """The option sets ``verify`` covers: every ruleset, then every non-default value of each
-    option on the default ruleset."""
+    option on the default ruleset; and the same again on top of each base configuration the
+    game's profile names in ``option_sets`` (Musashino-Bana's three deals), without repeats."""
     spec = spec_for(game)
     out: list[tuple[str, dict[str, str]]] = []
-    for rs in spec.rulesets:
-        out.append((f"ruleset {rs.name}", spec.resolve(rs.name)))
-    base = spec.resolve()
-    for o in spec.options:
-        for v in o.choices:
-            if v != base[o.key]:
-                out.append((f"{o.key}={v}", spec.resolve(None, {o.key: v})))
+    seen: set[tuple[tuple[str, str], ...]] = set()
+
+    def add(label: str, values: dict[str, str]) -> None:
+        key = tuple(sorted(values.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append((label, values))
+
+    bases = [b for b in profile_for(game).option_sets if b] or []
+    for base_opts in [{}, *bases]:
+        prefix = "".join(f"{k}={v}, " for k, v in sorted(base_opts.items()))
+        for rs in spec.rulesets:
+            add(f"{prefix}ruleset {rs.name}", spec.resolve(rs.name, base_opts))
+        base = spec.resolve(None, base_opts)
+        for o in spec.options:
+            for v in o.choices:
+                if v != base[o.key] and o.key not in base_opts:
+                    add(f"{prefix}{o.key}={v}", spec.resolve(None, {**base_opts, o.key: v}))
     return out
 
 
