@@ -100,3 +100,20 @@ def test_fishing_turn_model_is_inductive_and_not_vacuous() -> None:
     wrong = replace(model, inv=lambda v: model.inv(v) & (v["c"] % 4).eq(0))
     _, bad = inductive(wrong)
     assert not bad.ok and bad.counterexample["c'"] % 4 != 0
+
+
+def test_kusurigui_turn_model_is_inductive_and_can_fail() -> None:
+    from dataclasses import replace as dc_replace
+
+    from hanafuda_spec import z3layer as zl
+    from hanafuda_spec.proofs.common import inductive
+    from hanafuda_spec.proofs.kusurigui import turn_model
+
+    good = turn_model()
+    assert all(r.ok for r in inductive(good))
+    # A re-deal that gives the non-dealer the lead breaks the KG-18 alternation.
+    bad_step = lambda v, w: good.step(v, w) | zl.all_of([  # noqa: E731
+        v["h0"].eq(0), v["h1"].eq(0), v["s"] >= 8, w["h0"].eq(4), w["h1"].eq(4), w["s"].eq(v["s"] - 8),
+        w["r"].eq(v["r"] + 1), w["t"].eq(1), w["p"].eq(v["p"]), w["c"].eq(v["c"])])
+    base, ind = inductive(dc_replace(good, step=bad_step))
+    assert base.ok and not ind.ok and ind.counterexample

@@ -1,6 +1,7 @@
 """z3 proofs for Kusuri-gui: deal arithmetic (44 cards, four re-deals, three out of play), the
 dekiyaku table with its "part of" relation (gap KG-10) proved over one Boolean per card, and the
-round settlement as a decision table (ties, KG-16).
+round settlement as a decision table (ties, KG-16), and the discard-pile turn as an inductive count
+model (conservation, strict alternation from the dealer, four re-deals).
 
 Encoded from :mod:`hanafuda_spec.games.kusurigui`; the reference is reached only through the adapter.
 """
@@ -14,11 +15,13 @@ from hanafuda_spec.adapter import EngineAdapter
 from hanafuda_spec.games import kusurigui as kg
 from hanafuda_spec.proofs.common import (
     Case,
+    CountModel,
     DecisionRow,
     Outcome,
     YakuModel,
     deal_sizes,
     decision_table,
+    inductive,
     rows_to_check,
     scoring_option_sets,
     strict_parts,
@@ -133,8 +136,70 @@ def _settlement() -> Iterator[Outcome]:
     yield timed(GAME, "z3 decision table: round settlement and ties (KG-SCORE-1, KG-16)", table)
 
 
+IN_PLAY = 41  # 44 cards less the three that stay out of play after the deal (KG-4)
+STOCK0 = 32  # four re-deals of eight (KG-DEAL)
+
+
+def turn_model() -> CountModel:
+    """The discard-pile turn over zone sizes (SEED-000 "Gameplay"; KG-17, KG-18).
+
+    Variables: the dealer's hand ``h0``, the non-dealer's ``h1``, the pile ``p``, the stock ``s``,
+    both capture piles together ``c``, the seat to play ``t`` (0 the dealer) and the re-deals done
+    ``r``. A play takes one hand card: it is discarded onto the pile, or it takes the whole (non-empty)
+    pile with it. The turn then passes. When both hands are empty and the stock is not, four cards
+    are dealt to each player and the dealer plays next.
+
+    The invariant: the 41 cards in play are conserved; the dealer leads every cycle (``t = 0`` exactly
+    when the hands are equal); the stock is ``32 - 8r`` with at most four re-deals, so a round that has
+    used up its stock and hands has had exactly four re-deals.
+    """
+    names = ("h0", "h1", "p", "s", "c", "t", "r")
+
+    def init(v: Mapping[str, z.Int]) -> z.Bool:
+        return z.all_of([v["h0"].eq(4), v["h1"].eq(4), v["p"].eq(1), v["s"].eq(STOCK0), v["c"].eq(0),
+                         v["t"].eq(0), v["r"].eq(0)])
+
+    def inv(v: Mapping[str, z.Int]) -> z.Bool:
+        return z.all_of([
+            (v["h0"] + v["h1"] + v["p"] + v["s"] + v["c"]).eq(IN_PLAY),
+            *(v[n] >= 0 for n in ("h0", "h1", "p", "s", "c")),
+            v["r"] >= 0, v["r"] <= 4, v["s"].eq(STOCK0 - 8 * v["r"]),
+            v["t"].eq(0).implies(v["h0"].eq(v["h1"])), v["t"].eq(1).implies(v["h1"].eq(v["h0"] + 1)),
+            v["t"] >= 0, v["t"] <= 1, v["h0"] <= 4,
+            (v["h0"].eq(0) & v["h1"].eq(0) & v["s"].eq(0)).implies(v["r"].eq(4)),
+        ])
+
+    def same(v: Mapping[str, z.Int], w: Mapping[str, z.Int], keep: Sequence[str]) -> z.Bool:
+        return z.all_of(v[n].eq(w[n]) for n in keep)
+
+    def step(v: Mapping[str, z.Int], w: Mapping[str, z.Int]) -> z.Bool:
+        moves = []
+        for seat, h, other in ((0, "h0", "h1"), (1, "h1", "h0")):
+            mine = z.all_of([v["t"].eq(seat), v[h] >= 1, w[h].eq(v[h] - 1), w["t"].eq(1 - seat),
+                             same(v, w, (other, "s", "r"))])
+            moves.append(mine & w["p"].eq(v["p"] + 1) & w["c"].eq(v["c"]))  # discard onto the pile
+            moves.append(mine & (v["p"] >= 1) & w["p"].eq(0) & w["c"].eq(v["c"] + v["p"] + 1))  # take the pile
+        moves.append(z.all_of([v["h0"].eq(0), v["h1"].eq(0), v["s"] >= 8, w["h0"].eq(4), w["h1"].eq(4),
+                               w["s"].eq(v["s"] - 8), w["r"].eq(v["r"] + 1), w["t"].eq(0),
+                               same(v, w, ("p", "c"))]))  # a re-deal (KG-17); the dealer leads (KG-18)
+        return z.any_of(moves)
+
+    return CountModel(names, init, step, inv)
+
+
+def _turn() -> Iterator[Outcome]:
+    def proof() -> Result:
+        for r in inductive(turn_model()):
+            if not r.ok:
+                return False, f"{r.name}: {r.status}", {"kind": "model", "game": GAME, **r.counterexample}, 0, ()
+        return True, ("proved: 41 cards in play conserved, the dealer leads every cycle of plays, the stock is "
+                      "32 - 8 x re-deals, and a round played out has had exactly four re-deals"), {}, 0, ()
+    yield timed(GAME, "z3 inductive count invariants of the turn (KG-18, four re-deals)", proof)
+
+
 def checks(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
     """Every Kusuri-gui proof, in report order."""
     yield from _deal(adapter)
+    yield from _turn()
     yield from _settlement()
     yield from _yaku(adapter, quick)
