@@ -6,47 +6,11 @@ Targets (issue 2): 10,000 random rounds/s and 1,000,000 pile scorings/s.
 
 from __future__ import annotations
 
-import time
-
-from hanafuda.engine import Match
+from _bench import rounds_per_second, scorings_per_second
 from hanafuda.games.koikoi import GAME, score_mask
 from hanafuda_spec.cards import HANAFUDA
-from hanafuda_spec.shuffle import SplitMix64, shuffled
-
-
-def rounds_per_second(seconds: float = 3.0) -> float:
-    rules = GAME.rules()
-    rng = SplitMix64(1)
-    rounds = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        m = Match.start(GAME, rules, rng.next())
-        while not m.over:
-            legal = m.legal_actions()
-            m = m.apply(legal[rng.below(len(legal))])
-        rounds += len(m.info.history)
-    return rounds / (time.perf_counter() - t0)
-
-
-def scorings_per_second(seconds: float = 3.0) -> float:
-    rules = GAME.rules()
-    rng = SplitMix64(2)
-    piles = []
-    for _ in range(1000):
-        cards = shuffled(HANAFUDA.cards, rng)[: 4 + rng.below(20)]
-        m = 0
-        for c in cards:
-            m |= c.mask
-        piles.append(m)
-    n = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for p in piles:
-            score_mask(rules, p, 3)
-        n += len(piles)
-    return n / (time.perf_counter() - t0)
-
 
 if __name__ == "__main__":
-    print(f"koikoi random rounds/s: {rounds_per_second():,.0f}")
-    print(f"koikoi pile scorings/s: {scorings_per_second():,.0f}")
+    rules = GAME.rules()
+    print(f"koikoi random rounds/s: {rounds_per_second(GAME, rules):,.0f}")
+    print(f"koikoi pile scorings/s: {scorings_per_second(lambda p: score_mask(rules, p, 3), HANAFUDA.cards):,.0f}")

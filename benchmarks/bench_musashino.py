@@ -6,48 +6,14 @@ Run: ``uv run python benchmarks/bench_musashino.py``. A measurement, never a tes
 
 from __future__ import annotations
 
-import time
-
-from hanafuda.engine import Match
+from _bench import rounds_per_second, scorings_per_second
 from hanafuda.games.musashino import GAME, score_mask
 from hanafuda_spec.cards import HANAFUDA
 from hanafuda_spec.games.musashino import DEALS
-from hanafuda_spec.shuffle import SplitMix64, shuffled
-
-
-def rounds_per_second(players: str, seconds: float = 2.0) -> float:
-    rules = GAME.rules(None, {"players": players})
-    rng = SplitMix64(1)
-    rounds = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        m = Match.start(GAME, rules, rng.next())
-        while not m.over:
-            legal = m.legal_actions()
-            m = m.apply(legal[rng.below(len(legal))])
-        rounds += len(m.info.history)
-    return rounds / (time.perf_counter() - t0)
-
-
-def scorings_per_second(seconds: float = 2.0) -> float:
-    rules = GAME.rules()
-    rng = SplitMix64(2)
-    piles = []
-    for _ in range(1000):
-        m = 0
-        for c in shuffled(HANAFUDA.cards, rng)[: 4 + rng.below(20)]:
-            m |= c.mask
-        piles.append(m)
-    n = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for p in piles:
-            score_mask(rules, p)
-        n += len(piles)
-    return n / (time.perf_counter() - t0)
-
 
 if __name__ == "__main__":
     for players in DEALS:
-        print(f"musashino random rounds/s (players={players}): {rounds_per_second(players):,.0f}")
-    print(f"musashino pile scorings/s: {scorings_per_second():,.0f}")
+        rate = rounds_per_second(GAME, GAME.rules(None, {"players": players}), 2.0)
+        print(f"musashino random rounds/s (players={players}): {rate:,.0f}")
+    rules = GAME.rules()
+    print(f"musashino pile scorings/s: {scorings_per_second(lambda p: score_mask(rules, p), HANAFUDA.cards, 2.0):,.0f}")

@@ -1,0 +1,50 @@
+"""Shared measuring loops for the benchmarks (single core, wall-clock seconds; never tests)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from hanafuda.engine import Game, Match
+from hanafuda_spec.cards import BaseCard
+from hanafuda_spec.shuffle import SplitMix64, shuffled
+
+
+def rounds_and_games_per_second(game: Game[Any, Any], rules: Any, seconds: float = 3.0) -> tuple[float, float]:
+    """Whole matches of random legal play: (rounds/s, matches/s); misdeals count as rounds dealt."""
+    rng = SplitMix64(1)
+    rounds = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        m = Match.start(game, rules, rng.next())
+        while not m.over:
+            legal = m.legal_actions()
+            m = m.apply(legal[rng.below(len(legal))])
+        rounds += len(m.info.history)
+        games += 1
+    dt = time.perf_counter() - t0
+    return rounds / dt, games / dt
+
+
+def rounds_per_second(game: Game[Any, Any], rules: Any, seconds: float = 3.0) -> float:
+    return rounds_and_games_per_second(game, rules, seconds)[0]
+
+
+def scorings_per_second(score: Callable[[int], object], cards: Sequence[BaseCard], seconds: float = 3.0,
+                        largest: int = 24) -> float:
+    """Score 1,000 random piles of 4 to ``largest - 1`` cards (as bit masks) over and over."""
+    rng = SplitMix64(2)
+    piles = []
+    for _ in range(1000):
+        m = 0
+        for c in shuffled(cards, rng)[: 4 + rng.below(largest - 4)]:
+            m |= c.mask
+        piles.append(m)
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for p in piles:
+            score(p)
+        n += len(piles)
+    return n / (time.perf_counter() - t0)
