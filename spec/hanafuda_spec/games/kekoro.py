@@ -214,7 +214,7 @@ GAPS = (
         "Keeping the dealer on a tie is the smallest change (nobody 'won' the round) and is the dossier's "
         "suggestion.", ("tie_dealer",)),
     Gap("KE-4", "The instant victory: when may it be declared, may it wait, and how are yaku counted?",
-        "SEED-004: if 'at any point in a round' one player has 3 more yaku than the other, they 'may declare' an "
+        "SEED-004: a player leading by three yaku 'at any point in a round' 'may declare' an "
         "instant victory, ending the whole game. Nothing more.",
         "Judged at the end of each of the player's own turns (after both plays): a player whose yaku count "
         "exceeds the opponent's by 3 or more chooses 'declare instant-victory' or 'continue'. A player who "
@@ -257,13 +257,13 @@ GAPS = (
         "Ribbons, so those three cards then form two yaku (60 points); we keep this literal reading.",
         "Each swap is a documented historical variant a player may want; the duplicate is reported rather than "
         "silently merged.", ("gundari_ribbons", "eight_islands")),
-    Gap("KE-10", "'The same card may be used in as many yaku as possible'.",
+    Gap("KE-10", "May one card count in several yaku ('as many yaku as possible')?",
         "Clear: yaku are not exclusive.",
         "No exclusivity: a pile forms every yaku whose three cards it holds.", "Literal reading.", ()),
     Gap("KE-11", "Two matching cards on the table; three matching cards.",
         "SEED-004 states the Hana-Awase rule: the player chooses one of two; three are all captured.",
         "As stated, for the played and the drawn card alike.", "Literal reading.", ()),
-    Gap("KE-12", "'The victor claims the sum of money wagered at setup'.",
+    Gap("KE-12", "The game's winner takes the stakes ('the sum of money wagered'): what does the engine model?",
         "A game-level result only; no stakes are part of play.",
         "Stakes are not modelled: the match result names the winner (the leader by 90, or the declarer of an "
         "instant victory).", "Nothing in play depends on the wager.", ()),

@@ -52,8 +52,8 @@ GAPS = (
         "FW-KK is the fullest source and is from the same wiki as the other seeds; its bibliography includes "
         "the Wikipedia article the seed comes from.",
         ("five_brights", "three_brights", "month_cards")),
-    Gap("KK-2", "After the scrambling, 'If this card matches any card now on the table, they must match "
-        "that card' reads as if it were about the played card.",
+    Gap("KK-2", "After the scrambling, the sentence saying that 'this card' must be matched now follows the "
+        "sentence about the played card, so it reads as if it were about the played card.",
         "In the unscrambled article (WP-2008) the sentence is about the card turned from the draw pile.",
         "The sentence is about the drawn card: a drawn card that matches must capture.",
         "WP-2008 and FW-KK both say the drawn card must capture."),
@@ -138,7 +138,7 @@ GAPS = (
         "The most literal reading of each sentence that keeps the round's card counts well defined.",
         ("turn", "after_hands")),
     Gap("KK-14", "What is the round's month for Cards of the Month when the game is not 12 rounds?",
-        "FW-KK: round n is month n, and the yaku is 'typically only used in full 12 round games'.",
+        "FW-KK: round n is month n, and the yaku is mostly kept for games of 12 rounds ('full 12 round games').",
         "Round n uses month ((n - 1) mod 12) + 1 whatever the length; the option month_cards turns it off.",
         "It keeps the yaku well defined for every length.", ("month_cards",)),
     Gap("KK-15", "The sake cup counting as an Animal or a Chaff 'but not both': who chooses?",
@@ -147,7 +147,7 @@ GAPS = (
         "A player would always choose the better reading; this makes it a function of the pile.",
         ("sake_cup",)),
     Gap("KK-16", "What exactly is 'four pairs' (kuttsuki), and does four of a month count as two pairs?",
-        "FW-KK: 'Four pairs, a pair being two cards of the same month'.",
+        "FW-KK defines a pair as two cards of one month and asks for four of them; it says nothing of four of a kind.",
         "A hand (or table) holds four pairs when its cards make at least four disjoint same-month pairs; four "
         "cards of one month count as two pairs. With 8 cards this means every month present is present an even "
         "number of times.",

@@ -141,8 +141,8 @@ GAPS = (
         "wild); once covered it is an ordinary card of the pile.",
         "Every capture rule of the seed looks at the top card alone."),
     Gap("KG-8", "Exactly when is a capture a Kusuri-gui?",
-        "SEED-000: capturing 'a card that was discarded by the opponent after the discard pile has been "
-        "emptied'; not when that card was an Oni-fuda. Silent on the pile's size and on the capturing card.",
+        "SEED-000: taking a card the opponent discarded once the pile 'has been emptied'; not when that card "
+        "was an Oni-fuda. Silent on the pile's size and on the capturing card.",
         "A capture is a Kusuri-gui when the pile holds exactly one card, the opponent discarded it onto the "
         "empty pile with the play just before, and it is not a willow. The opponent pays at once. The first "
         "card of the round (dealt face up) is never one. Capturing with a willow still counts (option "
