@@ -24,7 +24,9 @@ from hanafuda_spec.cards import BaseCard
 
 from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, action, evolve
 
-__all__ = ["PLAY", "TAKE", "Table", "capture", "deal_packets", "hand_plays", "matches", "take_choices"]
+__all__ = [
+    "PLAY", "TAKE", "Table", "capture", "deal_packets", "explain_hand_play", "hand_plays", "matches", "take_choices",
+]
 
 C = TypeVar("C", bound=BaseCard)
 
@@ -125,3 +127,21 @@ def deal_packets(order: Sequence[C], plan: Sequence[tuple[str, int]]) -> dict[st
         i += n
     out["stock"] = list(order[i:])
     return out
+
+
+def explain_hand_play(hand: Sequence[C], field: Sequence[C], action: Action, seat: int,
+                      rules: tuple[str, str, str]) -> tuple[str, str] | None:
+    """Why a ``play`` action refused by a fishing game is illegal, as far as the shared turn can tell:
+    the card is not in the hand, two field cards match and no target was named, or a target was named
+    where there is no choice. ``rules`` are the game's rule ids for those three cases. None when the
+    action passes these checks (the game then names its own rule, such as a must-capture option)."""
+    in_hand, choose, no_choice = rules
+    if not action.cards or all(c.id != action.cards[0] for c in hand):
+        return in_hand, f"card {action.cards[0] if action.cards else '?'} is not in seat {seat}'s hand"
+    c = next(c for c in hand if c.id == action.cards[0])
+    m = matches(field, c)
+    if len(m) == 2:
+        return choose, f"card {c.id} matches {m[0].id} and {m[1].id}: name one of them as target"
+    if len(action.cards) > 1:
+        return no_choice, f"card {c.id} has {len(m)} match(es) on the field: no target is chosen"
+    return None

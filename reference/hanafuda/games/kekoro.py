@@ -8,6 +8,7 @@ hands are empty (8 cards stay undrawn); each player then scores their card value
 instant victory, which ends the whole game.
 
 >>> from hanafuda.engine import Match
+>>> from hanafuda_spec.cards import card
 >>> m = Match.start(GAME, GAME.rules(), seed=1)
 >>> len(m.state.table.hands[0]), len(m.state.table.field), len(m.state.table.stock)
 (8, 8, 24)
@@ -24,7 +25,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck, card
+from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
 from hanafuda_spec.games import kekoro as spec
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
@@ -39,7 +40,7 @@ from hanafuda.engine import (
     RoundSetup,
     evolve,
 )
-from hanafuda.fishing import PLAY, TAKE, Table, capture, hand_plays, matches, take_choices
+from hanafuda.fishing import PLAY, TAKE, Table, capture, explain_hand_play, hand_plays, matches, take_choices
 
 __all__ = ["GAME", "Kekoro", "KekoroRules", "KekoroState", "Phase", "Scorer"]
 
@@ -261,13 +262,9 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         if action.kind == PLAY:
             if state.phase is not Phase.PLAY:
                 return "KE-TURN-2", f"seat {p} cannot play a hand card now (phase {state.phase.value})"
-            if not action.cards or all(c.id != action.cards[0] for c in state.table.hands[p]):
-                return "KE-TURN-2", f"card {action.cards[0] if action.cards else '?'} is not in seat {p}'s hand"
-            c = card(action.cards[0])
-            m = matches(state.table.field, c)
-            if len(m) == 2:
-                return "KE-CAP-2", f"card {c.id} matches {m[0].id} and {m[1].id}: name one of them as target"
-            return "KE-CAP-1", f"card {c.id} has {len(m)} match(es) on the table: no target is chosen"
+            found = explain_hand_play(state.table.hands[p], state.table.field, action, p,
+                                      ("KE-TURN-2", "KE-CAP-2", "KE-CAP-1"))
+            return found or ("KE-CAP-1", f"card {action.cards[0]} cannot be played so")
         if action.kind == TAKE:
             if state.phase is not Phase.TAKE:
                 return "KE-CAP-6", "no drawn card is waiting for a choice of target"

@@ -4,6 +4,7 @@ Rules, citations and decisions: :mod:`hanafuda_spec.games.koikoi`. The oya is th
 the ko the other player; seat numbers are 0 and 1.
 
 >>> from hanafuda.engine import Match
+>>> from hanafuda_spec.cards import card
 >>> m = Match.start(GAME, GAME.rules(), seed=1)
 >>> len(m.state.table.hands[0]), len(m.state.table.field), len(m.state.table.stock)
 (8, 8, 24)
@@ -19,7 +20,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck, card
+from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
 from hanafuda_spec.games import koikoi as spec
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
@@ -36,7 +37,7 @@ from hanafuda.engine import (
     action,
     evolve,
 )
-from hanafuda.fishing import PLAY, TAKE, Table, capture, hand_plays, matches, take_choices
+from hanafuda.fishing import PLAY, TAKE, Table, capture, explain_hand_play, hand_plays, matches, take_choices
 
 __all__ = ["GAME", "KoiKoi", "KoiKoiRules", "KoiKoiState", "Phase"]
 
@@ -511,15 +512,10 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         if action.kind == PLAY:
             if state.phase not in (Phase.PLAY, Phase.PLAY_SECOND):
                 return "KK-TURN-2", f"seat {p} cannot play a hand card now (phase {state.phase.value})"
-            if not action.cards or all(c.id != action.cards[0] for c in state.table.hands[p]):
-                return "KK-TURN-2", f"card {action.cards[0] if action.cards else '?'} is not in seat {p}'s hand"
-            c = card(action.cards[0])
-            m = matches(state.table.field, c)
-            if len(m) == 2:
-                return "KK-CAP-2", f"card {c.id} matches {m[0].id} and {m[1].id}: name one of them as target"
-            if len(action.cards) > 1:
-                return "KK-CAP-1", f"card {c.id} has {len(m)} match(es) on the table: no target is chosen"
-            return "KK-CAP-5", f"card {c.id} captures nothing while a capture is possible (discard=must-capture)"
+            found = explain_hand_play(state.table.hands[p], state.table.field, action, p,
+                                      ("KK-TURN-2", "KK-CAP-2", "KK-CAP-1"))
+            return found or ("KK-CAP-5", f"card {action.cards[0]} captures nothing while a capture is possible "
+                                         "(discard=must-capture)")
         if action.kind == TAKE:
             if state.phase is not Phase.TAKE:
                 return "KK-CAP-6", "no drawn card is waiting for a choice of target"

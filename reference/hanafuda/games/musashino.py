@@ -7,6 +7,7 @@ first and play passes to the right (seat ``dealer + 1``). Dekiyaku (scoring comb
 read from the spec's table; the two insta-win dekiyaku stop the round at once.
 
 >>> from hanafuda.engine import Match
+>>> from hanafuda_spec.cards import card
 >>> m = Match.start(GAME, GAME.rules(), seed=1)
 >>> [len(h) for h in m.state.table.hands], len(m.state.table.field), len(m.state.table.stock)
 ([7, 7, 7], 6, 21)
@@ -21,13 +22,23 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck, card
+from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
 from hanafuda_spec.games import musashino as spec
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda.engine import CARD_ORDER, Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup, evolve
-from hanafuda.fishing import PLAY, TAKE, Table, capture, deal_packets, hand_plays, matches, take_choices
+from hanafuda.fishing import (
+    PLAY,
+    TAKE,
+    Table,
+    capture,
+    deal_packets,
+    explain_hand_play,
+    hand_plays,
+    matches,
+    take_choices,
+)
 
 __all__ = ["GAME", "Musashino", "MusashinoRules", "MusashinoState", "Phase", "score_mask"]
 
@@ -352,13 +363,9 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         if action.kind == PLAY:
             if state.phase is not Phase.PLAY:
                 return "MB-CAP-6", f"seat {p} must first choose what the drawn card takes"
-            if not action.cards or all(c.id != action.cards[0] for c in state.table.hands[p]):
-                return "MB-TURN-2", f"card {action.cards[0] if action.cards else '?'} is not in seat {p}'s hand"
-            c = card(action.cards[0])
-            m = matches(state.table.field, c)
-            if len(m) == 2:
-                return "MB-CAP-2", f"card {c.id} matches {m[0].id} and {m[1].id}: name one of them as target"
-            return "MB-CAP-1", f"card {c.id} has {len(m)} match(es) on the field: no target is chosen"
+            found = explain_hand_play(state.table.hands[p], state.table.field, action, p,
+                                      ("MB-TURN-2", "MB-CAP-2", "MB-CAP-1"))
+            return found or ("MB-CAP-1", f"card {action.cards[0]} cannot be played so")
         if action.kind == TAKE:
             if state.phase is not Phase.TAKE:
                 return "MB-CAP-6", "no drawn card is waiting for a choice of target"
