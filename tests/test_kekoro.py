@@ -27,6 +27,7 @@ from hanafuda_spec.games.kekoro import (
     SPEC,
     WEAK_BRIGHTS,
     card_points,
+    yaku_count,
     yaku_table,
 )
 from hanafuda_spec.invariants import run_random
@@ -51,8 +52,8 @@ def state(hands: tuple[list[int], list[int]], field: list[int], stock: list[int]
           captured: tuple[list[int], list[int]] = ([], []), turn: int = 0, dealer: int = 0,
           **opts: str) -> KekoroState:
     rules = GAME.rules(None, opts)
-    t = Table(tuple(tuple(sorted(card(i) for i in h)) for h in hands), tuple(sorted(card(i) for i in field)),
-              tuple(card(i) for i in stock), tuple(tuple(sorted(card(i) for i in c)) for c in captured))
+    t = Table.deal(ref.INDEX, [[card(i) for i in h] for h in hands], [card(i) for i in field],
+                   [card(i) for i in stock], [[card(i) for i in c] for c in captured])
     return KekoroState(rules, RoundSetup(1, dealer, (0, 1), (0, 0)), t, turn, Phase.PLAY)
 
 
@@ -531,9 +532,12 @@ options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC
 @given(options, st.sets(st.sampled_from(ALL)))
 def test_scorer_agrees_with_the_catalogue_data(opts: dict[str, str], pile: set[int]) -> None:
     values = SPEC.resolve(None, opts)
-    ps = GAME.score(GAME.make_rules(values), [card(i) for i in sorted(pile)])
+    rules = GAME.make_rules(values)
+    ps = GAME.score(rules, [card(i) for i in sorted(pile)])
     assert ps.yaku == count_yaku(yaku_table(values), pile)
     assert ps.card_points == card_points(values, pile)
+    mask = ref.INDEX.mask_of(card(i) for i in pile)  # the instant victory's count, all yaku side by side
+    assert rules.scorer.yaku_count(mask) == len(ps.yaku) == yaku_count(yaku_table(values), pile)
 
 
 @given(options, st.integers(0, 2**32), st.integers(0, 2**32))
@@ -551,8 +555,7 @@ def _first_violation(opts: dict[str, str]) -> str:
 
 
 def test_invariants_catch_a_missing_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ref.Kekoro, "_end_turn", lambda self, s: self._pass(replace(s, phase=Phase.PLAY,
-                                                                                    pending=None)))
+    monkeypatch.setattr(ref.Kekoro, "_end_turn", lambda self, s, t: self._pass(s, t))
     assert _first_violation({}) == "KE-IV-1 instant victory exactly on a lead of 3"
 
 

@@ -8,7 +8,7 @@ import pytest
 from hanafuda.adapter import ReferenceAdapter, start_from_deck
 from hanafuda.engine import Action, IllegalActionError, Match, RoundSetup
 from hanafuda.fishing import Table
-from hanafuda.games.koikoi import GAME, KoiKoiState, Phase
+from hanafuda.games.koikoi import GAME, INDEX, KoiKoiState, Phase
 from hanafuda_spec.cards import card
 from hanafuda_spec.games.koikoi import PROFILE, SPEC
 from hanafuda_spec.invariants import run_random
@@ -27,8 +27,8 @@ def yaku(ids: list[int], month: int | None = None, **opts: str) -> dict[str, int
 def state(hands: tuple[list[int], list[int]], field: list[int], stock: list[int],
           captured: tuple[list[int], list[int]] = ([], []), turn: int = 0, **opts: str) -> KoiKoiState:
     rules = GAME.rules(None, opts)
-    t = Table(tuple(tuple(sorted(card(i) for i in h)) for h in hands), tuple(sorted(card(i) for i in field)),
-              tuple(card(i) for i in stock), tuple(tuple(sorted(card(i) for i in c)) for c in captured))
+    t = Table.deal(INDEX, [[card(i) for i in h] for h in hands], [card(i) for i in field],
+                   [card(i) for i in stock], [[card(i) for i in c] for c in captured])
     return KoiKoiState(rules, RoundSetup(1, 0, (0, 1), (0, 0)), t, turn, Phase.PLAY)
 
 

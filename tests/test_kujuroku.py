@@ -11,7 +11,7 @@ from hanafuda.adapter import ReferenceAdapter, start_from_deck
 from hanafuda.cli import main
 from hanafuda.engine import Action, IllegalActionError, Match, RoundSetup, evolve
 from hanafuda.fishing import Table
-from hanafuda.games.kujuroku import GAME, KujurokuState, Phase
+from hanafuda.games.kujuroku import GAME, INDEX, KujurokuState, Phase
 from hanafuda.simulate import simulate
 from hanafuda_spec.cards import DAINI, DAINI_JIZO, DainiCard
 from hanafuda_spec.games import kujuroku as kj
@@ -63,9 +63,8 @@ def state(hands: Mapping[int, Sequence[int]], field: Sequence[int], stock: Seque
     r = GAME.rules(None, opts)
     seats = r.seats
     caps = captured or {}
-    t = Table(tuple(tuple(sorted(CARDS[i] for i in hands.get(s, ()))) for s in range(seats)),
-              tuple(sorted(CARDS[i] for i in field)), tuple(CARDS[i] for i in stock),
-              tuple(tuple(sorted(CARDS[i] for i in caps.get(s, ()))) for s in range(seats)))
+    t = Table.deal(INDEX, [[CARDS[i] for i in hands.get(s, ())] for s in range(seats)], [CARDS[i] for i in field],
+                   [CARDS[i] for i in stock], [[CARDS[i] for i in caps.get(s, ())] for s in range(seats)])
     setup = RoundSetup(1, dealer, tuple((dealer + i) % seats for i in range(3)), (30,) * seats)
     s = KujurokuState(r, setup, t, Phase.PLAY, turn)
     return evolve(s, captive=CARDS[captive]) if captive is not None else s

@@ -12,13 +12,15 @@ from hanafuda.adapter import ReferenceAdapter, start_from_deck
 from hanafuda.cli import main
 from hanafuda.engine import Action, IllegalActionError, Match, RoundSetup
 from hanafuda.fishing import Table
-from hanafuda.games.musashino import GAME, MusashinoState, Phase, score_mask
+from hanafuda.games.musashino import GAME, INDEX, MusashinoState, Phase, score_mask
 from hanafuda.simulate import simulate
 from hanafuda_spec.adapter import RoundOutcome
 from hanafuda_spec.cards import HANAFUDA, card
 from hanafuda_spec.games.musashino import (
+    BANQUETS,
     DEALS,
     GAPS,
+    INSTA_WIN,
     PROFILE,
     SEED_ROWS_NOT_USED,
     SPEC,
@@ -52,11 +54,10 @@ def make_state(hands: Sequence[Sequence[int]], field: Sequence[int], stock: Sequ
     rules = GAME.rules(None, opts)
     caps = [list(c) for c in captured] if captured is not None else [[] for _ in range(rules.sides)]
     assert len(hands) == rules.seats and len(caps) == rules.sides
-    piles = tuple(sum(card(i).mask for i in c) for c in caps)
-    t = Table(tuple(tuple(sorted(card(i) for i in h)) for h in hands), tuple(sorted(card(i) for i in field)),
-              tuple(card(i) for i in stock), tuple(tuple(sorted(card(i) for i in c)) for c in caps))
+    t = Table.deal(INDEX, [[card(i) for i in h] for h in hands], [card(i) for i in field],
+                   [card(i) for i in stock], [[card(i) for i in c] for c in caps])
     setup = RoundSetup(1, dealer, tuple(range(rules.seats)), (0,) * rules.seats)
-    return MusashinoState(rules, setup, t, turn, Phase.PLAY, piles, turns=turns, taken=taken)
+    return MusashinoState(rules, setup, t, turn, Phase.PLAY, turns=turns, taken=taken)
 
 
 def over(captured: Sequence[Sequence[int]], dealer: int = 0, **opts: str) -> MusashinoState:
@@ -354,7 +355,12 @@ def test_MB_YAKU_1_reference_scorer_equals_the_spec_definition(pile: set[int], f
     opts = {"four_brights": fb, "insta_win_value": value}
     rules = GAME.rules(None, opts)
     mask = sum(card(i).mask for i in pile)
-    assert score_mask(rules, mask) == score_pile(yaku_table(SPEC.resolve(None, opts)), pile)
+    want = score_pile(yaku_table(SPEC.resolve(None, opts)), pile)
+    assert score_mask(rules, mask) == want
+    # the Storm's second version voids the banquets (MB-STORM-2); an insta-win scores alone all the same
+    insta = any(y.id in INSTA_WIN for y in want)
+    assert score_mask(rules, mask, banquets_void=True) == (want if insta else
+                                                          tuple(y for y in want if y.id not in BANQUETS))
 
 
 # -- the end of a round and insta-wins ----------------------------------------------------------------

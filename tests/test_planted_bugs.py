@@ -4,14 +4,13 @@ counterexample that ``verify --replay`` reproduces (and that the unpatched refer
 from __future__ import annotations
 
 import json
-import sys
 import types
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import hanafuda.games.koikoi as ref_koikoi
 import pytest
+from hanafuda import fishing
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import main
 from hanafuda.fishing import Table
@@ -48,13 +47,29 @@ def test_planted_wrong_yaku_value_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_planted_lost_capture_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """(b) A capture that loses the captured card (KK-CAP-1, card conservation)."""
-    orig = Table.add_captured
+    """(b) A capture that loses the captured card (KK-CAP-1, card conservation). The Koi-Koi reference
+    resolves captures with the shared fishing turn (``capture``, ``resolve``) and may add them to a pile
+    with ``Table.add_captured``: each drops one card of a capture of two or more."""
 
-    def lossy(self: Table[Any], side: int, cards: Any) -> Table[Any]:
-        return orig(self, side, tuple(cards)[:-1] if len(cards) >= 2 else cards)  # a captured card vanishes
+    def lose_one(mask: int) -> int:
+        return mask & (mask - 1) if mask.bit_count() >= 2 else mask  # a captured card vanishes
+
+    orig_add, orig_capture, orig_resolve = Table.add_captured, fishing.capture, fishing.resolve
+
+    def lossy(self: Table[Any], side: int, mask: int) -> Table[Any]:
+        return orig_add(self, side, lose_one(mask))
+
+    def lossy_capture(t: Table[Any], card: Any, target: int | None) -> tuple[int, int]:
+        field, got = orig_capture(t, card, target)
+        return field, lose_one(got)
+
+    def lossy_resolve(index: Any, field: int, card: Any, target: int | None) -> tuple[int, int]:
+        field, got = orig_resolve(index, field, card, target)
+        return field, lose_one(got)
 
     monkeypatch.setattr(Table, "add_captured", lossy)
+    monkeypatch.setattr(ref_koikoi, "capture", lossy_capture)
+    monkeypatch.setattr(ref_koikoi, "resolve", lossy_resolve)
     adapter = ReferenceAdapter()
     bad = _first_failure(random_play_checks(adapter, "koikoi", FEW, 1))
     cx = bad.counterexample  # type: ignore[attr-defined]
@@ -73,22 +88,19 @@ def test_planted_oni_staying_on_the_field_is_caught(monkeypatch: pytest.MonkeyPa
     import hanafuda.games.kujuroku as ref_kujuroku
     from hanafuda_spec.games.kujuroku import ONI
 
-    orig_find, orig_add = ref_kujuroku._find, Table.add_captured
+    turn = ref_kujuroku._Turn  # every capture goes through _Turn.to_pile; the turn's end calls remove_oni
+    oni = ref_kujuroku.INDEX.by_id[ONI].mask
+    orig_to_pile = turn.to_pile
 
-    def blind(cards: Any, cid: int) -> Any:
-        if cid == ONI and sys._getframe(1).f_code.co_name == "_end_turn":
-            return None  # _end_turn no longer sees (and removes) the Oni
-        return orig_find(cards, cid)
+    def keep_oni(self: Any, seat: int, cards: int) -> None:
+        orig_to_pile(self, seat, cards & ~oni)  # the other cards go to the pile,
+        self.field |= cards & oni  # the Oni stays on the field
 
-    def keep_oni(self: Table[Any], side: int, cards: Any) -> Table[Any]:
-        oni = [c for c in cards if c.id == ONI]
-        if not oni:
-            return orig_add(self, side, cards)
-        t = replace(self, field=tuple(sorted((*self.field, *oni), key=lambda c: c.id)))
-        return orig_add(t, side, tuple(c for c in cards if c.id != ONI))
+    def leave_oni(self: Any) -> None:
+        """The end of the turn no longer removes the Oni."""
 
-    monkeypatch.setattr(ref_kujuroku, "_find", blind)
-    monkeypatch.setattr(Table, "add_captured", keep_oni)
+    monkeypatch.setattr(turn, "to_pile", keep_oni)
+    monkeypatch.setattr(turn, "remove_oni", leave_oni)
     adapter = ReferenceAdapter()
     bad = _first_failure(random_play_checks(adapter, "kujuroku", Level("test", 12, 3), 1))
     cx = bad.counterexample  # type: ignore[attr-defined]

@@ -11,12 +11,23 @@ of the draw pile, each resolved the same way against the field:
 A card that matches must capture. Whether a player may play a non-matching hand card while
 another would capture is a game rule (``must_capture``).
 
-:class:`Table` holds the zones; the functions below return new tables (nothing is mutated).
+Card sets are bit masks (card ``c`` is the bit ``c.mask``; :class:`CardIndex` turns masks back
+into cards), so that a capture is a few integer operations. :class:`Table` holds the zones; the
+functions below return new tables and masks (nothing is mutated).
+
+>>> from hanafuda_spec.cards import HANAFUDA, card
+>>> idx = CardIndex(HANAFUDA.cards)
+>>> t = Table.deal(idx, [[card(11), card(30)], []], [card(10), card(12), card(31)], [card(50)])
+>>> [str(a) for a in hand_plays(t, 0)]
+['play 11 10', 'play 11 12', 'play 30']
+>>> field, got = capture(t, card(30), None)
+>>> [c.id for c in idx.cards_of(field)], [c.id for c in idx.cards_of(got)]
+([10, 12], [30, 31])
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -25,7 +36,8 @@ from hanafuda_spec.cards import BaseCard
 from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, action, evolve
 
 __all__ = [
-    "PLAY", "TAKE", "Table", "capture", "deal_packets", "explain_hand_play", "hand_plays", "matches", "take_choices",
+    "PLAY", "TAKE", "CardIndex", "Table", "capture", "deal_packets", "explain_hand_play", "hand_plays",
+    "match_mask", "matches", "resolve", "take_choices",
 ]
 
 C = TypeVar("C", bound=BaseCard)
@@ -34,87 +46,195 @@ PLAY = "play"
 TAKE = "take"
 
 
+class CardIndex(Generic[C]):
+    """The cards of one deck as bits: a bit-mask card set decoded back into cards (in id order,
+    the order hands, field and capture piles are shown in), and each suit's cards as a mask.
+
+    One index serves every table of a deck (build it once per game module).
+
+    >>> from hanafuda_spec.cards import HANAFUDA, card
+    >>> idx = CardIndex(HANAFUDA.cards)
+    >>> m = idx.mask_of([card(120), card(10)])
+    >>> [c.id for c in idx.cards_of(m)], bin(idx.suit_mask(1))
+    ([10, 120], '0b1111')
+    """
+
+    __slots__ = ("by_id", "by_mask", "cards", "id_order", "plays", "suits")
+
+    def __init__(self, cards: Iterable[C]) -> None:
+        self.cards: tuple[C, ...] = tuple(sorted(cards, key=CARD_ORDER))
+        self.by_mask: dict[int, C] = {c.mask: c for c in self.cards}  #: one-bit mask -> card
+        self.by_id: dict[int, C] = {c.id: c for c in self.cards}
+        if len(self.by_mask) != len(self.cards) or len(self.by_id) != len(self.cards):
+            raise ValueError("a card index needs distinct ids and bits")
+        suits: dict[int, int] = {}
+        for c in self.cards:
+            if c.suit:  # suit 0 (a joker) matches nothing and has no suit mask
+                suits[c.suit] = suits.get(c.suit, 0) | c.mask
+        self.suits = suits  #: suit -> the mask of its cards (suit 0 is absent)
+        bits = [c.bit for c in self.cards]
+        self.id_order = bits == sorted(bits)  #: ascending bits are ascending ids (not so in Daini)
+        self.plays: dict[int, Action] = {c.mask: action(PLAY, (c.id,)) for c in self.cards}  #: mask -> ``play c``
+
+    def suit_mask(self, suit: int) -> int:
+        """The cards of ``suit`` (0 for suit 0, the jokers, which match nothing)."""
+        return self.suits.get(suit, 0)
+
+    def mask_of(self, cards: Iterable[BaseCard]) -> int:
+        m = 0
+        for c in cards:
+            m |= 1 << c.bit
+        return m
+
+    def cards_of(self, mask: int) -> tuple[C, ...]:
+        """The cards of a mask, in id order."""
+        by_mask = self.by_mask
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(by_mask[low])
+            mask ^= low
+        if not self.id_order:
+            out.sort(key=CARD_ORDER)
+        return tuple(out)
+
+    def ids_of(self, mask: int) -> tuple[int, ...]:
+        """The card ids of a mask, ascending."""
+        return tuple(c.id for c in self.cards_of(mask))
+
+
 @dataclass(frozen=True)
 class Table(Generic[C]):
-    """The zones of a fishing round. Hands, field and capture piles are kept sorted by card id;
-    the stock (draw pile) is top first."""
+    """The zones of a fishing round: hands, field and capture piles as bit masks over ``index``;
+    the stock (draw pile) as a tuple, top first. ``hands``, ``field`` and ``captured`` show the
+    masks as cards in id order."""
 
-    hands: tuple[tuple[C, ...], ...]
-    field: tuple[C, ...]
+    index: CardIndex[C]
+    hand_masks: tuple[int, ...]
+    field_mask: int
     stock: tuple[C, ...]
-    captured: tuple[tuple[C, ...], ...]
+    captured_masks: tuple[int, ...]
 
-    def with_hand(self, seat: int, hand: Sequence[C]) -> Table[C]:
-        hands = list(self.hands)
-        hands[seat] = tuple(sorted(hand, key=CARD_ORDER))
-        return evolve(self, hands=tuple(hands))
+    @classmethod
+    def deal(cls, index: CardIndex[C], hands: Sequence[Iterable[C]], field: Iterable[C], stock: Sequence[C],
+             captured: Sequence[Iterable[C]] | None = None) -> Table[C]:
+        """A table from card lists (captured piles empty unless given)."""
+        caps = tuple(index.mask_of(p) for p in captured) if captured is not None else (0,) * len(hands)
+        return cls(index, tuple(index.mask_of(h) for h in hands), index.mask_of(field), tuple(stock), caps)
 
-    def add_captured(self, side: int, cards: Sequence[C]) -> Table[C]:
-        if not cards:
-            return self
-        caps = list(self.captured)
-        caps[side] = tuple(sorted((*caps[side], *cards), key=CARD_ORDER))
-        return evolve(self, captured=tuple(caps))
+    # -- views -------------------------------------------------------------------------------
+    @property
+    def hands(self) -> tuple[tuple[C, ...], ...]:
+        return tuple(self.index.cards_of(h) for h in self.hand_masks)
+
+    @property
+    def field(self) -> tuple[C, ...]:
+        return self.index.cards_of(self.field_mask)
+
+    @property
+    def captured(self) -> tuple[tuple[C, ...], ...]:
+        return tuple(self.index.cards_of(c) for c in self.captured_masks)
+
+    def hand(self, seat: int) -> tuple[C, ...]:
+        return self.index.cards_of(self.hand_masks[seat])
 
     def card_count(self) -> int:
-        return (sum(len(h) for h in self.hands) + len(self.field) + len(self.stock)
-                + sum(len(c) for c in self.captured))
+        return (sum(h.bit_count() for h in self.hand_masks) + self.field_mask.bit_count() + len(self.stock)
+                + sum(c.bit_count() for c in self.captured_masks))
+
+    # -- changes (new tables) ----------------------------------------------------------------
+    def with_hand(self, seat: int, mask: int) -> Table[C]:
+        hands = list(self.hand_masks)
+        hands[seat] = mask
+        return evolve(self, hand_masks=tuple(hands))
+
+    def add_captured(self, side: int, mask: int) -> Table[C]:
+        """The cards of ``mask`` added to ``side``'s capture pile."""
+        if not mask:
+            return self
+        caps = list(self.captured_masks)
+        caps[side] |= mask
+        return evolve(self, captured_masks=tuple(caps))
+
+    def draw(self) -> tuple[C, Table[C]]:
+        """The top card of the stock, and the table without it."""
+        return self.stock[0], evolve(self, stock=self.stock[1:])
+
+
+def match_mask(t: Table[C], card: BaseCard) -> int:
+    """The field cards of ``card``'s suit, as a mask (a suit of 0, a joker, matches nothing)."""
+    return t.field_mask & t.index.suits.get(card.suit, 0)
 
 
 def matches(field: Sequence[C], card: C) -> tuple[C, ...]:
-    """The field cards of ``card``'s suit (a suit of 0, a joker, matches nothing)."""
+    """The field cards of ``card``'s suit, from a list of cards (for explanations and tests)."""
     suit = card.suit
     if suit == 0:
         return ()
     return tuple([f for f in field if f.suit == suit])
 
 
-def hand_plays(hand: Sequence[C], field: Sequence[C], must_capture: bool = False) -> list[Action]:
-    """The ``play`` actions for a hand: ``play c`` or, when two field cards match, ``play c t``
+def hand_plays(t: Table[C], seat: int, must_capture: bool = False) -> list[Action]:
+    """The ``play`` actions for ``seat``'s hand: ``play c`` or, when two field cards match, ``play c t``
     for each choice. With ``must_capture``, non-capturing plays are left out whenever a capture
     is possible."""
-    by_suit: dict[int, list[C]] = {}  # the field cards of each suit, in field order
-    for f in field:
-        if f.suit:  # a joker (suit 0) matches nothing
-            by_suit.setdefault(f.suit, []).append(f)
+    index = t.index
+    by_mask, suits, field, play = index.by_mask, index.suits, t.field_mask, index.plays
     out: list[Action] = []
     capturing: list[Action] = []  # the plays of cards that capture
-    for c in hand:
-        m = by_suit.get(c.suit, ()) if c.suit else ()  # matches(field, c)
-        if len(m) == 2:
-            plays = [action(PLAY, (c.id, t.id)) for t in m]
+    hand = t.hand_masks[seat]
+    while hand:  # the hand's cards in bit order
+        low = hand & -hand
+        hand ^= low
+        c = by_mask[low]
+        m = field & suits.get(c.suit, 0)
+        if not m:
+            out.append(play[low])
+            continue
+        if m.bit_count() == 2:
+            a, b = m & -m, m & (m - 1)
+            plays = [action(PLAY, (c.id, by_mask[a].id)), action(PLAY, (c.id, by_mask[b].id))]
         else:
-            plays = [action(PLAY, (c.id,))]
+            plays = [play[low]]
         out.extend(plays)
-        if m:
-            capturing.extend(plays)
+        capturing.extend(plays)
     if must_capture and capturing:
         out = capturing
-    out.sort(key=ACTION_ORDER)
+    if not index.id_order:  # in bit order the plays are already sorted when bits follow ids
+        out.sort(key=ACTION_ORDER)
     return out
 
 
-def take_choices(field: Sequence[C], card: C) -> list[Action]:
+def take_choices(t: Table[C], card: BaseCard) -> list[Action]:
     """``take t`` actions for a drawn card that matches exactly two field cards, else none."""
-    m = matches(field, card)
-    return sorted((action(TAKE, (t.id,)) for t in m), key=ACTION_ORDER) if len(m) == 2 else []
+    m = match_mask(t, card)
+    if m.bit_count() != 2:
+        return []
+    by_mask = t.index.by_mask
+    return sorted((action(TAKE, (by_mask[m & -m].id,)), action(TAKE, (by_mask[m & (m - 1)].id,))),
+                  key=ACTION_ORDER)
 
 
-def capture(field: Sequence[C], card: C, target: int | None) -> tuple[tuple[C, ...], tuple[C, ...]]:
-    """Resolve ``card`` against the field: the new field and the cards captured (the played card
-    included, empty if nothing was captured). ``target`` is required for exactly two matches."""
-    m = matches(field, card)
+def capture(t: Table[C], card: BaseCard, target: int | None) -> tuple[int, int]:
+    """Resolve ``card`` against the table's field: the new field mask and the mask of the cards
+    captured (the played card included; 0 if nothing was captured, the card then joins the field).
+    ``target`` (a card id) is required for exactly two matches."""
+    return resolve(t.index, t.field_mask, card, target)
+
+
+def resolve(index: CardIndex[C], field: int, card: BaseCard, target: int | None) -> tuple[int, int]:
+    """:func:`capture` against a field given as a mask (for a drawn card resolved against the field
+    the hand card left, before a new table is made)."""
+    m = field & index.suits.get(card.suit, 0)
     if not m:
-        return tuple(sorted((*field, card), key=CARD_ORDER)), ()
-    if len(m) == 2:
-        if target is None or target not in (m[0].id, m[1].id):
+        return field | card.mask, 0
+    if m.bit_count() == 2:
+        tc = index.by_id.get(target) if target is not None else None
+        if tc is None or not m & tc.mask:
             raise ValueError("two field cards match: a target must be chosen")
-        taken: tuple[C, ...] = tuple(x for x in m if x.id == target)
-    else:
-        taken = m  # one, or three (all are captured)
-    gone = {x.id for x in taken}
-    rest = tuple([f for f in field if f.id not in gone])
-    return rest, (card, *taken)
+        m = tc.mask
+    # one match, or three (all are captured)
+    return field & ~m, m | card.mask
 
 
 def deal_packets(order: Sequence[C], plan: Sequence[tuple[str, int]]) -> dict[str, list[C]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from hanafuda_spec.games import GAME_KEYS
+from hanafuda_spec.games import GAME_KEYS, all_specs
 
 from hanafuda.engine import Game
 
@@ -45,10 +45,15 @@ def available() -> tuple[AnyGame, ...]:
 
 
 def game(name: str) -> AnyGame:
-    """A game by key or alias (case-insensitive)."""
+    """A game by key or alias (case-insensitive). Only that game's module is imported: the key is
+    found in the catalogues (:mod:`hanafuda_spec.games`)."""
     wanted = name.strip().lower()
-    for g in available():
-        if wanted == g.spec.key or wanted in g.spec.aliases:
-            return g
+    if wanted in GAME_KEYS and (found := _load(wanted)) is not None:
+        return found
+    for spec in all_specs():
+        if wanted == spec.key or wanted in spec.aliases:
+            g = _load(spec.key)
+            if g is not None:
+                return g
     known = ", ".join(g.spec.key for g in available())
     raise UnknownGameError(f"unknown game {name!r} (known: {known})")

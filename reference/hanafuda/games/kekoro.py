@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -31,7 +30,6 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda.engine import (
-    CARD_ORDER,
     Action,
     Game,
     MatchInfo,
@@ -40,9 +38,19 @@ from hanafuda.engine import (
     RoundSetup,
     evolve,
 )
-from hanafuda.fishing import PLAY, TAKE, Table, capture, explain_hand_play, hand_plays, matches, take_choices
+from hanafuda.fishing import (
+    PLAY,
+    TAKE,
+    CardIndex,
+    Table,
+    capture,
+    explain_hand_play,
+    hand_plays,
+    resolve,
+    take_choices,
+)
 
-__all__ = ["GAME", "Kekoro", "KekoroRules", "KekoroState", "Phase", "Scorer"]
+__all__ = ["GAME", "INDEX", "Kekoro", "KekoroRules", "KekoroState", "Phase", "Scorer"]
 
 DECLARE = spec.DECLARE
 CONTINUE = "continue"
@@ -66,50 +74,74 @@ class Phase(enum.Enum):
 
 @dataclass(frozen=True)
 class Scorer:
-    """The yaku table and the card values as bit masks (same meaning as the catalogue's data)."""
+    """The yaku table and the card values as bit masks (same meaning as the catalogue's data): each
+    yaku as it is reported (30 points, KE-YAKU-1) with the mask of its three cards, and each card
+    value with the mask of the cards worth it."""
 
-    yaku: tuple[tuple[str, int], ...]
+    yaku: tuple[tuple[ScoredYaku, int], ...]
     value_masks: tuple[tuple[int, int], ...]
 
     def yaku_of(self, pile: int) -> tuple[ScoredYaku, ...]:
         """Every yaku the pile forms, 30 points each, in table order (KE-YAKU-1, KE-YAKU-2)."""
-        return tuple(ScoredYaku(yid, spec.YAKU_POINTS) for yid, m in self.yaku if pile & m == m)
+        return tuple([y for y, m in self.yaku if pile & m == m])
 
     def yaku_count(self, pile: int) -> int:
-        """How many yaku the pile forms (KE-IV-2)."""
+        """How many yaku the pile forms (KE-IV-2): ``len(self.yaku_of(pile))``."""
         return len([m for _, m in self.yaku if pile & m == m])
 
     def card_points(self, pile: int) -> int:
         """The value of the cards in the pile (KE-VAL-1, KE-VAL-2)."""
-        return sum(v * (pile & m).bit_count() for v, m in self.value_masks)
+        return sum([v * (pile & m).bit_count() for v, m in self.value_masks])
 
 
-#: Every hanafuda card by id (``card(id)`` parses text; this is a plain table for the hot paths).
-_CARD: dict[int, Card] = {c.id: c for c in HANAFUDA.cards if isinstance(c, Card)}
+#: The 48 hanafuda cards as bits: every Kekoro table is a set of masks over this index.
+INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Card))
 
-
-def _mask(ids: frozenset[int] | set[int]) -> int:
-    m = 0
-    for i in ids:
-        m |= _CARD[i].mask
-    return m
+#: Each month's four cards, as masks (for the four-of-a-month misdeal).
+_MONTHS: tuple[int, ...] = tuple(INDEX.suits.values())
 
 
 @functools.lru_cache(maxsize=64)
 def _scorer(values: tuple[tuple[str, str], ...]) -> Scorer:
     opt = dict(values)
-    yaku = tuple((y.id, _mask(y.pool)) for y in spec.yaku_table(opt))
-    by_value: dict[int, set[int]] = {}
+    yaku = tuple((ScoredYaku(y.id, spec.YAKU_POINTS), INDEX.mask_of(INDEX.by_id[i] for i in y.pool))
+                 for y in spec.yaku_table(opt))
+    by_value: dict[int, list[Card]] = {}
     for cid, v in spec.CARD_VALUES[opt["values"]].items():
-        by_value.setdefault(v, set()).add(cid)
-    return Scorer(yaku, tuple((v, _mask(ids)) for v, ids in sorted(by_value.items())))
+        by_value.setdefault(v, []).append(INDEX.by_id[cid])
+    return Scorer(yaku, tuple((v, INDEX.mask_of(cards)) for v, cards in sorted(by_value.items())))
 
 
-def _pile_mask(cards: Sequence[BaseCard]) -> int:
+@functools.lru_cache(maxsize=4)
+def _deal_plan(packet: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """KE-DEAL-1 as positions in the deck order (top first): the cards of the opponent, of the table
+    and of the dealer, dealt in packets of ``packet`` in that order until each has 8."""
+    got: tuple[list[int], list[int], list[int]] = ([], [], [])
+    i = 0
+    while any(len(g) < 8 for g in got):
+        for g in got:
+            n = min(packet, 8 - len(g))
+            g.extend(range(i, i + n))
+            i += n
+    return tuple(got[0]), tuple(got[1]), tuple(got[2])
+
+
+def _bits(cards: Sequence[BaseCard], positions: tuple[int, ...]) -> int:
+    """The mask of the cards at ``positions`` of ``cards``."""
     m = 0
-    for c in cards:
-        m |= 1 << c.bit  # c.mask, without the property call
+    for i in positions:
+        m |= 1 << cards[i].bit  # cards[i].mask, without the property call
     return m
+
+
+def _four_of_a_month(mask: int) -> bool:
+    """Whether the cards of ``mask`` include all four of a month (KE-DEAL-3)."""
+    return any([mask & m == m for m in _MONTHS])
+
+
+def _with_seat(masks: tuple[int, ...], seat: int, mask: int) -> tuple[int, ...]:
+    """Two seats' masks (hands or capture piles) with ``seat``'s replaced by ``mask``."""
+    return (mask, masks[1]) if seat == 0 else (masks[0], mask)
 
 
 @dataclass(frozen=True)
@@ -137,7 +169,7 @@ class KekoroRules:
 
 @dataclass(frozen=True)
 class KekoroState:
-    """One position of a Kekoro round."""
+    """One position of a Kekoro round. The table's masks are over :data:`INDEX`."""
 
     rules: KekoroRules
     setup: RoundSetup
@@ -153,13 +185,10 @@ class KekoroState:
         return self.setup.dealer
 
     def yaku_counts(self) -> tuple[int, int]:
-        sc = self.rules.scorer
-        c = self.table.captured
-        return sc.yaku_count(_pile_mask(c[0])), sc.yaku_count(_pile_mask(c[1]))
-
-
-def _four_of_a_month(cards: Sequence[BaseCard]) -> bool:
-    return 4 in Counter([c.suit for c in cards]).values()
+        """How many yaku each seat's capture pile forms (KE-IV-2)."""
+        count = self.rules.scorer.yaku_count
+        piles = self.table.captured_masks
+        return count(piles[0]), count(piles[1])
 
 
 class Kekoro(Game[KekoroState, KekoroRules]):
@@ -182,26 +211,17 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         if len(cards) != 48:
             raise ValueError("Kekoro deals from the 48-card hanafuda deck")
         dealer = setup.dealer
-        other = 1 - dealer
-        packet = int(rules["packets"])
-        want = {other: 8, -1: 8, dealer: 8}
-        got: dict[int, list[Card]] = {other: [], -1: [], dealer: []}
-        i = 0
-        while any(len(got[k]) < want[k] for k in want):  # KE-DEAL-1: opponent, table, dealer
-            for who in (other, -1, dealer):
-                n = min(packet, want[who] - len(got[who]))
-                got[who].extend(cards[i:i + n])
-                i += n
-        hands: list[tuple[Card, ...]] = [(), ()]
-        hands[other] = tuple(sorted(got[other], key=CARD_ORDER))
-        hands[dealer] = tuple(sorted(got[dealer], key=CARD_ORDER))
-        table = Table(tuple(hands), tuple(sorted(got[-1], key=CARD_ORDER)), tuple(cards[i:]), ((), ()))
-        state = KekoroState(rules, setup, table, dealer, Phase.PLAY)  # KE-TURN-1: the dealer leads
+        opponent, field, own = _deal_plan(int(rules["packets"]))  # KE-DEAL-1: opponent, table, dealer
+        hands = _with_seat((0, 0), 1 - dealer, _bits(cards, opponent))
+        hands = _with_seat(hands, dealer, _bits(cards, own))
+        table = Table(INDEX, hands, _bits(cards, field), tuple(cards[24:]), (0, 0))
         mode = rules["misdeal"]  # KE-DEAL-3; no lucky hands are looked for (KE-DEAL-4)
-        void = mode != "off" and _four_of_a_month(table.field)
+        void = mode != "off" and _four_of_a_month(table.field_mask)
         if mode == "field-or-hand":
-            void = void or any(_four_of_a_month(h) for h in table.hands)
-        return evolve(state, phase=Phase.OVER, end=MISDEAL) if void else state
+            void = void or any(_four_of_a_month(h) for h in hands)
+        if void:
+            return KekoroState(rules, setup, table, dealer, Phase.OVER, end=MISDEAL)
+        return KekoroState(rules, setup, table, dealer, Phase.PLAY)  # KE-TURN-1: the dealer leads
 
     # -- play ---------------------------------------------------------------------------------
     def to_move(self, state: KekoroState) -> int | None:
@@ -209,10 +229,10 @@ class Kekoro(Game[KekoroState, KekoroRules]):
 
     def legal_actions(self, state: KekoroState) -> tuple[Action, ...]:
         if state.phase is Phase.PLAY:  # KE-CAP-5: a non-matching card may always be played
-            return tuple(hand_plays(state.table.hands[state.turn], state.table.field))
+            return tuple(hand_plays(state.table, state.turn))
         if state.phase is Phase.TAKE:
             assert state.pending is not None
-            return tuple(take_choices(state.table.field, state.pending))
+            return tuple(take_choices(state.table, state.pending))
         if state.phase is Phase.DECLARE:
             return (CONTINUE_ACTION, DECLARE_ACTION)  # sorted: 'continue' < 'declare'
         return ()
@@ -221,48 +241,56 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         t = state.table
         p = state.turn
         if action.kind == PLAY:
-            c = _CARD[action.cards[0]]
-            target = action.cards[1] if len(action.cards) > 1 else None
-            hand = tuple(x for x in t.hands[p] if x.id != c.id)
-            field, got = capture(t.field, c, target)  # KE-CAP-1…4
-            t = evolve(t.with_hand(p, hand), field=field).add_captured(p, got)
-            drawn, t = t.stock[0], evolve(t, stock=t.stock[1:])  # KE-TURN-2
-            if len(matches(t.field, drawn)) == 2:
+            c = t.index.by_id[action.cards[0]]
+            field, got = capture(t, c, action.cards[1] if len(action.cards) > 1 else None)  # KE-CAP-1…4
+            # KE-TURN-2: then the top card of the draw pile is played the same way (KE-CAP-6), against
+            # the field the hand card left, so that the table of the turn is built once
+            drawn = t.stock[0]
+            choose = (field & t.index.suit_mask(drawn.suit)).bit_count() == 2  # the player takes one (KE-CAP-2)
+            if not choose:  # it stays on the table, or captures its one match or all three (KE-CAP-1…4)
+                field, got_drawn = resolve(t.index, field, drawn, None)
+                got |= got_drawn
+            t = evolve(t, hand_masks=_with_seat(t.hand_masks, p, t.hand_masks[p] & ~c.mask), field_mask=field,
+                       stock=t.stock[1:], captured_masks=_with_seat(t.captured_masks, p, t.captured_masks[p] | got))
+            if choose:
                 return evolve(state, table=t, phase=Phase.TAKE, pending=drawn)
-            field, got = capture(t.field, drawn, None)  # KE-CAP-6
-            return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, got)))
+            return self._end_turn(state, t)
         if action.kind == TAKE:
             assert state.pending is not None
-            field, got = capture(t.field, state.pending, action.cards[0])
-            t = evolve(t, field=field).add_captured(p, got)
-            return self._end_turn(evolve(state, table=t, pending=None))
+            field, got = capture(t, state.pending, action.cards[0])  # KE-CAP-6, KE-CAP-2
+            t = evolve(t, field_mask=field, captured_masks=_with_seat(t.captured_masks, p, t.captured_masks[p] | got))
+            return self._end_turn(state, t)
         if action == DECLARE_ACTION:  # KE-IV-1, KE-GAME-2
             return evolve(state, phase=Phase.OVER, end=INSTANT_VICTORY, winner=p)
         if action == CONTINUE_ACTION:  # KE-IV-3
-            return self._pass(state)
+            return self._pass(state, t)
         raise AssertionError(action)
 
-    def _end_turn(self, state: KekoroState) -> KekoroState:
-        """KE-IV-1: after both plays, a yaku lead of 3 or more offers the instant victory."""
+    def _end_turn(self, state: KekoroState, table: Table[Card]) -> KekoroState:
+        """KE-IV-1: after both plays (``table`` is the table then), a yaku lead of 3 or more offers
+        the instant victory."""
         p = state.turn
-        counts = state.yaku_counts()
-        state = evolve(state, phase=Phase.PLAY, pending=None)
-        if counts[p] - counts[1 - p] >= spec.YAKU_LEAD:
-            return evolve(state, phase=Phase.DECLARE)
-        return self._pass(state)
+        count = state.rules.scorer.yaku_count
+        piles = table.captured_masks
+        mine = count(piles[p])
+        # a lead of 3 needs 3 yaku: the opponent's are counted only then
+        if mine >= spec.YAKU_LEAD and mine - count(piles[1 - p]) >= spec.YAKU_LEAD:
+            return evolve(state, table=table, phase=Phase.DECLARE, pending=None)
+        return self._pass(state, table)
 
-    def _pass(self, state: KekoroState) -> KekoroState:
+    def _pass(self, state: KekoroState, table: Table[Card]) -> KekoroState:
+        """The turn passes to the other seat on ``table``, or the round ends when their hand is empty."""
         nxt = 1 - state.turn
-        if not state.table.hands[nxt]:
-            return evolve(state, phase=Phase.OVER, end=PLAYED_OUT)  # KE-END-1
-        return evolve(state, turn=nxt, phase=Phase.PLAY)
+        if not table.hand_masks[nxt]:
+            return evolve(state, table=table, phase=Phase.OVER, pending=None, end=PLAYED_OUT)  # KE-END-1
+        return evolve(state, table=table, turn=nxt, phase=Phase.PLAY, pending=None)
 
     def explain_illegal(self, state: KekoroState, action: Action) -> tuple[str, str]:
         p = state.turn
         if action.kind == PLAY:
             if state.phase is not Phase.PLAY:
                 return "KE-TURN-2", f"seat {p} cannot play a hand card now (phase {state.phase.value})"
-            found = explain_hand_play(state.table.hands[p], state.table.field, action, p,
+            found = explain_hand_play(state.table.hand(p), state.table.field, action, p,
                                       ("KE-TURN-2", "KE-CAP-2", "KE-CAP-1"))
             return found or ("KE-CAP-1", f"card {action.cards[0]} cannot be played so")
         if action.kind == TAKE:
@@ -288,7 +316,7 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         if state.end == MISDEAL:
             return RoundResult(MISDEAL, (0, 0), counts=False, next_dealer=d)
         sc = state.rules.scorer
-        piles = [_pile_mask(c) for c in state.table.captured]
+        piles = state.table.captured_masks
         yaku = (sc.yaku_of(piles[0]), sc.yaku_of(piles[1]))
         cp = (sc.card_points(piles[0]), sc.card_points(piles[1]))
         if state.end == INSTANT_VICTORY:  # KE-IV-3: the interrupted round is not scored
@@ -309,21 +337,22 @@ class Kekoro(Game[KekoroState, KekoroRules]):
 
     def snapshot(self, state: KekoroState, info: MatchInfo | None = None) -> Snapshot:
         t = state.table
+        ids = t.index.ids_of
         zones: list[tuple[str, tuple[int, ...]]] = [
-            ("hand.0", tuple(c.id for c in t.hands[0])),
-            ("hand.1", tuple(c.id for c in t.hands[1])),
-            ("field", tuple(c.id for c in t.field)),
+            ("hand.0", ids(t.hand_masks[0])),
+            ("hand.1", ids(t.hand_masks[1])),
+            ("field", ids(t.field_mask)),
             ("stock", tuple(c.id for c in t.stock)),
             ("drawn", (state.pending.id,) if state.pending else ()),
-            ("captured.0", tuple(c.id for c in t.captured[0])),
-            ("captured.1", tuple(c.id for c in t.captured[1])),
+            ("captured.0", ids(t.captured_masks[0])),
+            ("captured.1", ids(t.captured_masks[1])),
         ]
         scores = info.scores if info else (0, 0)
         return Snapshot("kekoro", tuple(zones), self.to_move(state), state.phase.value, state.dealer,
                         state.setup.number, scores)
 
     def score(self, rules: KekoroRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
-        pile = _pile_mask(cards)
+        pile = INDEX.mask_of(cards)
         return PileScore(rules.scorer.yaku_of(pile), rules.scorer.card_points(pile))
 
     # -- the match ----------------------------------------------------------------------------

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
 from hanafuda_spec.games import koikoi as spec
@@ -27,7 +27,6 @@ from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda.engine import (
     ACTION_ORDER,
-    CARD_ORDER,
     Action,
     Game,
     MatchInfo,
@@ -37,9 +36,21 @@ from hanafuda.engine import (
     action,
     evolve,
 )
-from hanafuda.fishing import PLAY, TAKE, Table, capture, explain_hand_play, hand_plays, matches, take_choices
+from hanafuda.fishing import (
+    PLAY,
+    TAKE,
+    CardIndex,
+    Table,
+    capture,
+    deal_packets,
+    explain_hand_play,
+    hand_plays,
+    match_mask,
+    resolve,
+    take_choices,
+)
 
-__all__ = ["GAME", "KoiKoi", "KoiKoiRules", "KoiKoiState", "Phase"]
+__all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRules", "KoiKoiState", "Phase"]
 
 KOIKOI = "koikoi"
 STOP = "stop"
@@ -145,8 +156,11 @@ class _Compiled:
         return self.points + self.extra * max(0, ex.bit_count() + (ex & self.doubled).bit_count() - self.extra_from)
 
 
+#: The hanafuda deck as bits: the card sets of a Koi-Koi table are masks over this index.
+INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Card))
+
 #: Every hanafuda card by id (``card(id)`` parses text; this is a plain table for the hot paths).
-_CARD: dict[int, Card] = {c.id: c for c in HANAFUDA.cards if isinstance(c, Card)}
+_CARD: dict[int, Card] = INDEX.by_id
 
 
 def _mask(ids: frozenset[int]) -> int:
@@ -161,11 +175,11 @@ def _compile(y: YakuDef) -> _Compiled:
                      _mask(y.extra_pool), y.extra_from, y.extra, _mask(y.doubled))
 
 
-@dataclass(frozen=True, slots=True)
-class _Block:
+class _Block(NamedTuple):
     """Rows scored together: a run of rows of one group, or one ungrouped row. ``pool`` and
     ``doubled`` are the union of the rows' and ``need`` the least of theirs, so that a pile with
-    too few of the block's cards skips every row of the block at once."""
+    too few of the block's cards skips every row of the block at once. (A named tuple: the scoring
+    loop unpacks it.)"""
 
     pool: int
     doubled: int
@@ -195,8 +209,8 @@ def _table(values: tuple[tuple[str, str], ...], month: int | None, sake: str | N
     return _blocks(tuple(_compile(y) for y in spec.yaku_table(dict(values), month, sake)))
 
 
-_WILLOW = _mask(frozenset({110, 111, 112, 113}))
-_PAULOWNIA = _mask(frozenset({120, 121, 122, 123}))
+_WILLOW = INDEX.suit_mask(11)
+_PAULOWNIA = INDEX.suit_mask(12)
 _VIEWING = ("flower-viewing", "moon-viewing")
 
 
@@ -208,11 +222,14 @@ def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
     """The yaku of ``pile`` in table order, keeping the best of each group (the first on a tie)."""
     best: dict[str, tuple[int, int, str]] = {}
     chosen: list[tuple[int, int, str]] = []
-    for block in table:
-        held = pile & block.pool
-        if held.bit_count() + (held & block.doubled).bit_count() < block.need:
+    for pool, doubled, need, rows in table:
+        held = pile & pool
+        n = held.bit_count()
+        if doubled:
+            n += (held & doubled).bit_count()
+        if n < need:
             continue  # too few of the block's cards for any of its rows: most blocks stop here
-        for i, y in block.rows:
+        for i, y in rows:
             v = y.value(pile)
             if v <= 0:
                 continue
@@ -222,6 +239,8 @@ def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
                 cur = best.get(y.group)
                 if cur is None or v > cur[1]:
                     best[y.group] = (i, v, y.yid)
+    if not chosen and not best:
+        return []
     chosen.extend(best.values())
     chosen.sort()
     return [_scored(yid, v) for _, v, yid in chosen]
@@ -256,36 +275,66 @@ def _filter(opt: Mapping[str, str], found: list[ScoredYaku], field: int) -> list
     return found
 
 
-def _pile_mask(cards: Sequence[BaseCard]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c.bit  # c.mask, without the property call
-    return m
-
-
 # -- lucky hands ---------------------------------------------------------------------------
 
 
 LIGHTNING = 113
 
+#: The cards of every hanafuda month as bit masks over :data:`INDEX`.
+_MONTHS = tuple(INDEX.suit_mask(m) for m in range(1, 13))
+_LIGHTNING = _CARD[LIGHTNING].mask
+_BRIGHTS = _mask(frozenset(spec.BRIGHTS))
+_SUSUKI = INDEX.suit_mask(8)
 
-def _non_willow(field: Sequence[Card]) -> tuple[Card, ...]:
-    return tuple(f for f in field if f.suit != 11)
 
-
-def _lightning_wild(rules: KoiKoiRules, field: Sequence[Card]) -> bool:
+def _lightning_wild(rules: KoiKoiRules, field: int) -> bool:
     """KK-WILD-5: whether the Lightning is wild this round (always, or only if Susuki was dealt to the table)."""
     mode = rules.opt["lightning"]
-    return mode == "wild" or (mode == "wild-if-susuki" and any(c.suit == 8 for c in field))
+    return mode == "wild" or (mode == "wild-if-susuki" and bool(field & _SUSUKI))
 
 
-def _teshi(cards: Sequence[BaseCard]) -> bool:
-    return 4 in Counter([c.suit for c in cards]).values()
+def _month_counts(cards: int) -> list[int]:
+    """How many cards of each month (January first) a card set (a mask) holds."""
+    return [(cards & m).bit_count() for m in _MONTHS]
 
 
-def _kuttsuki(cards: Sequence[BaseCard]) -> bool:
+def _teshi(counts: Sequence[int]) -> bool:
+    """All four cards of a month (``counts`` from :func:`_month_counts`)."""
+    return 4 in counts
+
+
+def _kuttsuki(counts: Sequence[int]) -> bool:
     """At least four pairs of a month; four of a month counts as two pairs (decision KK-16)."""
-    return sum([n // 2 for n in Counter([c.suit for c in cards]).values()]) >= 4
+    return sum([n // 2 for n in counts]) >= 4
+
+
+@functools.cache
+def _deal_plan(hand_size: int, packet: int) -> tuple[tuple[str, int], ...]:
+    """KK-DEAL-1: packets go to the opponent (ko), the table (field) and the dealer in turn until the
+    hands hold ``hand_size`` cards and the table eight."""
+    want = {"ko": hand_size, "field": 8, "dealer": hand_size}
+    dealt = dict.fromkeys(want, 0)
+    plan = []
+    while any(dealt[k] < want[k] for k in want):
+        for who in ("ko", "field", "dealer"):
+            n = min(packet, want[who] - dealt[who])
+            if n:
+                plan.append((who, n))
+                dealt[who] += n
+    return tuple(plan)
+
+
+def _moved(t: Table[Card], seat: int, field: int, got: int, hand: int | None = None,
+           stock: tuple[Card, ...] | None = None) -> Table[Card]:
+    """The table after a play by ``seat``: the new field, ``got`` added to the seat's capture pile,
+    and the seat's new hand and the new stock where given (one copy of the table)."""
+    hands, caps = t.hand_masks, t.captured_masks
+    if hand is not None:
+        hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+    if got:
+        caps = (caps[0] | got, caps[1]) if seat == 0 else (caps[0], caps[1] | got)
+    return evolve(t, hand_masks=hands, field_mask=field, captured_masks=caps,
+                  stock=t.stock if stock is None else stock)
 
 
 class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
@@ -308,53 +357,42 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         if len(cards) != 48:
             raise ValueError("Koi-Koi deals from the 48-card hanafuda deck")
         dealer = setup.dealer
-        ko = 1 - dealer
-        size, packet = rules.hand_size, int(rules["packets"])
-        want = {ko: size, -1: 8, dealer: size}
-        got: dict[int, list[Card]] = {ko: [], -1: [], dealer: []}
-        i = 0
-        while any(len(got[k]) < want[k] for k in want):  # KK-DEAL-1: opponent, table, dealer
-            for who in (ko, -1, dealer):
-                n = min(packet, want[who] - len(got[who]))
-                got[who].extend(cards[i:i + n])
-                i += n
-        stock = tuple(cards[i:])
-        hands: list[tuple[Card, ...]] = [(), ()]
-        hands[ko] = tuple(sorted(got[ko], key=CARD_ORDER))
-        hands[dealer] = tuple(sorted(got[dealer], key=CARD_ORDER))
-        table = Table(tuple(hands), tuple(sorted(got[-1], key=CARD_ORDER)), stock, ((), ()))
-        state = KoiKoiState(rules, setup, table, dealer, Phase.PLAY,
-                            field_brights=sum(1 for c in table.field if c.id in spec.BRIGHTS),
-                            lightning_wild=_lightning_wild(rules, table.field))
+        got = deal_packets(cards, _deal_plan(rules.hand_size, int(rules.opt["packets"])))  # KK-DEAL-1
+        hands = (got["dealer"], got["ko"]) if dealer == 0 else (got["ko"], got["dealer"])
+        table = Table.deal(INDEX, hands, got["field"], got["stock"])
+        field = table.field_mask
+        state = KoiKoiState(rules, setup, table, dealer, Phase.PLAY, field_brights=(field & _BRIGHTS).bit_count(),
+                            lightning_wild=_lightning_wild(rules, field))
         state = self._check_deal(state)
         return self._begin_turn(state) if state.phase is Phase.PLAY else state
 
     def _check_deal(self, s: KoiKoiState) -> KoiKoiState:
         opt = s.rules.opt
-        field = s.table.field
+        field = s.table.field_mask
         mode = opt["field_teyaku"]
-        four, pairs = _teshi(field), _kuttsuki(field)
+        counts = _month_counts(field)
+        four, pairs = _teshi(counts), _kuttsuki(counts)
         if (mode == "misdeal" and (four or pairs)) or (mode == "four-kind-only" and four):
             return evolve(s, phase=Phase.OVER, end="misdeal")  # KK-DEAL-3
         if mode == "dealer-wins" and four:
             return evolve(s, phase=Phase.OVER, end="field-teyaku", winner=s.dealer,
                            teyaku_points=(6, 0) if s.dealer == 0 else (0, 6))
         if mode == "dealer-captures":
-            while _teshi(s.table.field):
-                if len(s.table.stock) < 4:  # KK-DEAL-8: the draw pile cannot replace the four cards
+            t = s.table
+            while _teshi(_month_counts(t.field_mask)):
+                if len(t.stock) < 4:  # KK-DEAL-8: the draw pile cannot replace the four cards
                     return evolve(s, phase=Phase.OVER, end="misdeal")
-                month = Counter(c.suit for c in s.table.field).most_common(1)[0][0]
-                quad = tuple(c for c in s.table.field if c.suit == month)
-                rest = [c for c in s.table.field if c.suit != month]
-                new = s.table.stock[:4]
-                t = evolve(s.table, field=tuple(sorted(rest + list(new), key=CARD_ORDER)), stock=s.table.stock[4:])
-                s = evolve(s, table=t.add_captured(s.dealer, quad))
+                quad = next(m for m in _MONTHS if (t.field_mask & m).bit_count() == 4)  # the earliest month
+                new = INDEX.mask_of(t.stock[:4])
+                t = evolve(t, field_mask=(t.field_mask & ~quad) | new, stock=t.stock[4:]).add_captured(s.dealer, quad)
+            s = evolve(s, table=t)
         hand_mode = opt["teyaku"]
         if hand_mode == "off":
             return s
         pts = []
-        for h in s.table.hands:
-            a, b = _teshi(h), _kuttsuki(h)
+        for h in s.table.hand_masks:
+            counts = _month_counts(h)
+            a, b = _teshi(counts), _kuttsuki(counts)
             pts.append(int(opt["teyaku_both"]) if a and b else 6 if a or b else 0)
         if not any(pts):
             return s
@@ -372,21 +410,21 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
     def legal_actions(self, state: KoiKoiState) -> tuple[Action, ...]:
         if state.phase is Phase.DRAW:
             return (action(DRAW),)
+        t = state.table
         if state.phase in (Phase.PLAY, Phase.PLAY_SECOND):
             must = state.rules.opt["discard"] == "must-capture"
-            hand, field = state.table.hands[state.turn], state.table.field
-            plays = hand_plays(hand, field, must)
-            if state.lightning_wild and any(c.id == LIGHTNING for c in hand):  # KK-WILD-1
-                wild = {action(PLAY, (LIGHTNING, f.id)) for f in _non_willow(field)}
+            plays = hand_plays(t, state.turn, must)
+            if state.lightning_wild and t.hand_masks[state.turn] & _LIGHTNING:  # KK-WILD-1
+                wild = {action(PLAY, (LIGHTNING, f.id)) for f in INDEX.cards_of(t.field_mask & ~_WILLOW)}
                 plays = sorted(set(plays) | wild, key=ACTION_ORDER)
                 if must and wild:
-                    plays = [a for a in plays if a in wild or matches(field, _CARD[a.cards[0]])]
+                    plays = [a for a in plays if a in wild or match_mask(t, _CARD[a.cards[0]])]
             return tuple(plays)
         if state.phase is Phase.TAKE:
             assert state.pending is not None
             if state.lightning_wild and state.pending.id == LIGHTNING:  # KK-WILD-3
-                return tuple(action(TAKE, (f.id,)) for f in _non_willow(state.table.field))
-            return tuple(take_choices(state.table.field, state.pending))
+                return tuple(action(TAKE, (f.id,)) for f in INDEX.cards_of(t.field_mask & ~_WILLOW))
+            return tuple(take_choices(t, state.pending))
         if state.phase is Phase.CALL:
             return (action(KOIKOI), action(STOP))
         return ()
@@ -394,117 +432,124 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
     def do(self, state: KoiKoiState, action: Action) -> KoiKoiState:
         t = state.table
         p = state.turn
-        mode = state.rules.opt["turn"]
         if action.kind == PLAY:
             c = _CARD[action.cards[0]]
             target = action.cards[1] if len(action.cards) > 1 else None
-            hand = tuple(x for x in t.hands[p] if x.id != c.id)
-            got: tuple[Card, ...]
+            hand = t.hand_masks[p] & ~c.mask
             if state.lightning_wild and c.id == LIGHTNING and target is not None and _CARD[target].suit != 11:
-                field, got = tuple(f for f in t.field if f.id != target), (c, _CARD[target])  # KK-WILD-1
+                field, got = t.field_mask & ~_CARD[target].mask, c.mask | _CARD[target].mask  # KK-WILD-1
             else:
-                field, got = capture(t.field, c, target)
-            t = evolve(t.with_hand(p, hand), field=field).add_captured(p, got)
+                field, got = capture(t, c, target)
+            mode = state.rules.opt["turn"]
+            if state.phase is Phase.PLAY and mode != "draw-first" and t.stock:  # KK-TURN-2: now the draw
+                return self._play_drawn(state, t, field, got, hand, keep=mode == "keep-unmatched")
+            t = _moved(t, p, field, got, hand=hand)
             if state.phase is Phase.PLAY_SECOND:  # the turn's second hand play ends it (KK-TURN-6, KK-TURN-7)
-                return self._end_turn(evolve(state, table=t))
-            if mode == "draw-first":
-                if not hand:  # nothing left for a second play (only when the draw pile ran dry)
-                    return self._end_turn(evolve(state, table=t))
+                return self._end_turn(state, t)
+            if mode == "draw-first" and hand:
                 return evolve(state, table=t, phase=Phase.PLAY_SECOND)  # KK-TURN-6
-            if not t.stock:  # only after dealer-captures with 10-card hands (KK-TURN-5)
-                return self._end_turn(evolve(state, table=t))
-            drawn, t = t.stock[0], evolve(t, stock=t.stock[1:])  # KK-TURN-2
-            return self._play_drawn(state, t, drawn, keep=mode == "keep-unmatched")
+            # draw-first with nothing left for a second play (only when the draw pile ran dry), or an
+            # empty draw pile (only after dealer-captures with 10-card hands, KK-TURN-5)
+            return self._end_turn(state, t)
         if action.kind == DRAW:  # KK-END-5: a draw-only turn once both hands are empty
-            drawn, t = t.stock[0], evolve(t, stock=t.stock[1:])
-            return self._play_drawn(state, t, drawn, keep=False)
+            return self._play_drawn(state, t, t.field_mask, 0, t.hand_masks[p], keep=False)
         if action.kind == TAKE:
-            assert state.pending is not None
-            if state.lightning_wild and state.pending.id == LIGHTNING:  # KK-WILD-3
-                taken = _CARD[action.cards[0]]
-                field, got = tuple(f for f in t.field if f.id != taken.id), (state.pending, taken)
+            drawn = state.pending
+            assert drawn is not None
+            if state.lightning_wild and drawn.id == LIGHTNING:  # KK-WILD-3
+                taken = _CARD[action.cards[0]].mask
+                field, got = t.field_mask & ~taken, drawn.mask | taken
             else:
-                field, got = capture(t.field, state.pending, action.cards[0])
-            t = evolve(t, field=field).add_captured(p, got)
-            return self._end_turn(evolve(state, table=t, pending=None))
+                field, got = capture(t, drawn, action.cards[0])
+            return self._end_turn(state, _moved(t, p, field, got))
         if action.kind == KOIKOI:
             calls = (state.calls[0] + (p == 0), state.calls[1] + (p == 1))
-            return self._pass(evolve(state, calls=calls))
+            return self._pass(state, t, calls=calls)
         if action.kind == STOP:
             return evolve(state, phase=Phase.OVER, end="shobu", winner=p)
         raise AssertionError(action)
 
-    def _play_drawn(self, state: KoiKoiState, t: Table[Card], drawn: Card, keep: bool) -> KoiKoiState:
-        """Play the card turned from the draw pile (KK-CAP-6), with the wild Lightning rules
-        (KK-WILD-2…4) and turn=keep-unmatched (KK-TURN-7)."""
+    def _play_drawn(self, state: KoiKoiState, t: Table[Card], field: int, got: int, hand: int,
+                    keep: bool) -> KoiKoiState:
+        """Turn the draw pile's top card and play it (KK-CAP-6), with the wild Lightning rules
+        (KK-WILD-2…4) and turn=keep-unmatched (KK-TURN-7). ``t`` is the table at the start of the play;
+        ``field``, ``got`` and ``hand`` are the field, the cards captured and the player's hand after the
+        hand card (all masks), so that the table of the turn is built once."""
         p = state.turn
-        if state.lightning_wild:
-            lightning = next((f for f in t.field if f.id == LIGHTNING), None)
-            if drawn.id == LIGHTNING:
-                if not t.stock:  # KK-WILD-4: the last card of the draw pile takes everything left
-                    everything = (drawn, *t.field)
-                    return self._end_turn(evolve(state, table=evolve(t, field=()).add_captured(p, everything)))
-                targets = _non_willow(t.field)
-                if len(targets) > 1:  # KK-WILD-3: the player chooses which card it takes
-                    return evolve(state, table=t, phase=Phase.TAKE, pending=drawn)
-                if len(targets) == 1:
-                    field = tuple(f for f in t.field if f.id != targets[0].id)
-                    pair = (drawn, targets[0])
-                    return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, pair)))
-                if keep:  # nothing it may take: an unmatched drawn card (KK-TURN-7)
-                    return evolve(state, table=t.with_hand(p, (*t.hands[p], drawn)), phase=Phase.PLAY_SECOND)
-                return self._end_turn(evolve(state, table=evolve(t, field=tuple(sorted((*t.field, drawn))))))
-            if lightning is not None and drawn.suit != 11:  # KK-WILD-2: the first non-Willow drawn takes it
-                field = tuple(f for f in t.field if f.id != LIGHTNING)
-                pair = (drawn, lightning)
-                return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, pair)))
-        if keep and not matches(t.field, drawn):  # KK-TURN-7
-            return evolve(state, table=t.with_hand(p, (*t.hands[p], drawn)), phase=Phase.PLAY_SECOND)
-        if len(matches(t.field, drawn)) == 2:
-            return evolve(state, table=t, phase=Phase.TAKE, pending=drawn)
-        field, got = capture(t.field, drawn, None)  # KK-CAP-6
-        return self._end_turn(evolve(state, table=evolve(t, field=field).add_captured(p, got)))
+        drawn, stock = t.stock[0], t.stock[1:]
 
-    def _yaku_now(self, state: KoiKoiState, seat: int) -> tuple[ScoredYaku, ...]:
+        def after(field: int, more: int = 0, hand: int = hand) -> Table[Card]:
+            return _moved(t, p, field, got | more, hand=hand, stock=stock)
+
+        if state.lightning_wild:
+            if drawn.id == LIGHTNING:
+                if not stock:  # KK-WILD-4: the last card of the draw pile takes everything left
+                    return self._end_turn(state, after(0, field | drawn.mask))
+                targets = field & ~_WILLOW
+                if targets.bit_count() > 1:  # KK-WILD-3: the player chooses which card it takes
+                    return evolve(state, table=after(field), phase=Phase.TAKE, pending=drawn)
+                if targets:
+                    return self._end_turn(state, after(field & ~targets, drawn.mask | targets))
+                if keep:  # nothing it may take: an unmatched drawn card (KK-TURN-7)
+                    return evolve(state, table=after(field, hand=hand | drawn.mask), phase=Phase.PLAY_SECOND)
+                return self._end_turn(state, after(field | drawn.mask))
+            if field & _LIGHTNING and drawn.suit != 11:  # KK-WILD-2: the first non-Willow drawn takes it
+                return self._end_turn(state, after(field & ~_LIGHTNING, drawn.mask | _LIGHTNING))
+        m = field & INDEX.suit_mask(drawn.suit)
+        if keep and not m:  # KK-TURN-7
+            return evolve(state, table=after(field, hand=hand | drawn.mask), phase=Phase.PLAY_SECOND)
+        if m.bit_count() == 2:
+            return evolve(state, table=after(field), phase=Phase.TAKE, pending=drawn)
+        field, more = resolve(INDEX, field, drawn, None)  # KK-CAP-6
+        return self._end_turn(state, after(field, more))
+
+    def _yaku_now(self, state: KoiKoiState, seat: int, t: Table[Card] | None = None) -> tuple[ScoredYaku, ...]:
+        """The yaku of ``seat``'s capture pile on table ``t`` (the state's table by default)."""
+        t = state.table if t is None else t
         weather = state.rules.opt["viewing"] == "weather"  # only the weather rule looks at the field
-        return score_mask(state.rules, _pile_mask(state.table.captured[seat]), self._month(state),
-                          _pile_mask(state.table.field) if weather else 0)
+        return score_mask(state.rules, t.captured_masks[seat], self._month(state), t.field_mask if weather else 0)
 
     def _month(self, state: KoiKoiState) -> int | None:
         return state.month if state.rules.opt["month_cards"] == "on" else None
 
-    def _end_turn(self, state: KoiKoiState) -> KoiKoiState:
-        """KK-TURN-3: after both plays, a new or improved yaku gives the koi-koi/shōbu choice."""
+    def _end_turn(self, state: KoiKoiState, t: Table[Card]) -> KoiKoiState:
+        """KK-TURN-3: after both plays (``t`` is the table they left), a new or improved yaku gives the
+        koi-koi/shōbu choice."""
         p = state.turn
-        now = self._yaku_now(state, p)
+        now = self._yaku_now(state, p, t)
+        if now == state.seen[p]:  # nothing new or improved (the common case)
+            return self._pass(state, t)
         before = {y.id: y.points for y in state.seen[p]}
         new = any(y.id not in before for y in now)
         improved = new or any(y.points > before[y.id] for y in now if y.id in before)
         seen = (now, state.seen[1]) if p == 0 else (state.seen[0], now)
         last_improver = p if improved else state.last_improver
-        state = evolve(state, seen=seen, phase=Phase.PLAY, pending=None, last_improver=last_improver)
+        changes = {"seen": seen, "last_improver": last_improver}
         decides = new if state.rules.opt["koikoi_on"] == "new" else improved
         if decides:
             if sum(y.points for y in now) < int(state.rules.opt["koikoi_min"]):
-                return evolve(state, phase=Phase.OVER, end="shobu", winner=p)  # KK-TURN-4
-            return evolve(state, phase=Phase.CALL)
-        return self._pass(state)
+                return evolve(state, table=t, pending=None, phase=Phase.OVER, end="shobu", winner=p,
+                              **changes)  # KK-TURN-4
+            return evolve(state, table=t, pending=None, phase=Phase.CALL, **changes)
+        return self._pass(state, t, **changes)
 
-    def _pass(self, state: KoiKoiState) -> KoiKoiState:
-        nxt = 1 - state.turn
-        t = state.table
-        if not t.hands[nxt]:
-            if state.rules.opt["after_hands"] == "draw-pile" and not t.hands[state.turn] and t.stock:
-                return evolve(state, turn=nxt, phase=Phase.DRAW)  # KK-END-5
-            return evolve(state, phase=Phase.OVER, end="exhaustive")  # KK-END-2
-        return self._begin_turn(evolve(state, turn=nxt, phase=Phase.PLAY))
+    def _pass(self, state: KoiKoiState, t: Table[Card], **changes: object) -> KoiKoiState:
+        """The turn passes to the other player (with ``changes`` to the state), unless the round is over."""
+        p = state.turn
+        nxt = 1 - p
+        if not t.hand_masks[nxt]:
+            if state.rules.opt["after_hands"] == "draw-pile" and not t.hand_masks[p] and t.stock:
+                return evolve(state, table=t, turn=nxt, phase=Phase.DRAW, pending=None, **changes)  # KK-END-5
+            return evolve(state, table=t, phase=Phase.OVER, end="exhaustive", pending=None, **changes)  # KK-END-2
+        return self._begin_turn(evolve(state, table=t, turn=nxt, phase=Phase.PLAY, pending=None, **changes))
 
     def _begin_turn(self, state: KoiKoiState) -> KoiKoiState:
         """KK-TURN-6: with turn=draw-first the turn starts by drawing the top card into the hand."""
         t = state.table
         if state.rules.opt["turn"] != "draw-first" or not t.stock:
             return state
-        t = evolve(t.with_hand(state.turn, (*t.hands[state.turn], t.stock[0])), stock=t.stock[1:])
+        p = state.turn
+        t = _moved(t, p, t.field_mask, 0, hand=t.hand_masks[p] | t.stock[0].mask, stock=t.stock[1:])
         return evolve(state, table=t)
 
     def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
@@ -571,13 +616,13 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
     def snapshot(self, state: KoiKoiState, info: MatchInfo | None = None) -> Snapshot:
         t = state.table
         zones: list[tuple[str, tuple[int, ...]]] = [
-            ("hand.0", tuple(c.id for c in t.hands[0])),
-            ("hand.1", tuple(c.id for c in t.hands[1])),
-            ("field", tuple(c.id for c in t.field)),
+            ("hand.0", INDEX.ids_of(t.hand_masks[0])),
+            ("hand.1", INDEX.ids_of(t.hand_masks[1])),
+            ("field", INDEX.ids_of(t.field_mask)),
             ("stock", tuple(c.id for c in t.stock)),
             ("drawn", (state.pending.id,) if state.pending else ()),
-            ("captured.0", tuple(c.id for c in t.captured[0])),
-            ("captured.1", tuple(c.id for c in t.captured[1])),
+            ("captured.0", INDEX.ids_of(t.captured_masks[0])),
+            ("captured.1", INDEX.ids_of(t.captured_masks[1])),
         ]
         scores = info.scores if info else (0, 0)
         return Snapshot("koikoi", tuple(zones), self.to_move(state), state.phase.value, state.dealer,
@@ -585,7 +630,7 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
 
     def score(self, rules: KoiKoiRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         m = month if rules.opt["month_cards"] == "on" else None
-        return PileScore(score_mask(rules, _pile_mask(cards), m), None)
+        return PileScore(score_mask(rules, INDEX.mask_of(cards), m), None)
 
     def yaku_names(self, rules: KoiKoiRules) -> Mapping[str, str]:
         return {y.id: y.name for y in spec.yaku_table(rules.opt, 1)}

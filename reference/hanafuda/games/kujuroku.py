@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -43,8 +42,6 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda.engine import (
-    ACTION_ORDER,
-    CARD_ORDER,
     Action,
     Game,
     MatchInfo,
@@ -54,19 +51,41 @@ from hanafuda.engine import (
     action,
     evolve,
 )
-from hanafuda.fishing import PLAY, TAKE, Table, capture, matches
+from hanafuda.fishing import PLAY, TAKE, CardIndex, Table, match_mask, resolve
 
-__all__ = ["COLLECT", "GAME", "Kujuroku", "KujurokuRules", "KujurokuState", "Phase", "score_mask"]
+__all__ = ["COLLECT", "GAME", "INDEX", "Kujuroku", "KujurokuRules", "KujurokuState", "Phase", "score_mask"]
 
 COLLECT = "collect"
 
-#: Every Daini card by id (the Jizo deck holds all of them).
-_CARDS: dict[int, DainiCard] = {c.id: c for c in DAINI_JIZO.cards if isinstance(c, DainiCard)}
+#: The cards as bits for every Kujuroku table: one index over the 42-card Jizo deck serves the
+#: 41-card deck too (a card has the same bit in both). The numbered cards are bits 0-39; the Oni
+#: (id 0) is bit 40 and the Jizo (id 1) bit 41, so bit order is not id order, but
+#: :meth:`~hanafuda.fishing.CardIndex.cards_of` still lists cards by id.
+INDEX: CardIndex[DainiCard] = CardIndex(c for c in DAINI_JIZO.cards if isinstance(c, DainiCard))
 
+_ONI_CARD, _JIZO_CARD = INDEX.by_id[ONI], INDEX.by_id[JIZO]
+_ONI, _JIZO = _ONI_CARD.mask, _JIZO_CARD.mask  #: the Oni-fuda and the Jizo-fuda as one-bit masks
+#: The numbered cards (all but the jokers). Their bits ascend with their ids, so a loop over their
+#: bits meets them in id order.
+_NUMBERED = INDEX.mask_of(c for c in INDEX.cards if c.suit)
+assert [c.bit for c in INDEX.cards if c.suit] == sorted(c.bit for c in INDEX.cards if c.suit)
+#: KJ-CAP-1: each numbered card (by its bit) and the cards of its number, which it matches.
+_MATCHED_BY = {c.mask: INDEX.suits[c.suit] for c in INDEX.cards if c.suit}
+
+#: The cards of the 41-card deck and of the 42-card deck (jizo=on).
+_DECK_MASKS = {False: INDEX.mask_of(DAINI.cards), True: INDEX.mask_of(DAINI_JIZO.cards)}
+
+#: The cards of each number (rank 1 to 10) as masks, lowest number first; the jokers have no number.
+_RANKS: tuple[tuple[int, int], ...] = tuple(sorted(INDEX.suits.items()))
 
 #: The participants of a round by number of seats and dealer: the dealer and the next two to the right.
 _PARTICIPANTS = {n: tuple(tuple((d + i) % n for i in range(spec.PLAYERS_PER_ROUND)) for d in range(n))
                  for n in (3, 4)}
+
+#: The participants in turn order starting from each of them, by number of seats and dealer: the
+#: next player is ``[1]``, and the capture piles are checked for dekiyaku in this order (KJ-YAKU-1).
+_TURN_ORDER = {n: tuple({p: parts[i:] + parts[:i] for i, p in enumerate(parts)} for parts in by_dealer)
+               for n, by_dealer in _PARTICIPANTS.items()}
 
 
 class Phase(enum.Enum):
@@ -97,10 +116,16 @@ class KujurokuRules:
     def deck(self) -> Deck:
         return DAINI_JIZO if self.jizo else DAINI
 
+    @functools.cached_property
+    def dekiyaku(self) -> _DekiyakuTable:
+        """The dekiyaku table of these rules (configuration and count)."""
+        return _dekiyaku_table(self.configuration, self.stack)
+
 
 @dataclass(frozen=True)
 class KujurokuState:
-    """One position of a Kujuroku round.
+    """One position of a Kujuroku round. The table's hands, field and capture piles are bit masks
+    over :data:`INDEX`.
 
     ``captive`` is the numbered card the Oni-fuda captured while that capture stands (KJ-ONI-6);
     ``oni_from_hand`` records that the Oni was played from the hand during the current turn (for
@@ -133,10 +158,15 @@ class KujurokuState:
 
     def oni_holder(self) -> int | None:
         """The seat whose capture pile holds the Oni-fuda."""
-        for seat, pile in enumerate(self.table.captured):
-            if any(c.id == ONI for c in pile):
-                return seat
-        return None
+        return _oni_holder(self.table.captured_masks)
+
+
+def _oni_holder(piles: Sequence[int]) -> int | None:
+    """The seat whose capture pile (a mask) holds the Oni-fuda."""
+    for seat, pile in enumerate(piles):
+        if pile & _ONI:
+            return seat
+    return None
 
 
 # -- dekiyaku ----------------------------------------------------------------------------------------
@@ -157,10 +187,7 @@ class _Dekiyaku:
 
 
 def _mask(ids: Iterable[int]) -> int:
-    m = 0
-    for i in ids:
-        m |= _CARDS[i].mask
-    return m
+    return INDEX.mask_of(INDEX.by_id[i] for i in ids)
 
 
 def _compile(y: YakuDef) -> _Dekiyaku:
@@ -169,50 +196,158 @@ def _compile(y: YakuDef) -> _Dekiyaku:
     return _Dekiyaku(y.id, y.points, _mask(y.required), _mask(y.pool), y.need)
 
 
+class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
+    """The dekiyaku of one configuration with one count rule (``stack``), remembered pile by pile.
+
+    Only the cards some row names (``counted``) can form a dekiyaku, so ``table[pile & table.counted]``
+    is what a pile forms, found on first use: at most 2**13 different keys (configuration B names the
+    most cards)."""
+
+    __slots__ = ("counted", "rows", "stack")
+
+    def __init__(self, configuration: str, stack: bool) -> None:
+        super().__init__()
+        self.rows = tuple(_compile(y) for y in spec.CONFIGURATIONS[configuration])
+        self.stack = stack
+        self.counted = 0
+        for y in self.rows:
+            self.counted |= y.required | y.pool
+
+    def __missing__(self, pile: int) -> tuple[ScoredYaku, ...]:
+        """The dekiyaku formed by a pile of counted cards: the most valuable only, or all with
+        ``dekiyaku_count=stack`` (KJ-YAKU-3, KJ-YAKU-4)."""
+        formed = [y for y in self.rows if y.formed(pile)]
+        if not formed:
+            found: tuple[ScoredYaku, ...] = ()
+        elif self.stack:
+            found = tuple(ScoredYaku(y.yid, y.points) for y in formed)
+        else:
+            best = max(formed, key=lambda y: y.points)
+            found = (ScoredYaku(best.yid, best.points),)
+        self[pile] = found
+        return found
+
+
 @functools.cache
-def _table(configuration: str) -> tuple[_Dekiyaku, ...]:
-    return tuple(_compile(y) for y in spec.CONFIGURATIONS[configuration])
+def _dekiyaku_table(configuration: str, stack: bool) -> _DekiyakuTable:
+    return _DekiyakuTable(configuration, stack)
 
 
 def score_mask(rules: KujurokuRules, pile: int) -> tuple[ScoredYaku, ...]:
-    """The dekiyaku a pile (bit mask) forms: the most valuable only, or all with
+    """The dekiyaku a pile (bit mask over :data:`INDEX`) forms: the most valuable only, or all with
     ``dekiyaku_count=stack`` (KJ-YAKU-3, KJ-YAKU-4)."""
-    formed = [y for y in _table(rules.configuration) if y.formed(pile)]
-    if not formed:
-        return ()
-    if rules.stack:
-        return tuple(ScoredYaku(y.yid, y.points) for y in formed)
-    best = max(formed, key=lambda y: y.points)
-    return (ScoredYaku(best.yid, best.points),)
+    table = rules.dekiyaku
+    return table[pile & table.counted]
 
 
-def _pile_mask(cards: Iterable[BaseCard]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c.bit  # c.mask, without the property call
-    return m
+def _remaining(captive: DainiCard | None, piles: Iterable[int]) -> int:
+    """The card remaining that the Oni-holder is owed (KJ-ONI-6, KJ-ONI-7), as a mask; 0 while it is
+    not confirmed. The predicate of :func:`hanafuda_spec.games.kujuroku.remaining_card` on the
+    capture piles' masks: the Oni captured a numbered card, and exactly one card of that number lies
+    outside every capture pile."""
+    if captive is None or not captive.suit:
+        return 0
+    outside = INDEX.suits[captive.suit]
+    for pile in piles:
+        outside &= ~pile
+    return outside if outside.bit_count() == 1 else 0
 
 
-def _find(cards: Sequence[DainiCard], cid: int) -> DainiCard | None:
-    for c in cards:
-        if c.id == cid:
-            return c
+def _point_values(jizo: bool) -> tuple[tuple[int, int], ...]:
+    """Each card-point value (:func:`hanafuda_spec.games.kujuroku.card_points`) and the cards worth it."""
+    values: dict[int, int] = {}
+    for c in INDEX.cards:
+        v = spec.card_points(c.id, jizo)
+        values[v] = values.get(v, 0) | c.mask
+    return tuple(sorted(values.items()))
+
+
+#: KJ-SCORE-1 / KJ-JIZO-5 as masks, without and with the Jizo variant.
+_POINT_VALUES = {jizo: _point_values(jizo) for jizo in (False, True)}
+
+
+def _pile_points(jizo: bool, pile: int) -> int:
+    """The card points of a capture pile (a mask): :func:`hanafuda_spec.games.kujuroku.card_points`
+    summed over its cards."""
+    return sum(v * (pile & cards).bit_count() for v, cards in _POINT_VALUES[jizo])
+
+
+def _triple_rank(field: int) -> int | None:
+    """The lowest number with three cards on the field (KJ-DEAL-6), if any."""
+    for rank, cards in _RANKS:
+        if (field & cards).bit_count() == 3:
+            return rank
     return None
 
 
-def _without(cards: Sequence[DainiCard], *gone: DainiCard) -> tuple[DainiCard, ...]:
-    return tuple(c for c in cards if c not in gone)
+class _Turn:
+    """A position while one action is applied to it: the zones as masks and the state fields an
+    action may change, edited in place, then made into one new state by :meth:`state` or
+    :meth:`over`. (It serves the dealer's takes at the deal too.) ``s`` is the position before the
+    action; ``order`` the participants in turn order from the player to move."""
 
+    __slots__ = ("captive", "draws", "field", "hands", "oni_from_hand", "order", "out", "piles", "s", "stock")
 
-def _with(cards: Sequence[DainiCard], *more: DainiCard) -> tuple[DainiCard, ...]:
-    return tuple(sorted((*cards, *more), key=CARD_ORDER))
+    def __init__(self, s: KujurokuState) -> None:
+        t = s.table
+        self.s = s
+        self.hands = t.hand_masks
+        self.field = t.field_mask
+        self.stock = t.stock
+        self.piles = list(t.captured_masks)
+        self.captive = s.captive
+        self.oni_from_hand = s.oni_from_hand
+        self.draws = s.draws
+        self.out = s.out
+        self.order = _TURN_ORDER[s.rules.seats][s.setup.dealer][s.turn]
 
+    def to_pile(self, seat: int, cards: int) -> None:
+        """The cards of ``cards`` (a mask) join ``seat``'s capture pile: every capture goes this way."""
+        self.piles[seat] |= cards
 
-def _triple_rank(field: Sequence[DainiCard]) -> int | None:
-    """The lowest number with three cards on the field (KJ-DEAL-6), if any."""
-    counts = Counter(c.suit for c in field if c.suit)
-    ranks = sorted(r for r, n in counts.items() if n == 3)
-    return ranks[0] if ranks else None
+    def remove_oni(self) -> None:
+        """KJ-ONI-5: an Oni left on the field as the turn ends is removed from the round (``out``)."""
+        if self.field & _ONI:
+            self.field &= ~_ONI
+            self.out = (*self.out, _ONI_CARD)
+
+    def dekiyaku(self) -> tuple[int, tuple[ScoredYaku, ...]] | None:
+        """KJ-YAKU-1 (decision KJ-8): the first participant, the player to move first, whose pile
+        forms a dekiyaku, and what it forms. With remaining_card=confirmed the confirmed remaining
+        card counts as the Oni-holder's (KJ-ONI-7)."""
+        rules, piles = self.s.rules, self.piles
+        extra, holder = 0, None
+        if rules.confirmed and self.captive is not None:
+            extra = _remaining(self.captive, piles)
+            if extra:
+                holder = _oni_holder(piles)
+        table = rules.dekiyaku
+        counted = table.counted
+        for seat in self.order:
+            pile = piles[seat]
+            if not pile:
+                continue
+            if seat == holder:
+                pile |= extra
+            found = table[pile & counted]
+            if found:
+                return seat, found
+        return None
+
+    def state(self, phase: Phase, turn: int, pending: DainiCard | None = None) -> KujurokuState:
+        """The new position: these zones and fields, with ``phase``, ``turn`` and ``pending``."""
+        s = self.s
+        table = evolve(s.table, hand_masks=self.hands, field_mask=self.field, stock=self.stock,
+                       captured_masks=tuple(self.piles))
+        return evolve(s, table=table, out=self.out, captive=self.captive, oni_from_hand=self.oni_from_hand,
+                      draws=self.draws, phase=phase, turn=turn, pending=pending)
+
+    def over(self, end: str, turn: int, found: tuple[int, tuple[ScoredYaku, ...]] | None = None,
+             remaining: DainiCard | None = None) -> KujurokuState:
+        """The new position of a round that is over: played out (``end="exhaustive"``) or ended by the
+        dekiyaku ``found`` (the winner and what it formed)."""
+        winner, won = found if found is not None else (None, ())
+        return evolve(self.state(Phase.OVER, turn), end=end, winner=winner, won=won, remaining=remaining)
 
 
 class Kujuroku(Game[KujurokuState, KujurokuRules]):
@@ -241,41 +376,41 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
     def start_round(self, rules: KujurokuRules, order: Sequence[BaseCard], setup: RoundSetup) -> KujurokuState:
         deck = rules.deck
         cards = [c for c in order if isinstance(c, DainiCard)]
-        if sorted(c.id for c in cards) != [c.id for c in deck.cards]:
+        if len(cards) != len(deck) or INDEX.mask_of(cards) != _DECK_MASKS[rules.jizo]:
             raise ValueError(f"Kujuroku deals the whole {deck.name} deck ({len(deck)} cards)")
         seats, d = rules.seats, setup.dealer
         second, third = (d + 1) % seats, (d + 2) % seats
         who = {"2nd": second, "3rd": third, "dealer": d, "field": -1}
-        got: dict[int, list[DainiCard]] = {second: [], third: [], d: [], -1: []}
+        got: dict[int, int] = {second: 0, third: 0, d: 0, -1: 0}  # masks
         i = 0
         for name, n in spec.DEAL_PLAN:  # KJ-DEAL-2
-            got[who[name]].extend(cards[i:i + n])
+            got[who[name]] |= INDEX.mask_of(cards[i:i + n])
             i += n
-        hands: list[tuple[DainiCard, ...]] = [() for _ in range(seats)]
-        for p in (second, third, d):
-            hands[p] = tuple(sorted(got[p], key=CARD_ORDER))
-        empty: tuple[tuple[DainiCard, ...], ...] = tuple(() for _ in range(seats))
-        table = Table(tuple(hands), tuple(sorted(got[-1], key=CARD_ORDER)), tuple(cards[i:]), empty)
+        hands = tuple(got.get(p, 0) for p in range(seats))
+        field = got[-1]
+        table = Table(INDEX, hands, field, tuple(cards[i:]), (0,) * seats)
         state = KujurokuState(rules, setup, table, Phase.PLAY, d)
-        counts = Counter(c.suit for c in table.field if c.suit)
-        if any(n == 4 for n in counts.values()):
+        if any((field & cards_of_rank).bit_count() == 4 for _, cards_of_rank in _RANKS):
             return evolve(state, phase=Phase.OVER, end="misdeal")  # KJ-DEAL-3, checked first (KJ-4)
-        return self._continue_deal(state)
+        if not field & (_ONI | _JIZO) and _triple_rank(field) is None:
+            return state  # the dealer has nothing to take (KJ-DEAL-4/5/6) and plays first
+        return self._continue_deal(_Turn(state))
 
-    def _continue_deal(self, s: KujurokuState) -> KujurokuState:
+    def _continue_deal(self, w: _Turn) -> KujurokuState:
         """The dealer's takes at the deal, in the order of decision KJ-4, then the first turn."""
-        t, d = s.table, s.dealer
-        oni, jizo = _find(t.field, ONI), _find(t.field, JIZO)
-        if jizo is not None:  # KJ-DEAL-5: the Jizo, and the Oni with it if dealt too
-            taken = (jizo, oni) if oni is not None else (jizo,)
-            t = evolve(t, field=_without(t.field, *taken)).add_captured(d, taken)
-            s = evolve(s, table=t)
-        elif oni is not None:
-            return evolve(s, phase=Phase.DEAL_ONI, turn=d)  # KJ-DEAL-4
-        if _triple_rank(t.field) is not None:
-            return evolve(s, phase=Phase.DEAL_TRIPLE, turn=d)  # KJ-DEAL-6
-        s = evolve(s, phase=Phase.PLAY, turn=d)
-        return self._check_dekiyaku(s)  # KJ-YAKU-1: after the dealer's takes
+        d = w.s.dealer
+        if w.field & _JIZO:  # KJ-DEAL-5: the Jizo, and the Oni with it if dealt too
+            taken = w.field & (_JIZO | _ONI)
+            w.field &= ~taken
+            w.to_pile(d, taken)
+        elif w.field & _ONI:
+            return w.state(Phase.DEAL_ONI, d)  # KJ-DEAL-4
+        if _triple_rank(w.field) is not None:
+            return w.state(Phase.DEAL_TRIPLE, d)  # KJ-DEAL-6
+        found = w.dekiyaku()  # KJ-YAKU-1: after the dealer's takes (the dealer is to move)
+        if found is not None:
+            return w.over("dekiyaku", d, found)
+        return w.state(Phase.PLAY, d)
 
     # -- legal actions -----------------------------------------------------------------------------
     def to_move(self, state: KujurokuState) -> int | None:
@@ -283,208 +418,196 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
 
     def legal_actions(self, state: KujurokuState) -> tuple[Action, ...]:
         t = state.table
-        if state.phase is Phase.PLAY:
-            return self._hand_plays(t.hands[state.turn], t.field)
-        if state.phase is Phase.TAKE:
+        phase = state.phase
+        if phase is Phase.PLAY:
+            return self._hand_plays(t.hand_masks[state.turn], t.field_mask)
+        if phase is Phase.TAKE:
             assert state.pending is not None
             if state.pending.id == ONI:  # KJ-ONI-3
-                return tuple(action(TAKE, (c.id,)) for c in t.field)
-            return tuple(action(TAKE, (c.id,)) for c in matches(t.field, state.pending))
-        if state.phase is Phase.DEAL_ONI:
-            return tuple(Action(COLLECT, (ONI, c.id)) for c in t.field if c.id != ONI)
-        if state.phase is Phase.DEAL_TRIPLE:
-            r = _triple_rank(t.field)
-            three = [c for c in t.field if c.suit == r]
-            return tuple(Action(COLLECT, (a.id, b.id)) for a, b in combinations(three, 2))
+                return tuple(action(TAKE, (c.id,)) for c in INDEX.cards_of(t.field_mask))
+            return tuple(action(TAKE, (c.id,)) for c in INDEX.cards_of(match_mask(t, state.pending)))
+        if phase is Phase.DEAL_ONI:
+            return tuple(action(COLLECT, (ONI, c.id)) for c in INDEX.cards_of(t.field_mask & ~_ONI))
+        if phase is Phase.DEAL_TRIPLE:
+            r = _triple_rank(t.field_mask)
+            three = INDEX.cards_of(t.field_mask & INDEX.suit_mask(r or 0))
+            return tuple(action(COLLECT, (a.id, b.id)) for a, b in combinations(three, 2))
         return ()
 
     @staticmethod
-    def _hand_plays(hand: Sequence[DainiCard], field: Sequence[DainiCard]) -> tuple[Action, ...]:
+    def _hand_plays(hand: int, field: int) -> tuple[Action, ...]:
+        """The plays of a hand, made in sorted order: the Oni's (id 0), the Jizo's (id 1), then the
+        numbered cards in bit order, which is their id order."""
         out: list[Action] = []
-        for c in hand:
-            if c.id == ONI:
-                if field:  # KJ-ONI-1/2: it must capture one card of the player's choice
-                    out.extend(action(PLAY, (ONI, f.id)) for f in field)
-                else:  # KJ-ONI-4
-                    out.append(action(PLAY, (ONI,)))
-            elif c.id == JIZO:  # KJ-JIZO-1
-                out.append(action(PLAY, (JIZO,)))
-            else:
-                m = matches(field, c)  # KJ-CAP-1
-                if len(m) == 2:  # KJ-CAP-3
-                    out.extend(action(PLAY, (c.id, x.id)) for x in m)
-                else:  # KJ-CAP-2/4/5; KJ-CAP-6: a non-matching card may always be played
-                    out.append(action(PLAY, (c.id,)))
-        return tuple(sorted(out, key=ACTION_ORDER))
+        if hand & _ONI:
+            if field:  # KJ-ONI-1/2: it must capture one card of the player's choice
+                out.extend(action(PLAY, (ONI, f.id)) for f in INDEX.cards_of(field))
+            else:  # KJ-ONI-4
+                out.append(action(PLAY, (ONI,)))
+        if hand & _JIZO:  # KJ-JIZO-1
+            out.append(action(PLAY, (JIZO,)))
+        by_mask, plays = INDEX.by_mask, INDEX.plays
+        hand &= _NUMBERED
+        while hand:
+            bit = hand & -hand
+            hand ^= bit
+            m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+            if m.bit_count() == 2:  # KJ-CAP-3
+                cid = by_mask[bit].id
+                out.append(action(PLAY, (cid, by_mask[m & -m].id)))
+                out.append(action(PLAY, (cid, by_mask[m & (m - 1)].id)))
+            else:  # KJ-CAP-2/4/5; KJ-CAP-6: a non-matching card may always be played
+                out.append(plays[bit])
+        return tuple(out)
 
     # -- applying actions --------------------------------------------------------------------------
     def do(self, state: KujurokuState, action: Action) -> KujurokuState:
-        if action.kind == COLLECT:
-            return self._collect(state, action.cards)
         if action.kind == PLAY:
             return self._play(state, action)
         if action.kind == TAKE:
             return self._take(state, action.cards[0])
+        if action.kind == COLLECT:
+            return self._collect(state, action.cards)
         raise AssertionError(action)
 
     def _collect(self, s: KujurokuState, ids: Sequence[int]) -> KujurokuState:
-        t = s.table
-        taken = tuple(c for c in t.field if c.id in ids)
-        t = evolve(t, field=_without(t.field, *taken)).add_captured(s.dealer, taken)
-        captive = s.captive
+        w = _Turn(s)
+        taken = w.field & _mask(ids)
+        w.field &= ~taken
+        w.to_pile(s.dealer, taken)
         if s.phase is Phase.DEAL_ONI:  # KJ-DEAL-4: the card taken with the Oni is its capture (KJ-3)
-            captive = next(c for c in taken if c.id != ONI)
-        return self._continue_deal(evolve(s, table=t, captive=captive))
+            w.captive = INDEX.by_mask[taken & ~_ONI]
+        return self._continue_deal(w)
 
     def _play(self, s: KujurokuState, action: Action) -> KujurokuState:
-        t, p = s.table, s.turn
-        c = _find(t.hands[p], action.cards[0])
-        assert c is not None
+        w, p = _Turn(s), s.turn
+        c = INDEX.by_id[action.cards[0]]
+        bit = c.mask
         target = action.cards[1] if len(action.cards) > 1 else None
-        t = t.with_hand(p, _without(t.hands[p], c))
-        got: tuple[DainiCard, ...] = ()
-        if c.id == ONI:
+        hands = list(w.hands)
+        hands[p] &= ~bit
+        w.hands = tuple(hands)
+        got = 0
+        if bit == _ONI:
             if target is not None:  # KJ-ONI-1
-                x = _find(t.field, target)
-                assert x is not None
-                got = (c, x)
-                t = evolve(t, field=_without(t.field, x)).add_captured(p, got)
-                s = evolve(s, captive=x)
+                x = INDEX.by_id[target]
+                got = _ONI | x.mask
+                w.field &= ~x.mask
+                w.to_pile(p, got)
+                w.captive = x
             else:  # KJ-ONI-4: onto the empty field, removed when the turn ends
-                t = evolve(t, field=_with(t.field, c))
-            s = evolve(s, oni_from_hand=True)
-        elif c.id == JIZO:  # KJ-JIZO-1: on the field, to the capture pile when the turn ends
-            t = evolve(t, field=_with(t.field, c))
+                w.field |= _ONI
+            w.oni_from_hand = True
+        elif bit == _JIZO:  # KJ-JIZO-1: on the field, to the capture pile when the turn ends
+            w.field |= _JIZO
         else:
-            field, got = capture(t.field, c, target)
-            t = evolve(t, field=field).add_captured(p, got)
-        s = evolve(s, table=t)
+            w.field, got = resolve(INDEX, w.field, c, target)  # KJ-CAP-1 to 5
+            w.to_pile(p, got)
         if got:
-            s = self._check_dekiyaku(s)  # KJ-YAKU-1: after the hand card
-            if s.phase is Phase.OVER:
-                return s
-        return self._draw(s)
+            found = w.dekiyaku()  # KJ-YAKU-1: after the hand card
+            if found is not None:
+                return w.over("dekiyaku", p, found)
+        return self._draw(w)
 
-    def _draw(self, s: KujurokuState) -> KujurokuState:
-        t, p = s.table, s.turn
-        if not t.stock:  # KJ-TURN-3: the last player of a 41-card round does not draw
-            return self._end_turn(s)
-        drawn, t = t.stock[0], evolve(t, stock=t.stock[1:])
-        s = evolve(s, draws=s.draws + 1)
-        got: tuple[DainiCard, ...] = ()
-        if drawn.id == ONI:
-            jizo = _find(t.field, JIZO)
-            if jizo is not None:  # KJ-JIZO-4: the Oni captures the Jizo and nothing else (KJ-18)
-                got = (drawn, jizo)
-                t = evolve(t, field=_without(t.field, jizo)).add_captured(p, got)
-            elif not t.field:  # KJ-ONI-4: discarded onto the empty field
-                t = evolve(t, field=(drawn,))
-            elif len(t.field) == 1:  # KJ-ONI-3 with a single card: no choice to make (KJ-25)
-                x = t.field[0]
-                got = (drawn, x)
-                t = evolve(t, field=()).add_captured(p, got)
-                s = evolve(s, captive=x)
+    def _draw(self, w: _Turn) -> KujurokuState:
+        p = w.s.turn
+        if not w.stock:  # KJ-TURN-3: the last player of a 41-card round does not draw
+            return self._end_turn(w)
+        drawn = w.stock[0]
+        w.stock = w.stock[1:]
+        w.draws += 1
+        bit, field = drawn.mask, w.field
+        got = 0
+        if bit == _ONI:
+            if field & _JIZO:  # KJ-JIZO-4: the Oni captures the Jizo and nothing else (KJ-18)
+                got = _ONI | _JIZO
+                w.field = field & ~_JIZO
+                w.to_pile(p, got)
+            elif not field:  # KJ-ONI-4: discarded onto the empty field
+                w.field = _ONI
+            elif field.bit_count() == 1:  # KJ-ONI-3 with a single card: no choice to make (KJ-25)
+                got = _ONI | field
+                w.field = 0
+                w.to_pile(p, got)
+                w.captive = INDEX.by_mask[field]
             else:  # KJ-ONI-3: the player chooses its capture
-                return evolve(s, table=t, phase=Phase.TAKE, pending=drawn)
-        elif drawn.id == JIZO:
-            oni = _find(t.field, ONI)
-            if oni is not None:  # KJ-JIZO-3: the Oni discarded from the hand is captured by the Jizo
-                got = (oni, drawn)
-                t = evolve(t, field=_without(t.field, oni)).add_captured(p, got)
-            elif s.oni_from_hand and s.captive is not None:
+                return w.state(Phase.TAKE, p, drawn)
+        elif bit == _JIZO:
+            if field & _ONI:  # KJ-JIZO-3: the Oni discarded from the hand is captured by the Jizo
+                got = _ONI | _JIZO
+                w.field = field & ~_ONI
+                w.to_pile(p, got)
+            elif w.oni_from_hand and w.captive is not None:
                 # KJ-JIZO-2: the Oni's capture goes back to the field; the Jizo captures the Oni
-                x = s.captive
-                caps = list(t.captured)
-                caps[p] = _without(caps[p], x)
-                t = evolve(t, field=_with(t.field, x), captured=tuple(caps)).add_captured(p, (drawn,))
-                s = evolve(s, captive=None)
-                got = (drawn,)
+                x = w.captive.mask
+                w.piles[p] &= ~x
+                w.field = field | x
+                got = _JIZO
+                w.to_pile(p, got)
+                w.captive = None
             else:  # KJ-JIZO-1: put on the field, into the capture pile as the turn ends
-                t = t.add_captured(p, (drawn,))
+                w.to_pile(p, _JIZO)
         else:
-            if len(matches(t.field, drawn)) == 2:  # KJ-CAP-3: the player chooses
-                return evolve(s, table=t, phase=Phase.TAKE, pending=drawn)
-            field, got = capture(t.field, drawn, None)  # KJ-CAP-2/4/5
-            t = evolve(t, field=field).add_captured(p, got)
-        s = evolve(s, table=t)
+            m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+            if m.bit_count() == 2:  # KJ-CAP-3: the player chooses
+                return w.state(Phase.TAKE, p, drawn)
+            if m:  # KJ-CAP-2/4: it captures its one match, or all three
+                got = m | bit
+                w.field = field & ~m
+                w.to_pile(p, got)
+            else:  # KJ-CAP-5: it stays on the field
+                w.field = field | bit
         if got:
-            s = self._check_dekiyaku(s)  # KJ-YAKU-1: after the drawn card
-            if s.phase is Phase.OVER:
-                return s
-        return self._end_turn(s)
+            found = w.dekiyaku()  # KJ-YAKU-1: after the drawn card
+            if found is not None:
+                return w.over("dekiyaku", p, found)
+        return self._end_turn(w)
 
     def _take(self, s: KujurokuState, target: int) -> KujurokuState:
-        t, p = s.table, s.turn
+        w, p = _Turn(s), s.turn
         drawn = s.pending
         assert drawn is not None
         if drawn.id == ONI:  # KJ-ONI-3
-            x = _find(t.field, target)
-            assert x is not None
-            t = evolve(t, field=_without(t.field, x)).add_captured(p, (drawn, x))
-            s = evolve(s, captive=x)
+            x = INDEX.by_id[target]
+            w.field &= ~x.mask
+            w.to_pile(p, _ONI | x.mask)
+            w.captive = x
         else:  # KJ-CAP-3
-            field, got = capture(t.field, drawn, target)
-            t = evolve(t, field=field).add_captured(p, got)
-        s = self._check_dekiyaku(evolve(s, table=t, pending=None, phase=Phase.PLAY))
-        if s.phase is Phase.OVER:
-            return s
-        return self._end_turn(s)
+            w.field, got = resolve(INDEX, w.field, drawn, target)
+            w.to_pile(p, got)
+        found = w.dekiyaku()  # KJ-YAKU-1: after the drawn card
+        if found is not None:
+            return w.over("dekiyaku", p, found)
+        return self._end_turn(w)
 
-    def _end_turn(self, s: KujurokuState) -> KujurokuState:
-        t, p = s.table, s.turn
-        out = s.out
-        oni = _find(t.field, ONI)
-        if oni is not None:  # KJ-ONI-5: removed from the round
-            t = evolve(t, field=_without(t.field, oni))
-            out = (*out, oni)
-        jizo = _find(t.field, JIZO)
-        if jizo is not None:  # KJ-JIZO-1: to its player's capture pile
-            t = evolve(t, field=_without(t.field, jizo)).add_captured(p, (jizo,))
-        s = evolve(s, table=t, out=out, oni_from_hand=False, phase=Phase.PLAY, pending=None)
-        parts = s.participants
-        nxt = parts[(parts.index(p) + 1) % len(parts)]
-        if not any(t.hands[i] for i in parts):  # KJ-TURN-4
-            return self._finish(s)
-        return evolve(s, turn=nxt)
+    def _end_turn(self, w: _Turn) -> KujurokuState:
+        p = w.s.turn
+        w.remove_oni()  # KJ-ONI-5: removed from the round
+        if w.field & _JIZO:  # KJ-JIZO-1: to its player's capture pile
+            w.field &= ~_JIZO
+            w.to_pile(p, _JIZO)
+        w.oni_from_hand = False
+        hands = w.hands
+        if not hands[p] and not any(hands[i] for i in w.order):  # KJ-TURN-4
+            return self._finish(w)
+        return w.state(Phase.PLAY, w.order[1])
 
-    def _finish(self, s: KujurokuState) -> KujurokuState:
+    def _finish(self, w: _Turn) -> KujurokuState:
         """A round played out: the Oni-holder receives the remaining card (KJ-ONI-6), which may still
         complete a dekiyaku (with remaining_card=end), then the round is over."""
-        s = evolve(s, phase=Phase.OVER, end="exhaustive")
-        if s.captive is None:
-            return s
-        t = s.table
-        rid = spec.remaining_card(s.captive.id, [c.id for pile in t.captured for c in pile])
-        x = None if rid is None else _find(t.field, rid)
-        holder = s.oni_holder()
-        if x is None or holder is None:  # excluded by the parity argument of remaining_card()
-            raise AssertionError(f"KJ-ONI-6: no single remaining card for the Oni's capture {s.captive.id}")
-        t = evolve(t, field=_without(t.field, x)).add_captured(holder, (x,))
-        s = evolve(s, table=t, remaining=x)
-        found = score_mask(s.rules, _pile_mask(t.captured[holder]))
+        if w.captive is None:
+            return w.over("exhaustive", w.s.turn)
+        x = _remaining(w.captive, w.piles) & w.field
+        holder = _oni_holder(w.piles)
+        if not x or holder is None:  # excluded by the parity argument of remaining_card()
+            raise AssertionError(f"KJ-ONI-6: no single remaining card for the Oni's capture {w.captive.id}")
+        w.field &= ~x
+        w.to_pile(holder, x)
+        remaining = INDEX.by_mask[x]
+        found = score_mask(w.s.rules, w.piles[holder])
         if found:
-            return evolve(s, end="dekiyaku", winner=holder, won=found)
-        return s
-
-    def _check_dekiyaku(self, s: KujurokuState) -> KujurokuState:
-        """KJ-YAKU-1 (decision KJ-8): every participant, the player to move first. With
-        remaining_card=confirmed the confirmed remaining card counts as the Oni-holder's (KJ-ONI-7)."""
-        t = s.table
-        extra, holder = 0, None
-        if s.rules.confirmed and s.captive is not None:
-            rid = spec.remaining_card(s.captive.id, [c.id for pile in t.captured for c in pile])
-            if rid is not None:
-                extra, holder = _CARDS[rid].mask, s.oni_holder()
-        parts = s.participants
-        i = parts.index(s.turn)
-        for seat in parts[i:] + parts[:i]:
-            if not t.captured[seat]:
-                continue
-            pile = _pile_mask(t.captured[seat]) | (extra if seat == holder else 0)
-            found = score_mask(s.rules, pile)
-            if found:
-                return evolve(s, phase=Phase.OVER, end="dekiyaku", winner=seat, won=found, pending=None)
-        return s
+            return w.over("dekiyaku", w.s.turn, (holder, found), remaining)
+        return w.over("exhaustive", w.s.turn, None, remaining)
 
     # -- illegal actions ---------------------------------------------------------------------------
     def explain_illegal(self, state: KujurokuState, action: Action) -> tuple[str, str]:
@@ -494,21 +617,22 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
             if state.phase is Phase.DEAL_ONI:
                 return "KJ-DEAL-4", f"the dealt Oni takes one field card: 'collect 0 X', not {action}"
             if state.phase is Phase.DEAL_TRIPLE:
-                return "KJ-DEAL-6", f"the dealer takes two of the three cards of number {_triple_rank(t.field)}"
+                return "KJ-DEAL-6", f"the dealer takes two of the three cards of number {_triple_rank(t.field_mask)}"
             return "KJ-DEAL-4", f"nothing is collected now (phase {phase})"
         if action.kind == PLAY:
             if state.phase is not Phase.PLAY:
                 return "KJ-TURN-2", f"seat {p} cannot play a hand card now (phase {phase})"
-            if not action.cards or _find(t.hands[p], action.cards[0]) is None:
+            c = INDEX.by_id.get(action.cards[0]) if action.cards else None
+            if c is None or not t.hand_masks[p] & c.mask:
                 return "KJ-TURN-2", f"card {action.cards[0] if action.cards else '?'} is not in seat {p}'s hand"
-            cid = action.cards[0]
+            cid = c.id
             if cid == ONI:
                 if len(action.cards) == 1:
                     return "KJ-ONI-2", "the Oni-fuda may not be discarded while the field has cards"
                 return "KJ-ONI-1", f"the Oni-fuda captures one card that is on the field, not {action.cards[1:]}"
             if cid == JIZO:
                 return "KJ-JIZO-1", "the Jizo-fuda captures nothing: play it as 'play 1'"
-            m = matches(t.field, _CARDS[cid])
+            m = INDEX.cards_of(match_mask(t, c))
             if len(m) == 2:
                 return "KJ-CAP-3", f"card {cid} matches {m[0].id} and {m[1].id}: name one of them as target"
             return "KJ-CAP-2", f"card {cid} has {len(m)} match(es) on the field: no target is chosen"
@@ -550,7 +674,8 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
             yaku = tuple(state.won if i == w else () for i in range(seats))
             return RoundResult("dekiyaku", tuple(deltas), w, yaku, None, next_dealer=(d + 1) % seats if lost else d,
                                notes=tuple(notes))
-        pts = [self.card_points(rules, state.table.captured[i]) if i in parts else 0 for i in range(seats)]
+        piles = state.table.captured_masks
+        pts = [_pile_points(rules.jizo, piles[i]) if i in parts else 0 for i in range(seats)]
         chips = [spec.chip_score(pts[i]) for i in parts]  # KJ-SCORE-2
         case = spec.settlement_case(chips)
         deltas = [0] * seats
@@ -580,21 +705,21 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
 
     def snapshot(self, state: KujurokuState, info: MatchInfo | None = None) -> Snapshot:
         t, seats = state.table, state.rules.seats
-        zones: list[tuple[str, tuple[int, ...]]] = [(f"hand.{i}", tuple(c.id for c in t.hands[i]))
-                                                     for i in range(seats)]
+        ids = t.index.ids_of
+        zones: list[tuple[str, tuple[int, ...]]] = [(f"hand.{i}", ids(t.hand_masks[i])) for i in range(seats)]
         zones += [
-            ("field", tuple(c.id for c in t.field)),
+            ("field", ids(t.field_mask)),
             ("stock", tuple(c.id for c in t.stock)),
             ("drawn", (state.pending.id,) if state.pending else ()),
         ]
-        zones += [(f"captured.{i}", tuple(c.id for c in t.captured[i])) for i in range(seats)]
+        zones += [(f"captured.{i}", ids(t.captured_masks[i])) for i in range(seats)]
         zones.append(("out.oni", tuple(c.id for c in state.out)))
         scores = info.scores if info else state.setup.scores
         return Snapshot("kujuroku", tuple(zones), self.to_move(state), state.phase.value, state.dealer,
                         state.setup.number, scores)
 
     def score(self, rules: KujurokuRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
-        return PileScore(score_mask(rules, _pile_mask(cards)), self.card_points(rules, cards))
+        return PileScore(score_mask(rules, INDEX.mask_of(cards)), self.card_points(rules, cards))
 
     # -- the match ---------------------------------------------------------------------------------
     def new_match(self, rules: KujurokuRules, first_dealer: int = 0) -> MatchInfo:

@@ -11,6 +11,8 @@ read from the spec's table; the two insta-win dekiyaku stop the round at once.
 >>> m = Match.start(GAME, GAME.rules(), seed=1)
 >>> [len(h) for h in m.state.table.hands], len(m.state.table.field), len(m.state.table.stock)
 ([7, 7, 7], 6, 21)
+>>> m.state.table.index is INDEX
+True
 >>> GAME.score(GAME.rules(), [card(i) for i in (10, 80, 113, 120)]).yaku_total
 4
 """
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
@@ -27,20 +29,20 @@ from hanafuda_spec.games import musashino as spec
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda.engine import CARD_ORDER, Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup, evolve
+from hanafuda.engine import Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup, evolve
 from hanafuda.fishing import (
     PLAY,
     TAKE,
+    CardIndex,
     Table,
-    capture,
     deal_packets,
     explain_hand_play,
     hand_plays,
-    matches,
+    resolve,
     take_choices,
 )
 
-__all__ = ["GAME", "Musashino", "MusashinoRules", "MusashinoState", "Phase", "score_mask"]
+__all__ = ["GAME", "INDEX", "Musashino", "MusashinoRules", "MusashinoState", "Phase", "score_mask"]
 
 INSTA_WIN = "insta-win"
 HANDS_EMPTY = "hands-empty"
@@ -56,14 +58,15 @@ class Phase(enum.Enum):
 # -- the dekiyaku table as bit masks ------------------------------------------------------------
 
 
-#: Every hanafuda card by id (``card(id)`` parses text; this is a plain table for the hot paths).
-_CARD: dict[int, Card] = {c.id: c for c in HANAFUDA.cards if isinstance(c, Card)}
+#: The hanafuda deck as bits: hands, field and capture piles of a Musashino table are masks over
+#: this index (``INDEX.by_id`` finds a card by id, ``INDEX.cards_of`` decodes a mask).
+INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Card))
 
 
 def _mask(ids: frozenset[int]) -> int:
     m = 0
     for i in ids:
-        m |= _CARD[i].mask
+        m |= INDEX.by_id[i].mask
     return m
 
 
@@ -80,9 +83,8 @@ class _Compiled:
     absorbs: tuple[str, ...]
 
     def formed(self, pile: int) -> bool:
-        if pile & self.required != self.required:
-            return False
-        return all(pile & m for m in self.any_of)
+        """Whether ``pile`` forms this row (the definition; :class:`_Judge` finds every row at once)."""
+        return pile & self.required == self.required and all(pile & m for m in self.any_of)
 
 
 def _compile(y: spec.Dekiyaku) -> _Compiled:
@@ -91,15 +93,85 @@ def _compile(y: spec.Dekiyaku) -> _Compiled:
     return _Compiled(y.id, ScoredYaku(y.id, y.points), required, any_of, y.stops_round, y.absorbs)
 
 
+#: Every card of the deck, as a mask.
+_DECK = INDEX.mask_of(INDEX.cards)
+
+
+def _subsets(mask: int) -> list[int]:
+    """Every subset of a mask (the empty set included)."""
+    out, sub = [], mask
+    while sub:
+        out.append(sub)
+        sub = (sub - 1) & mask
+    out.append(0)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Judge:
+    """The dekiyaku table, prepared to find every row a pile forms in one pass over the months.
+
+    A set of rows is a bit set (bit ``i`` for ``rows[i]``, in table order). Every part of a
+    dekiyaku lies within one month (a single card, or a choice of two cards of one month), so a
+    pile forms a row exactly when, month by month, its cards of that month meet the row's parts in
+    that month. ``months`` holds each month's cards as a mask, with a map from the pile's cards of
+    that month to the rows whose parts there are met; the rows formed are the AND of the twelve.
+    ``insta`` are the insta-win rows, ``absorbing`` pairs a row with the rows it absorbs,
+    ``banquets`` are the Moon and Flower Banquets."""
+
+    rows: tuple[_Compiled, ...]
+    months: tuple[tuple[int, dict[int, int]], ...]
+    insta: int
+    absorbing: tuple[tuple[int, int], ...]
+    banquets: int
+
+    def rows_formed(self, pile: int) -> int:
+        """The rows ``pile`` forms (those whose :meth:`_Compiled.formed` is true)."""
+        rows = (1 << len(self.rows)) - 1
+        for month, met in self.months:
+            rows &= met[pile & month]
+        return rows
+
+    def scored(self, rows: int) -> tuple[ScoredYaku, ...]:
+        """The scored dekiyaku of a set of rows, in table order."""
+        out = []
+        while rows:
+            low = rows & -rows
+            out.append(self.rows[low.bit_length() - 1].scored)
+            rows ^= low
+        return tuple(out)
+
+
+def _judge(rows: tuple[_Compiled, ...]) -> _Judge:
+    """The judge of a dekiyaku table (rows in table order)."""
+    months = tuple(INDEX.suits.values())
+    if any(not any(part & m == part for m in months) for y in rows for part in y.any_of):
+        raise ValueError("a dekiyaku part spans two months: the month-by-month judge does not apply")
+
+    bit = {y.yid: 1 << i for i, y in enumerate(rows)}
+
+    def row_set(ids: Iterable[str]) -> int:
+        return sum(bit[i] for i in ids)
+
+    def formed(pile: int) -> int:
+        return row_set(y.yid for y in rows if y.formed(pile))
+
+    # a row's parts in month m are met by the cards sub of m when the row is formed by sub and every
+    # card of the other months
+    met = tuple((m, {sub: formed(sub | (_DECK & ~m)) for sub in _subsets(m)}) for m in months)
+    absorbing = tuple((bit[y.yid], row_set(y.absorbs)) for y in rows if y.absorbs)
+    return _Judge(rows, met, row_set(y.yid for y in rows if y.stops_round), absorbing, row_set(spec.BANQUETS))
+
+
 @functools.lru_cache(maxsize=64)
-def _compiled(insta_value: str, four_brights: str) -> tuple[_Compiled, ...]:
-    return tuple(_compile(y) for y in spec.yaku_table({"insta_win_value": insta_value,
-                                                        "four_brights": four_brights}))
+def _judge_for(insta_value: str, four_brights: str) -> _Judge:
+    return _judge(tuple(_compile(y) for y in spec.yaku_table({"insta_win_value": insta_value,
+                                                              "four_brights": four_brights})))
 
 
 _VICTIMS = _mask(spec.STORM_VICTIMS)
-_STORM_IDS = tuple(sorted(spec.STORM_CARDS))
-_SPECIAL = frozenset({*spec.STORM_CARDS, spec.SUN_CARD})
+#: The cards whose taker :attr:`MusashinoState.taken` records: the storm cards and the Crane.
+_SPECIAL = _mask(frozenset({*spec.STORM_CARDS, spec.SUN_CARD}))
 
 
 @dataclass(frozen=True)
@@ -116,9 +188,11 @@ class MusashinoRules:
     check_on_capture: bool
     storm: str
     sun: str
-    table: tuple[_Compiled, ...]
+    judge: _Judge
     insta: tuple[_Compiled, ...]
-    others: tuple[_Compiled, ...]
+    side_of: tuple[int, ...]  #: each seat's side (MB-EQ-2)
+    sides_from: tuple[tuple[int, ...], ...]  #: by seat: every side once, in turn order from that seat
+    deals: tuple[tuple[tuple[str, int], ...], ...]  #: by dealer: the packets dealt, see :func:`_packets`
 
     @functools.cached_property
     def opt(self) -> Mapping[str, str]:
@@ -126,7 +200,7 @@ class MusashinoRules:
 
     def side(self, seat: int) -> int:
         """The side (capture pile) of a seat (MB-EQ-2)."""
-        return seat if self.sides == 3 else seat % 2
+        return self.side_of[seat]
 
     def pay(self, amount: int) -> int:
         """What a side pays, after the round limit (MB-SCORE-4)."""
@@ -137,25 +211,25 @@ def score_mask(rules: MusashinoRules, pile: int, banquets_void: bool = False) ->
     """The dekiyaku of a capture pile given as a bit mask (MB-YAKU-1…23): only the insta-win
     dekiyaku if one is formed, else all formed, less those absorbed. ``banquets_void`` drops the
     Moon and Flower Banquets (Storm Rule, second version)."""
-    insta = tuple(y.scored for y in rules.insta if y.formed(pile))
-    if insta:
-        return insta
-    formed = [y for y in rules.others if y.formed(pile)]
-    absorbed = {a for y in formed for a in y.absorbs}
-    if banquets_void:
-        absorbed.update(spec.BANQUETS)
-    if absorbed:
-        return tuple(y.scored for y in formed if y.yid not in absorbed)
-    return tuple(y.scored for y in formed)
+    judge = rules.judge
+    formed = judge.rows_formed(pile)
+    if formed & judge.insta:
+        return judge.scored(formed & judge.insta)
+    absorbed = judge.banquets if banquets_void else 0
+    for row, gone in judge.absorbing:
+        if formed & row:
+            absorbed |= gone
+    return judge.scored(formed & ~absorbed)
 
 
 @dataclass(frozen=True)
 class MusashinoState:
     """One position of a Musashino round.
 
-    ``piles`` mirrors ``table.captured`` as bit masks. ``taken`` records who took the Crane, the
-    Rain Man and the Lightning and in which turn, as ``(card, side, turn)``, for the Storm and Sun
-    rules. ``turns`` counts the turns begun in the round.
+    ``table`` holds the hands (one per seat), the field and the capture piles (one per side) as
+    bit masks over :data:`INDEX`. ``taken`` records who took the Crane, the Rain Man and the
+    Lightning and in which turn, as ``(card, side, turn)``, for the Storm and Sun rules. ``turns``
+    counts the turns begun in the round.
     """
 
     rules: MusashinoRules
@@ -163,7 +237,6 @@ class MusashinoState:
     table: Table[Card]
     turn: int
     phase: Phase
-    piles: tuple[int, ...]
     pending: Card | None = None
     turns: int = 1
     taken: tuple[tuple[int, int, int], ...] = ()
@@ -175,18 +248,14 @@ class MusashinoState:
         return self.setup.dealer
 
 
-def _gain(side: int, captured: tuple[tuple[Card, ...], ...], piles: tuple[int, ...],
-          taken: tuple[tuple[int, int, int], ...], got: Sequence[Card], turn: int,
-          ) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], tuple[tuple[int, int, int], ...]]:
-    """Add captured cards to a side's pile (and its mask); note who took a storm card or the Crane."""
-    caps = list(captured)
-    caps[side] = tuple(sorted((*caps[side], *got), key=CARD_ORDER))
+def _gain(side: int, piles: tuple[int, ...], taken: tuple[tuple[int, int, int], ...], got: int, turn: int,
+          ) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
+    """Add captured cards (a mask) to a side's pile; note who took a storm card or the Crane."""
     pl = list(piles)
-    for g in got:
-        pl[side] |= g.mask
-        if g.id in _SPECIAL:
-            taken = (*taken, (g.id, side, turn))
-    return tuple(caps), tuple(pl), taken
+    pl[side] |= got
+    if got & _SPECIAL:
+        taken += tuple((c.id, side, turn) for c in INDEX.cards_of(got & _SPECIAL))
+    return tuple(pl), taken
 
 
 def _stormed(rules: MusashinoRules, taken: tuple[tuple[int, int, int], ...], side: int) -> bool:
@@ -213,6 +282,25 @@ def _effective(rules: MusashinoRules, piles: tuple[int, ...], taken: tuple[tuple
     return pile
 
 
+def _sides_from(side_of: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """Every side once, in turn order from ``seat`` (``side_of`` gives each seat's side)."""
+    n = len(side_of)
+    return tuple(dict.fromkeys(side_of[(seat + k) % n] for k in range(n)))
+
+
+def _packets(plan: spec.DealPlan, dealer: int) -> tuple[tuple[str, int], ...]:
+    """The deal of ``dealer`` as packets (recipient, size) for :func:`deal_packets`: in each round of
+    the plan, a packet to every seat from the dealer's right, then one to the field (MB-DEAL-3)."""
+    n = plan.players
+    seats_order = [(dealer + k) % n for k in range(1, n + 1)]  # MB-DEAL-3: dealer's right first
+    out: list[tuple[str, int]] = []
+    for per_hand, to_field in plan.packets:
+        out.extend((str(p), per_hand) for p in seats_order)
+        if to_field:
+            out.append(("field", to_field))
+    return tuple(out)
+
+
 class Musashino(Game[MusashinoState, MusashinoRules]):
     """Musashino-Bana under the completed FudaWiki rules and the catalogue's decisions."""
 
@@ -221,21 +309,25 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
     def make_rules(self, values: Mapping[str, str]) -> MusashinoRules:
         players = values["players"]
         plan = spec.DEALS[players]
-        table = _compiled(values["insta_win_value"], values["four_brights"])
+        judge = _judge_for(values["insta_win_value"], values["four_brights"])
+        seats, sides = plan.players, spec.sides(players)
+        side_of = tuple(seat % sides for seat in range(seats))  # MB-EQ-2: 3 sides, or teams 0-2 and 1-3
         return MusashinoRules(
             values=tuple(sorted(values.items())),
             players=players,
-            seats=plan.players,
-            sides=spec.sides(players),
+            seats=seats,
+            sides=sides,
             plan=plan,
             length=int(values["length"]),
             cap=None if values["payment_cap"] == "none" else int(values["payment_cap"]),
             check_on_capture=values["insta_win_check"] == "capture",
             storm=values["storm"],
             sun=values["sun"],
-            table=table,
-            insta=tuple(y for y in table if y.stops_round),
-            others=tuple(y for y in table if not y.stops_round),
+            judge=judge,
+            insta=tuple(y for y in judge.rows if y.stops_round),
+            side_of=side_of,
+            sides_from=tuple(_sides_from(side_of, seat) for seat in range(seats)),
+            deals=tuple(_packets(plan, dealer) for dealer in range(seats)),
         )
 
     def deck(self, rules: MusashinoRules) -> Deck:
@@ -249,20 +341,12 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         cards = [c for c in order if isinstance(c, Card)]
         if len(cards) != 48:
             raise ValueError("Musashino-Bana deals from the 48-card hanafuda deck")
-        n, dealer = rules.seats, setup.dealer
-        seats_order = [(dealer + k) % n for k in range(1, n + 1)]  # MB-DEAL-3: dealer's right first
-        plan: list[tuple[str, int]] = []
-        for per_hand, to_field in rules.plan.packets:
-            plan.extend((str(p), per_hand) for p in seats_order)
-            if to_field:
-                plan.append(("field", to_field))
-        dealt = deal_packets(cards, plan)
-        hands = tuple(tuple(sorted(dealt.get(str(p), []), key=CARD_ORDER)) for p in range(n))
-        field = tuple(sorted(dealt.get("field", []), key=CARD_ORDER))
-        table = Table(hands, field, tuple(dealt["stock"]), tuple(() for _ in range(rules.sides)))
-        state = MusashinoState(rules, setup, table, dealer, Phase.PLAY, (0,) * rules.sides)
-        months = [c.month for c in field]
-        if any(months.count(m) == 4 for m in set(months)):  # MB-DEAL-4 (never a hand: MB-DEAL-5)
+        dealt = deal_packets(cards, rules.deals[setup.dealer])  # MB-DEAL-3
+        table = Table.deal(INDEX, [dealt.get(str(p), []) for p in range(rules.seats)], dealt.get("field", []),
+                           dealt["stock"], [()] * rules.sides)
+        state = MusashinoState(rules, setup, table, setup.dealer, Phase.PLAY)
+        field = table.field_mask
+        if any(field & month == month for month in INDEX.suits.values()):  # MB-DEAL-4 (never a hand: MB-DEAL-5)
             return evolve(state, phase=Phase.OVER, end=MISDEAL)
         return state
 
@@ -272,36 +356,35 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
 
     def legal_actions(self, state: MusashinoState) -> tuple[Action, ...]:
         if state.phase is Phase.PLAY:
-            return tuple(hand_plays(state.table.hands[state.turn], state.table.field))  # MB-CAP-5
+            return tuple(hand_plays(state.table, state.turn))  # MB-CAP-5
         if state.phase is Phase.TAKE:
             assert state.pending is not None
-            return tuple(take_choices(state.table.field, state.pending))
+            return tuple(take_choices(state.table, state.pending))
         return ()
 
     def do(self, state: MusashinoState, action: Action) -> MusashinoState:
         rules = state.rules
         p = state.turn
-        side = rules.side(p)
+        side = rules.side_of[p]
         t = state.table
-        field, stock, captured, piles, taken = t.field, t.stock, t.captured, state.piles, state.taken
-        hands = t.hands
+        hands, field, stock, piles, taken = t.hand_masks, t.field_mask, t.stock, t.captured_masks, state.taken
         if action.kind == PLAY:
-            cid = action.cards[0]
-            played = _CARD[cid]
-            hl = list(hands)
-            hl[p] = tuple(x for x in hands[p] if x.id != cid)
-            hands = tuple(hl)
-            field, got = capture(field, played, action.cards[1] if len(action.cards) > 1 else None)  # MB-CAP-1…5
+            cards = action.cards
+            played = INDEX.by_id[cards[0]]
+            hand = list(hands)
+            hand[p] &= ~played.mask
+            hands = tuple(hand)
+            field, got = resolve(INDEX, field, played, cards[1] if len(cards) > 1 else None)  # MB-CAP-1…5
             if got:
-                captured, piles, taken = _gain(side, captured, piles, taken, got, state.turns)  # MB-CAP-7
+                piles, taken = _gain(side, piles, taken, got, state.turns)  # MB-CAP-7
                 if rules.check_on_capture:
                     w = self._insta_side(rules, p, piles, taken)
                     if w is not None:  # an insta-win on the hand play: no draw
-                        return evolve(state, table=Table(hands, field, stock, captured), piles=piles, taken=taken,
+                        return evolve(state, table=Table(INDEX, hands, field, stock, piles), taken=taken,
                                       phase=Phase.OVER, end=INSTA_WIN, winner=w)
             drawn, stock = stock[0], stock[1:]  # MB-TURN-2
-            if len(matches(field, drawn)) == 2:
-                return evolve(state, table=Table(hands, field, stock, captured), piles=piles, taken=taken,
+            if (field & INDEX.suit_mask(drawn.suit)).bit_count() == 2:
+                return evolve(state, table=Table(INDEX, hands, field, stock, piles), taken=taken,
                               phase=Phase.TAKE, pending=drawn)
             target = None
         elif action.kind == TAKE:
@@ -309,43 +392,33 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
             drawn, target = state.pending, action.cards[0]
         else:
             raise AssertionError(action)
-        field, got = capture(field, drawn, target)  # MB-CAP-6
+        field, got = resolve(INDEX, field, drawn, target)  # MB-CAP-6
         if got:
-            captured, piles, taken = _gain(side, captured, piles, taken, got, state.turns)
-        table = Table(hands, field, stock, captured)
+            piles, taken = _gain(side, piles, taken, got, state.turns)
+        table = Table(INDEX, hands, field, stock, piles)
         if got or not rules.check_on_capture:  # MB-END-1: after both plays, or after a capture
             w = self._insta_side(rules, p, piles, taken)
             if w is not None:
-                return evolve(state, table=table, piles=piles, taken=taken, phase=Phase.OVER, end=INSTA_WIN,
-                              winner=w, pending=None)
+                return evolve(state, table=table, taken=taken, phase=Phase.OVER, end=INSTA_WIN, winner=w,
+                              pending=None)
         nxt = (p + 1) % rules.seats
         if not hands[nxt]:  # MB-END-1: the hands (and the draw pile) are empty
-            return evolve(state, table=table, piles=piles, taken=taken, phase=Phase.OVER, end=HANDS_EMPTY,
-                          pending=None)
-        return evolve(state, table=table, piles=piles, taken=taken, phase=Phase.PLAY, pending=None, turn=nxt,
+            return evolve(state, table=table, taken=taken, phase=Phase.OVER, end=HANDS_EMPTY, pending=None)
+        return evolve(state, table=table, taken=taken, phase=Phase.PLAY, pending=None, turn=nxt,
                       turns=state.turns + 1)  # MB-TURN-1
 
     def _insta_side(self, rules: MusashinoRules, mover: int, piles: tuple[int, ...],
                     taken: tuple[tuple[int, int, int], ...]) -> int | None:
-        """MB-END-1 / MB-10: the first side, the mover's then in turn order, holding an insta-win."""
-        if rules.sides == 3:
-            order: tuple[int, ...] = (mover, (mover + 1) % 3, (mover + 2) % 3)
-        else:
-            order = (mover % 2, 1 - mover % 2)
-        for sd in order:
-            pile = _effective(rules, piles, taken, sd)
-            for y in rules.insta:
-                if y.formed(pile):
+        """MB-END-1 / MB-10: the first side, the mover's then in turn order, holding an insta-win.
+        (What a side's dekiyaku see is part of its pile, so a row needing a card the pile lacks is
+        passed over before the Storm is looked at.)"""
+        insta = rules.insta
+        for sd in rules.sides_from[mover]:
+            pile = piles[sd]
+            for y in insta:
+                if pile & y.required == y.required and y.formed(_effective(rules, piles, taken, sd)):
                     return sd
         return None
-
-    def _sides_from(self, rules: MusashinoRules, seat: int) -> list[int]:
-        out: list[int] = []
-        for k in range(rules.seats):
-            sd = rules.side((seat + k) % rules.seats)
-            if sd not in out:
-                out.append(sd)
-        return out
 
     # -- the Storm and the Sun ---------------------------------------------------------------
     def stormed(self, state: MusashinoState, side: int) -> bool:
@@ -356,14 +429,14 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         """The dekiyaku a side scores now, the Storm and Sun applied."""
         rules = state.rules
         void = rules.storm == "banquets" and _stormed(rules, state.taken, side)
-        return score_mask(rules, _effective(rules, state.piles, state.taken, side), void)
+        return score_mask(rules, _effective(rules, state.table.captured_masks, state.taken, side), void)
 
     def explain_illegal(self, state: MusashinoState, action: Action) -> tuple[str, str]:
         p = state.turn
         if action.kind == PLAY:
             if state.phase is not Phase.PLAY:
                 return "MB-CAP-6", f"seat {p} must first choose what the drawn card takes"
-            found = explain_hand_play(state.table.hands[p], state.table.field, action, p,
+            found = explain_hand_play(state.table.hand(p), state.table.field, action, p,
                                       ("MB-TURN-2", "MB-CAP-2", "MB-CAP-1"))
             return found or ("MB-CAP-1", f"card {action.cards[0]} cannot be played so")
         if action.kind == TAKE:
@@ -377,42 +450,39 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         if state.phase is not Phase.OVER:
             raise ValueError("the round is not over")
         rules = state.rules
-        n, d = rules.seats, state.dealer
+        n, d, sides = rules.seats, state.dealer, range(rules.sides)
         if state.end == MISDEAL:
             return RoundResult(MISDEAL, (0,) * n, counts=False, next_dealer=d)  # MB-DEAL-4
-        order = self._sides_from(rules, d)
         if state.end == INSTA_WIN:
             w = state.winner
             assert w is not None
             won = self.side_dekiyaku(state, w)
-            yaku = tuple(won if sd == w else () for sd in range(rules.sides))
-            amount = rules.pay(sum(y.points for y in won))  # MB-SCORE-1, MB-SCORE-4
-            pay = {sd: amount for sd in order if sd != w}
+            yaku = tuple([won if sd == w else () for sd in sides])
+            totals = [sum([y.points for y in ys]) for ys in yaku]
+            amount = rules.pay(totals[w])  # MB-SCORE-1, MB-SCORE-4
+            side_delta = [0 if sd == w else -amount for sd in sides]
         else:
-            yaku = tuple(self.side_dekiyaku(state, sd) for sd in range(rules.sides))
-            totals = [sum(y.points for y in ys) for ys in yaku]
+            yaku = tuple([self.side_dekiyaku(state, sd) for sd in sides])
+            totals = [sum([y.points for y in ys]) for ys in yaku]
             top = max(totals)
-            w = next(sd for sd in order if totals[sd] == top)  # MB-SCORE-3
-            pay = {sd: rules.pay(top - totals[sd]) for sd in order if sd != w}  # MB-SCORE-2
-        side_delta = {sd: -v for sd, v in pay.items()}
-        side_delta[w] = sum(pay.values())
-        deltas = tuple(side_delta[rules.side(seat)] for seat in range(n))  # MB-SCORE-5
-        nxt = w if rules.sides == 3 else (d if rules.side(d) == w else (d + 1) % n)  # MB-END-2
-        notes = tuple((f"total.{sd}", sum(y.points for y in yaku[sd])) for sd in range(rules.sides))
-        notes += ((f"won.{w}", 1),)
+            w = next(sd for sd in rules.sides_from[d] if totals[sd] == top)  # MB-SCORE-3
+            side_delta = [0 if sd == w else -rules.pay(top - totals[sd]) for sd in sides]  # MB-SCORE-2
+        side_delta[w] = -sum(side_delta)  # every losing side pays the winning side
+        deltas = tuple([side_delta[sd] for sd in rules.side_of])  # MB-SCORE-5
+        nxt = w if rules.sides == 3 else (d if rules.side_of[d] == w else (d + 1) % n)  # MB-END-2
+        notes = (*[(f"total.{sd}", totals[sd]) for sd in sides], (f"won.{w}", 1))
         return RoundResult(state.end, deltas, nxt, yaku, None, True, False, nxt, notes)
 
     def snapshot(self, state: MusashinoState, info: MatchInfo | None = None) -> Snapshot:
         t = state.table
-        zones: list[tuple[str, tuple[int, ...]]] = [
-            (f"hand.{s}", tuple(c.id for c in h)) for s, h in enumerate(t.hands)
-        ]
+        ids_of = INDEX.ids_of
+        zones: list[tuple[str, tuple[int, ...]]] = [(f"hand.{s}", ids_of(h)) for s, h in enumerate(t.hand_masks)]
         zones += [
-            ("field", tuple(c.id for c in t.field)),
+            ("field", ids_of(t.field_mask)),
             ("stock", tuple(c.id for c in t.stock)),
             ("drawn", (state.pending.id,) if state.pending else ()),
         ]
-        zones += [(f"captured.{sd}", tuple(c.id for c in cap)) for sd, cap in enumerate(t.captured)]
+        zones += [(f"captured.{sd}", ids_of(cap)) for sd, cap in enumerate(t.captured_masks)]
         scores = info.scores if info else (0,) * state.rules.seats
         return Snapshot("musashino", tuple(zones), self.to_move(state), state.phase.value, state.dealer,
                         state.setup.number, scores)
