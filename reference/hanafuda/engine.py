@@ -92,6 +92,18 @@ class Action:
     cards: tuple[int, ...] = ()
     label: str = ""
 
+    def __eq__(self, other: object) -> bool:
+        # the dataclass comparison, without building two tuples: legality tests compare an action
+        # with each legal one in turn, so this is on the hot path of validation
+        if self is other:
+            return True
+        if not isinstance(other, Action) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.kind == other.kind and self.cards == other.cards and self.label == other.label
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.cards, self.label))
+
     def __str__(self) -> str:
         parts = [self.kind, *(str(c) for c in self.cards)]
         if self.label:

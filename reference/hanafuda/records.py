@@ -241,7 +241,7 @@ class _Replay:
 
     def order_for(self, deal: int, rng: SplitMix64 | None) -> tuple[int, ...] | None:
         rec, add = self.rec, self.sink.add
-        seeded = tuple(c.id for c in shuffled(self.cards, rng)) if rng is not None else None
+        seeded = tuple(shuffled(self.canonical, rng)) if rng is not None else None  # the same shuffle, on ids
         if deal == 1:
             listed: tuple[int, ...] | None = rec.deck
             path = "$.deck"

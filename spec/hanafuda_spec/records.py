@@ -59,6 +59,7 @@ illegal action, the game rule the action breaks.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -283,16 +284,16 @@ class _Parser:
         return v
 
     def ids(self, v: Any, path: str, what: str = "a list of card ids") -> tuple[int, ...] | None:
-        if not isinstance(v, list) or not all(_is_int(c) for c in v):
+        if not isinstance(v, list) or not all([type(c) is int for c in v]):  # bool is not an id (_is_int)
             self.bad(path, "REC-FIELD-1", f"must be {what}")
             return None
         if len(v) > LIMITS["deck"]:
             self.bad(path, "REC-SIZE-1", f"{len(v)} cards (limit {LIMITS['deck']})")
             return None
-        for i, c in enumerate(v):
-            if not 0 <= c < 10_000:
-                self.bad(f"{path}[{i}]", "REC-FIELD-1", f"{c} is not a card id")
-                return None
+        if v and not (min(v) >= 0 and max(v) < 10_000):
+            i, c = next((i, c) for i, c in enumerate(v) if not 0 <= c < 10_000)
+            self.bad(f"{path}[{i}]", "REC-FIELD-1", f"{c} is not a card id")
+            return None
         return tuple(v)
 
     def ints(self, v: Any, path: str) -> tuple[int, ...] | None:
@@ -404,13 +405,13 @@ def _parse_actions(p: _Parser, v: Any) -> tuple[ActionEntry, ...] | None:
     out: list[ActionEntry] = []
     before = len(p.problems)
     for i, a in enumerate(v):
-        path = f"$.actions[{i}]"
         if isinstance(a, str):
             if len(a) > LIMITS["text"]:
-                p.bad(path, "REC-SIZE-1", f"an action of {len(a)} characters", i)
+                p.bad(f"$.actions[{i}]", "REC-SIZE-1", f"an action of {len(a)} characters", i)
                 continue
-            out.append(ActionEntry(a))
+            out.append(_plain_entry(a))
             continue
+        path = f"$.actions[{i}]"
         if not isinstance(a, dict):
             p.bad(path, "REC-FIELD-1", f"an action is a string or an object, not {_kind(a)}", i)
             continue
@@ -437,6 +438,13 @@ def _parse_actions(p: _Parser, v: Any) -> tuple[ActionEntry, ...] | None:
                 continue
         out.append(ActionEntry(text, seat, after))
     return tuple(out) if all(x.rule_id == "REC-FIELD-2" for x in p.problems[before:]) else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_entry(text: str) -> ActionEntry:
+    """The entry of an action given as text alone, built once and shared (entries are immutable, and
+    records repeat the same few hundred texts)."""
+    return ActionEntry(text)
 
 
 def _parse_result(p: _Parser, v: Any) -> tuple[Any, Any, Any, Any]:
