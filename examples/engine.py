@@ -31,7 +31,9 @@ class Engine:
 
     def rounds_ended(self) -> list[dict[str, Any]]:
         return [{"reason": o.reason, "deltas": list(o.deltas), "counts": o.counts,
-                 "yaku": [[{"id": y.id, "points": y.points} for y in side] for side in o.yaku]}
+                 "yaku": [[{"id": y.id, "points": y.points} for y in side] for side in o.yaku],
+                 "card_points": None if o.card_points is None else list(o.card_points),
+                 "final": None if o.final is None else o.final.to_json()}
                 for o in self.adapter.rounds_ended()]
 
 

@@ -16,6 +16,7 @@ from hanafuda.fishing import Table
 from hanafuda.games import kekoro as ref
 from hanafuda.games.kekoro import GAME, KekoroState, Phase
 from hanafuda.simulate import simulate
+from hanafuda_spec.adapter import RoundOutcome
 from hanafuda_spec.cards import HANAFUDA, Kind, card
 from hanafuda_spec.games.kekoro import (
     ANIMALS,
@@ -30,8 +31,8 @@ from hanafuda_spec.games.kekoro import (
     yaku_count,
     yaku_table,
 )
-from hanafuda_spec.invariants import run_random
-from hanafuda_spec.shuffle import SHUFFLE_VECTORS
+from hanafuda_spec.invariants import Step, run_random
+from hanafuda_spec.shuffle import SHUFFLE_VECTORS, SplitMix64
 from hanafuda_spec.yaku import YakuDef, count_yaku
 from hypothesis import given
 from hypothesis import strategies as st
@@ -568,3 +569,33 @@ def test_invariants_catch_a_game_that_ignores_the_lead(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(ref.Kekoro, "settle", never_at_ninety)
     assert _first_violation({}) == "KE-GAME-1 game end"
+
+
+def _played_out_round(seed: int = 3) -> tuple[dict[str, str], RoundOutcome]:
+    """A Kekoro round played out by the reference (random play), as the adapter reports it."""
+    options = SPEC.resolve()
+    adapter, rng = ReferenceAdapter(), SplitMix64(seed)
+    adapter.start("kekoro", options, seed)
+    while True:
+        legal = adapter.legal_actions()
+        adapter.apply(legal[rng.below(len(legal))])
+        for o in adapter.rounds_ended():
+            if o.reason not in ("misdeal", "instant-victory"):
+                return options, o
+
+
+def test_KE_SCORE_1_exact_from_the_final_position() -> None:
+    """With the final position reported, the round score is checked exactly, not only within bounds:
+    one point more for a side still passes the bounds and is caught."""
+    options, o = _played_out_round()
+    check = dict(PROFILE.invariants)["KE-SCORE-1 round score"]
+    assert o.final is not None and o.card_points is not None
+    final = o.final
+
+    def step(outcome: RoundOutcome) -> Step:
+        return Step(options, None, "play 10", final, (), (outcome,), False, 0)
+
+    assert check(step(o)) is None
+    tampered = replace(o, deltas=(o.deltas[0] + 1, o.deltas[1]))
+    assert "delta" in (check(step(tampered)) or "")
+    assert check(step(replace(tampered, final=None))) is None  # the bounds alone do not see it

@@ -909,3 +909,43 @@ def test_simulate_is_deterministic_for_both_decks(jizo: str) -> None:
     b = simulate(GAME, {"jizo": jizo}, None, 20, 9).to_json()
     assert a == b and a["games"] == 20 and len(a["total_score_by_seat"]) == 4
     assert sum(a["total_score_by_seat"]) == 20 * 120
+
+
+def test_KJ_SCORE_1_settlement_checked_exactly_from_the_final_position() -> None:
+    """With the final position reported, the card-point settlement is recomputed from the final capture
+    piles: chips moved between the right players but in the wrong amounts pass the shape check and are
+    caught by the exact one."""
+    from dataclasses import replace
+
+    from hanafuda_spec.adapter import RoundOutcome
+    from hanafuda_spec.invariants import Step
+
+    options = SPEC.resolve()
+    adapter, rng = ReferenceAdapter(), SplitMix64(4)
+    adapter.start("kujuroku", options, 4)
+    found: RoundOutcome | None = None
+    while found is None:
+        legal = adapter.legal_actions()
+        adapter.apply(legal[rng.below(len(legal))])
+        found = next((o for o in adapter.rounds_ended() if o.reason == "card-points"), None)
+    assert found.final is not None and found.card_points is not None
+    final = found.final
+    checks = dict(PROFILE.invariants)
+    exact, shape = checks["KJ-SCORE-1 settlement from the final capture piles"], checks["KJ-SCORE-3 settlement shape"]
+
+    def step(o: RoundOutcome) -> Step:
+        return Step(options, None, "play 10", final, (), (o,), False, 0)
+
+    assert exact(step(found)) is None and shape(step(found)) is None
+    d = list(found.deltas)
+    paid = [i for i, x in enumerate(d) if x]
+    # the player who balances the other two (the only one of its sign), and one of the two with room
+    # for one chip more (each moves 1 to 3 chips)
+    big = next(i for i in paid if sum(1 for k in paid if (d[k] > 0) == (d[i] > 0)) == 1)
+    small = next(i for i in paid if i != big and abs(d[i]) < 3)
+    sign = 1 if d[small] > 0 else -1
+    d[small] += sign
+    d[big] -= sign
+    tampered = replace(found, deltas=tuple(d))
+    assert shape(step(tampered)) is None  # the old bound-style check does not see it
+    assert "chips moved" in (exact(step(tampered)) or "")

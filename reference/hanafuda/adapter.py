@@ -58,8 +58,9 @@ class ReferenceAdapter:
     def apply(self, action: str) -> None:
         m = self.match
         before = len(m.info.history)
-        self._m = m.apply(Action.parse(action))
-        self._ended = [_outcome(r) for r in self._m.info.history[before:]]
+        finals: list[Snapshot] = []
+        self._m = m.apply(Action.parse(action), lambda state, info: finals.append(m.game.snapshot(state, info)))
+        self._ended = [_outcome(r, f) for r, f in zip(self._m.info.history[before:], finals, strict=True)]
 
     def snapshot(self) -> Snapshot:
         return self.match.snapshot()
@@ -79,6 +80,6 @@ class ReferenceAdapter:
         return ps.yaku, ps.card_points
 
 
-def _outcome(r: Any) -> RoundOutcome:
+def _outcome(r: Any, final: Snapshot) -> RoundOutcome:
     return RoundOutcome(r.reason, tuple(r.deltas), bool(r.counts), tuple(tuple(s) for s in r.yaku),
-                        tuple(r.notes))
+                        tuple(r.notes), None if r.card_points is None else tuple(r.card_points), final)

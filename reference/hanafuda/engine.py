@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import ClassVar, Generic, TypeVar
@@ -42,6 +42,7 @@ __all__ = [
     "Match",
     "MatchInfo",
     "PileScore",
+    "RoundObserver",
     "RoundResult",
     "RoundSetup",
     "action",
@@ -329,6 +330,9 @@ class Game(ABC, Generic[S, R]):
 
 G = TypeVar("G")
 
+#: Called with a finished round's final position and the match info before it is settled.
+RoundObserver = Callable[[S, MatchInfo], None]
+
 
 @dataclass(frozen=True)
 class Match(Generic[S, R]):
@@ -348,9 +352,10 @@ class Match(Generic[S, R]):
     rng_state: int
 
     @classmethod
-    def start(cls, game: Game[S, R], rules: R, seed: int, first_dealer: int = 0) -> Match[S, R]:
+    def start(cls, game: Game[S, R], rules: R, seed: int, first_dealer: int = 0,
+              on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:
         info = game.new_match(rules, first_dealer)
-        return cls.advance(cls._deal(game, rules, info, SplitMix64(seed)))
+        return cls.advance(cls._deal(game, rules, info, SplitMix64(seed)), on_round_end)
 
     @classmethod
     def _deal(cls, game: Game[S, R], rules: R, info: MatchInfo, rng: SplitMix64) -> Match[S, R]:
@@ -366,17 +371,22 @@ class Match(Generic[S, R]):
     def legal_actions(self) -> tuple[Action, ...]:
         return () if self.info.over else self.game.legal(self.state)
 
-    def apply(self, action: Action) -> Match[S, R]:
-        """Apply an action; when the round ends, settle it and deal the next one."""
+    def apply(self, action: Action, on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:
+        """Apply an action; when the round ends, settle it and deal the next one. ``on_round_end``
+        sees the final position of every round that ends (see :meth:`advance`)."""
         if self.info.over:
             raise GameOverError("the match is over: no action is legal")
         state = self.game.apply(self.state, action)
-        return self.advance(evolve(self, state=state))
+        return self.advance(evolve(self, state=state), on_round_end)
 
     @staticmethod
-    def advance(m: Match[S, R]) -> Match[S, R]:
-        """Settle finished rounds (including rounds over at the deal) until play is needed."""
+    def advance(m: Match[S, R], on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:
+        """Settle finished rounds (including rounds over at the deal) until play is needed.
+        ``on_round_end(state, info)`` is called with each finished round's final position and the
+        match info before that round is settled."""
         while not m.info.over and m.game.is_terminal(m.state):
+            if on_round_end is not None:
+                on_round_end(m.state, m.info)
             result = m.game.round_result(m.state)
             info = m.game.settle(m.rules, m.info, result)
             if info.over:

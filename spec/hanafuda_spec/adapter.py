@@ -22,13 +22,18 @@ __all__ = ["EngineAdapter", "RoundOutcome"]
 @dataclass(frozen=True)
 class RoundOutcome:
     """A finished round in the neutral form. ``notes`` are game-specific named counts (multipliers,
-    on-the-spot payments) the implementation reports with the round."""
+    on-the-spot payments) the implementation reports with the round. ``card_points`` (per side, for
+    games that count card values) and ``final`` (the position the round ended in, before it was
+    settled) are optional: an implementation that reports them is checked exactly against them (the
+    round's result recomputed from its final capture piles); one that does not, only within bounds."""
 
     reason: str
     deltas: tuple[int, ...]
     counts: bool
     yaku: tuple[tuple[ScoredYaku, ...], ...]
     notes: tuple[tuple[str, int], ...] = ()
+    card_points: tuple[int, ...] | None = None
+    final: Snapshot | None = None
 
 
 @runtime_checkable

@@ -140,6 +140,31 @@ def scores_follow_deltas(step: Step) -> str | None:
     return None
 
 
+def final_positions(profile: GameProfile) -> Invariant:
+    """A round's final position, where the implementation reports it: the game's own position, every
+    card in exactly one place, and the scores it shows are those before the round was settled."""
+    cards_ok = conservation(profile)
+
+    def check(step: Step) -> str | None:
+        scores = step.before.scores if step.before is not None else None
+        for o in step.outcomes:
+            f = o.final
+            if f is None:
+                continue
+            if f.game != profile.game:
+                return f"a {profile.game} round ended in a {f.game} position"
+            bad = cards_ok(Step(step.options, None, None, f, (), (), False, 0))
+            if bad is not None:
+                return f"final position of a {o.reason} round: {bad}"
+            if scores is not None and f.scores != scores:
+                return f"final position of a {o.reason} round shows scores {f.scores}, before it was {scores}"
+            if scores is not None:
+                scores = tuple(a + d for a, d in zip(scores, o.deltas, strict=True))
+        return None
+
+    return check
+
+
 def GENERIC(profile: GameProfile) -> tuple[tuple[str, Invariant], ...]:  # noqa: N802
     """The invariants every game must keep."""
     return (
@@ -149,6 +174,7 @@ def GENERIC(profile: GameProfile) -> tuple[tuple[str, Invariant], ...]:  # noqa:
         ("zero-sum-settlement", zero_sum(profile)),
         ("bounded-round-length", bounded_round(profile)),
         ("scores-follow-settlement", scores_follow_deltas),
+        ("final-positions", final_positions(profile)),
     )
 
 

@@ -21,7 +21,10 @@ string. Requests:
     → ``{"ok": true, "rounds_ended": [ROUND...], "match_over": false}``; an illegal action is
     refused with ``{"ok": false, "error": "..."}`` and changes nothing. ``rounds_ended`` lists the
     rounds this action ended, oldest first, including rounds that then ended at the next deal
-    (misdeals): ``{"reason": str, "deltas": [int...], "counts": bool, "yaku": [[{"id", "points"}...]...]}``.
+    (misdeals): ``{"reason": str, "deltas": [int...], "counts": bool, "yaku": [[{"id", "points"}...]...]}``,
+    optionally with ``"card_points": [int...]`` (per side) and ``"final": SNAPSHOT`` (the position the
+    round ended in, before it was settled); an engine that reports them is checked exactly against
+    them.
 ``{"cmd": "state"}``
     → ``{"ok": true, "snapshot": SNAPSHOT}`` — the position in the neutral form of
     :mod:`hanafuda_spec.neutral`.
@@ -241,7 +244,17 @@ def _outcome(r: Any) -> RoundOutcome:
     yaku = r.get("yaku", [])
     if not isinstance(yaku, list):
         raise EngineError("a round result's 'yaku' must be a list per side")
-    return RoundOutcome(reason, tuple(deltas), bool(counts), tuple(_yaku(side) for side in yaku))
+    cp = r.get("card_points")
+    if cp is not None and (not isinstance(cp, list) or not all(type(c) is int for c in cp)):
+        raise EngineError("a round result's 'card_points' must be a list of integers (one per side) or null")
+    final = None
+    if r.get("final") is not None:
+        try:
+            final = Snapshot.from_json(r["final"])
+        except (ValueError, TypeError, KeyError) as e:
+            raise EngineError(f"a round result's 'final' must be a snapshot: {e}") from None
+    return RoundOutcome(reason, tuple(deltas), bool(counts), tuple(_yaku(side) for side in yaku), (),
+                        None if cp is None else tuple(cp), final)
 
 
 # -- refereeing -----------------------------------------------------------------------------------

@@ -56,6 +56,9 @@ GENERIC_INVARIANTS: dict[str, str] = {
     "bounded-round-length": "A round ends within the game's bound on actions: no endless round.",
     "scores-follow-settlement": "The scores after a round are the scores before it plus the round's "
     "settlement: nothing changes the scores but settlement.",
+    "final-positions": "Where the implementation reports the position a round ended in, it is a position of "
+    "the same game, holds every card exactly once, and shows the scores from before the round was settled "
+    "(games then check the round's result exactly against its final capture piles).",
 }
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|{}$])")

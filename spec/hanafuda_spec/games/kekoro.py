@@ -414,7 +414,9 @@ SPEC = KEKORO = GameSpec(
 
 # -- invariants (the neutral form) ----------------------------------------------------------------
 
+from hanafuda_spec.adapter import RoundOutcome  # noqa: E402
 from hanafuda_spec.invariants import GameProfile, Step  # noqa: E402
+from hanafuda_spec.neutral import Snapshot  # noqa: E402
 
 _DECK = tuple(sorted(CARD_VALUES["source"]))
 _DECLARE_TEXT = f"{DECLARE} {INSTANT_VICTORY}"
@@ -531,6 +533,30 @@ def _round_score(step: Step) -> str | None:
         cards = [d - YAKU_POINTS * len(side) for d, side in zip(o.deltas, o.yaku, strict=True)]
         if any(c < 0 for c in cards) or sum(cards) > total:
             return f"round deltas {o.deltas} are not card values plus 30 per yaku {o.yaku}"
+        if o.final is not None:  # the exact result, recomputed from the final capture piles
+            found = _exact_score(step.options, o, o.final)
+            if found is not None:
+                return found
+    return None
+
+
+def _exact_score(options: Mapping[str, str], o: RoundOutcome, final: Snapshot) -> str | None:
+    """KE-SCORE-1 exactly, for an implementation that reports the final position: each side's delta
+    is the card value of its final capture pile plus 30 per yaku the pile forms (KE-VAL-1, KE-YAKU-1,
+    KE-YAKU-2), the yaku reported are those, and so are the card points if reported."""
+    values = KEKORO.resolve(None, options)
+    table = yaku_table(values)
+    for side, (delta, reported) in enumerate(zip(o.deltas, o.yaku, strict=True)):
+        pile = frozenset(final.zone(f"captured.{side}"))
+        formed = sorted(y.id for y in table if y.pool <= pile)
+        points = card_points(values, pile)
+        if sorted(y.id for y in reported) != formed:
+            return f"side {side}: yaku {sorted(y.id for y in reported)} reported, its final pile forms {formed}"
+        if o.card_points is not None and o.card_points[side] != points:
+            return f"side {side}: card points {o.card_points[side]} reported, its final pile is worth {points}"
+        if delta != points + YAKU_POINTS * len(formed):
+            return (f"side {side}: delta {delta}, its final pile gives {points} + {YAKU_POINTS} x "
+                    f"{len(formed)} yaku")
     return None
 
 

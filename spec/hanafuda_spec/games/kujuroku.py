@@ -67,6 +67,7 @@ __all__ = [
     "SPECIAL_3",
     "START_CHIPS",
     "THREES",
+    "card_point_deltas",
     "card_points",
     "chip_score",
     "remaining_card",
@@ -162,6 +163,27 @@ def settlement_case(chips: Sequence[int]) -> str:
         raise ValueError(f"three non-zero chip scores expected, got {list(chips)}")
     positive = sum(1 for c in chips if c > 0)
     return ("all-negative", "two-negative", "two-positive", "all-positive")[positive]
+
+
+def card_point_deltas(chips: Mapping[int, int], seats: int) -> tuple[int, ...]:
+    """KJ-SCORE-3…6: what each seat gains after a round played out without a dekiyaku, from the three
+    participants' chip scores (seat → chips). With two negative scores the positive player collects
+    each loser's chips; with two positive scores the negative player pays each winner's; three of a
+    sign is a draw.
+
+    >>> card_point_deltas({0: 2, 1: -1, 2: -3}, 4), card_point_deltas({0: 1, 1: 3, 2: -2}, 3)
+    ((4, -1, -3, 0), (1, 3, -4))
+    """
+    case = settlement_case(list(chips.values()))
+    deltas = [0] * seats
+    if case in ("two-negative", "two-positive"):
+        # the one player of the minority sign settles with each of the two others
+        odd = next(i for i, c in chips.items() if (c > 0) == (case == "two-negative"))
+        for i, c in chips.items():
+            if i != odd:
+                deltas[i] += c
+                deltas[odd] -= c
+    return tuple(deltas)
 
 
 def remaining_card(captive: int | None, captured: Iterable[int]) -> int | None:
@@ -743,6 +765,26 @@ def _settlement_shape(step: Step) -> str | None:
     return None
 
 
+def _settlement_exact(step: Step) -> str | None:
+    """KJ-SCORE-1…6 exactly, for an implementation that reports the final position: each participant's
+    card points are those of its final capture pile (and so are the card points reported), and the
+    chips move as :func:`card_point_deltas` says."""
+    seats, jizo = _seats(step.options), _jizo(step.options)
+    for o in step.outcomes:
+        if o.reason not in EXHAUSTIVE or o.final is None:
+            continue
+        points = {i: sum(card_points(c, jizo) for c in o.final.zone(f"captured.{i}"))
+                  for i in _participants(o.final, seats)}
+        if o.card_points is not None:
+            reported = {i: o.card_points[i] for i in points}
+            if reported != points:
+                return f"card points {reported} reported, the final capture piles are worth {points}"
+        want = card_point_deltas({i: chip_score(p) for i, p in points.items()}, seats)
+        if tuple(o.deltas) != want:
+            return f"{o.reason}: chips moved {list(o.deltas)}, card points {points} give {list(want)}"
+    return None
+
+
 def _chips_total(step: Step) -> str | None:
     """KJ-EQ-4: chips are only passed around: the total stays 30 per player."""
     seats = _seats(step.options)
@@ -777,6 +819,7 @@ PROFILE = GameProfile(
         ("KJ-ONI-3 field parity (KJ-25)", _field_parity),
         ("KJ-YAKU-2 dekiyaku payments", _dekiyaku_payment),
         ("KJ-SCORE-3 settlement shape", _settlement_shape),
+        ("KJ-SCORE-1 settlement from the final capture piles", _settlement_exact),
         ("KJ-EQ-4 chips are conserved", _chips_total),
         ("KJ-END-2 the deal passes to the right", _dealer_rotation),
     ),
