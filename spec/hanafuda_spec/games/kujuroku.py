@@ -414,6 +414,17 @@ GAPS = (
         "by then the Oni cannot be drawn. z3 proves the restricted claim.) In the Jizo variant a drawn Jizo "
         "changes the parity.",
         "Literal reading; the parity is checked by the invariants and proved by z3."),
+    Gap("KJ-26", "Some dekiyaku of the tables can never be paid in play: is that intended, and should a round "
+        "go on past a smaller dekiyaku so that a larger one can form?",
+        "SEED-001 and FW-KJ list the dekiyaku and say a dekiyaku ends the round as soon as it is formed; "
+        "neither says that some rows are out of reach.",
+        "Literal reading: the round ends at the first dekiyaku (KJ-YAKU-1, KJ-8), so these rows are never "
+        "paid in a round: Shi-Dan-San in configurations A and B, Shi-San and Shi-Dan-San in C, Nejikomi in D. "
+        "They stay in the tables (scoring a pile with 'hanafuda score' still reports them).",
+        "Found by z3 (the capture-step model of the proofs): each capture adds cards of a single number (the "
+        "jokers aside) and the dealer's takes at most four cards, so a row that needs two complete sets of "
+        "four, or a set of four together with another dekiyaku outside it, always has a smaller dekiyaku "
+        "formed first. Neither source offers a way to play on, so no option is added."),
 )
 
 
