@@ -207,8 +207,9 @@ GAPS = (
     Gap("KG-19", "What happens when a player runs out of chips?",
         "SEED-000 is silent.",
         "By default (bust=end) a player never pays more than they hold: a payment or a settlement is cut to "
-        "the payer's chips, and the game ends after a round that leaves a player with no chips; the other "
-        "player wins. Option bust=debt lets chips go below zero and plays every round.",
+        "the payer's chips at that moment (the chips at the start of the round plus the payments of the round "
+        "so far), and the game ends after a round that leaves a player with no chips; the other player wins. "
+        "Option bust=debt lets chips go below zero and plays every round.",
         "The chips are physical counters on the players' plates; debts are a house rule some players "
         "use.", ("bust",)),
 )

@@ -424,6 +424,49 @@ def decision_table(names: Sequence[str], domain: Callable[[Mapping[str, z.Int]],
 # -- helpers for the game modules -------------------------------------------------------------------
 
 
+# -- decision tables with several results ---------------------------------------------------------
+
+#: The inputs of a decision table, by name.
+V = Mapping[str, z.Int]
+#: One result of a table row, as a function of the inputs.
+Out = Callable[[V], "z.Int | int"]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One rule of a decision table with several results (``out``: result name → value), stated
+    with its rule ids; ``gap`` is the recorded decision it rests on (None: the seed says it)."""
+
+    text: str
+    gap: str | None
+    guard: Callable[[V], z.Bool]
+    out: Mapping[str, Out]
+
+
+def as_int(x: z.Int | int) -> z.Int:
+    """A z3 integer (a Python int becomes a constant)."""
+    return x if isinstance(x, z.Int) else z.const(x)
+
+
+def decision_rows(rows: Sequence[TableRow], result: str) -> list[DecisionRow]:
+    """The rows of one result, for :func:`decision_table`."""
+    return [DecisionRow(r.text, r.guard, _result_of(r, result)) for r in rows]
+
+
+def _result_of(row: TableRow, result: str) -> Callable[[V], z.Int]:
+    return lambda v: as_int(row.out[result](v))
+
+
+def table_value(rows: Sequence[TableRow], result: str, v: V) -> z.Int:
+    """A result as one expression: the value of the first row whose guard holds (the tables are proved
+    consistent, so any row that holds gives the same), -1 where none does (proved never, on the
+    domain)."""
+    out: z.Int = z.const(-1)
+    for r in reversed(rows):
+        out = z.ite(r.guard(v), as_int(r.out[result](v)), out)
+    return out
+
+
 def scoring_option_sets(spec: GameSpec, keys: Sequence[str]) -> list[tuple[str, dict[str, str]]]:
     """Every ruleset, then each non-default value of an option among ``keys`` (the options that
     change how a pile scores)."""
