@@ -18,7 +18,13 @@ against them. What is proved:
 * **decision tables**: complete and consistent (Koi-Koi multiplier modes and who scores a round;
   Kujuroku chip bands and settlement cases; Kusuri-gui and Musashino-Bana ties), every case found
   listed with the gap that decides it, and checked against the reference's play where the adapter
-  shows it (Koi-Koi shōbu scores, Kujuroku card-point settlements).
+  shows it (Koi-Koi shōbu scores, Kujuroku card-point settlements);
+* **Kujuroku's dekiyaku in every configuration** (A–D, both decks, both counting rules): the tables
+  as above, the dekiyaku the dealer's takes can form (replayed on stacked decks) and a one-capture-step
+  model of which dekiyaku can end a round (some never can: decision KJ-26);
+* **chips and the instant victory**: Kusuri-gui's payment, round-result and game-end tables with an
+  inductive chip model of a round (KG-PAY-1…5, KG-8, KG-19); Kekoro's instant victory as a transition
+  system (KE-IV-1…3) with its result tables; both checked step by step against random play.
 
 A case with no recorded decision fails its check until the game's ``DECISIONS`` names the gap.
 """
