@@ -385,7 +385,10 @@ GAPS = (
         "Curtain and Cherry Poetry Ribbon then count for no dekiyaku, whenever they were taken. An insta-win "
         "already made has ended the round and stands. In the team game the opponents are the other team.",
         "Capture piles only grow, so judging on the current piles is the end-of-round reading applied at every "
-        "check; it also keeps a stormed card from completing an insta-win.", ("storm",)),
+        "check; it also keeps a stormed card from completing an insta-win. A consequence z3 found: a stormed "
+        "side whose own pile would form Five Kings or Seven Red Ribbons scores its ordinary dekiyaku instead, "
+        "which can be worth more than the insta-win (under the default payment cap it never pays more).",
+        ("storm",)),
     Gap("MB-13", "Storm Rule, second version: the seed voids an opponent's 'Moon Viewing' and 'Flower Viewing', "
         "which are not in its table.",
         "FW-MB renames them Moon Banquet (90, 80) and Flower Banquet (90 with 30 or 31).",
