@@ -76,7 +76,11 @@ def run(args: argparse.Namespace) -> int:
         results.append(r)
         if not args.json:
             amount = f"{r.examples} in {r.seconds:.1f}s" if r.kind == "examples" else f"proof {r.seconds:.2f}s"
-            print(f"{r.game:10} {r.check[:64]:64} {amount:>18}  {'ok' if r.ok else 'FAIL'}")
+            name = r.check
+            if len(name) > 64:  # the whole name on its own line, the figures under it
+                print(f"{r.game:10} {name}")
+                name = ""
+            print(f"{r.game:10} {name:64} {amount:>18}  {'ok' if r.ok else 'FAIL'}")
             if not r.ok:
                 print(f"    {r.detail}")
                 if r.counterexample:
