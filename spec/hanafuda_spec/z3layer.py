@@ -208,11 +208,17 @@ def max_of(xs: Sequence[Int | int]) -> Int:
     return out
 
 
-def _solver() -> Any:
-    s = z3.Solver()
+def _solver(constraints: Iterable[Bool] = ()) -> tuple[Any, Any]:
+    """A solver in a fresh z3 context, with ``constraints`` added; and the context. Every query gets its
+    own context, so that its result and its time do not depend on what other checks built before it
+    (z3's search is steered by the terms a context already holds)."""
+    ctx = z3.Context()
+    s = z3.Solver(ctx=ctx)
     s.set("timeout", TIMEOUT_MS)
     s.set("random_seed", SEED)
-    return s
+    for c in constraints:
+        s.add(c._e.translate(ctx))
+    return s, ctx
 
 
 def _model_dict(m: Any) -> dict[str, int | bool]:
@@ -246,10 +252,8 @@ class ProofResult:
 def prove(name: str, claim: Bool, assumptions: Iterable[Bool] = ()) -> ProofResult:
     """Prove ``assumptions ⇒ claim`` for every value of the variables."""
     t0 = time.perf_counter()
-    s = _solver()
-    for a in assumptions:
-        s.add(a._e)
-    s.add(z3.Not(claim._e))
+    s, ctx = _solver(assumptions)
+    s.add(z3.Not(claim._e.translate(ctx)))
     r = s.check()
     dt = time.perf_counter() - t0
     if r == z3.unsat:
@@ -261,14 +265,12 @@ def prove(name: str, claim: Bool, assumptions: Iterable[Bool] = ()) -> ProofResu
 
 def prove_all(claims: Sequence[tuple[str, Bool]], assumptions: Iterable[Bool] = ()) -> list[ProofResult]:
     """:func:`prove` for many claims under the same assumptions, on one solver."""
-    s = _solver()
-    for a in assumptions:
-        s.add(a._e)
+    s, ctx = _solver(assumptions)
     out = []
     for name, claim in claims:
         t0 = time.perf_counter()
         s.push()
-        s.add(z3.Not(claim._e))
+        s.add(z3.Not(claim._e.translate(ctx)))
         r = s.check()
         dt = time.perf_counter() - t0
         if r == z3.unsat:
@@ -283,9 +285,7 @@ def prove_all(claims: Sequence[tuple[str, Bool]], assumptions: Iterable[Bool] = 
 
 def find(constraints: Iterable[Bool]) -> Model | None:
     """A model of the constraints, or ``None`` if there is none (or the solver timed out)."""
-    s = _solver()
-    for c in constraints:
-        s.add(c._e)
+    s, _ = _solver(constraints)
     if s.check() == z3.sat:
         return _model_dict(s.model())
     return None
@@ -294,14 +294,13 @@ def find(constraints: Iterable[Bool]) -> Model | None:
 def find_all(constraints: Iterable[Bool], over: Sequence[Int | Bool], limit: int = 64) -> list[Model]:
     """Up to ``limit`` models of the constraints that differ in the values of ``over``
     (each solution is blocked before looking for the next)."""
-    s = _solver()
-    for c in constraints:
-        s.add(c._e)
+    s, ctx = _solver(constraints)
+    xs = [x._e.translate(ctx) for x in over]
     out: list[Model] = []
     while len(out) < limit and s.check() == z3.sat:
         m = s.model()
         out.append(_model_dict(m))
-        s.add(z3.Or(*[x._e != m.eval(x._e, model_completion=True) for x in over]))
+        s.add(z3.Or(*[x != m.eval(x, model_completion=True) for x in xs]))
     return out
 
 

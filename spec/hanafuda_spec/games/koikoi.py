@@ -156,11 +156,27 @@ GAPS = (
         "FW-KK: the holder wins the round 'scoring 6 points'; the multipliers are described for yaku scores only.",
         "No: a lucky hand scores its 6 (or 12) points as they are; zero-sum scoring still takes them from the "
         "loser.", "The multipliers are stated for the shōbu score only, and no koi-koi can have been called."),
-    Gap("KK-18", "With 10-card hands and field_teyaku=dealer-captures, four replacement cards leave 16 draw cards "
-        "for 20 turns. What do the last turns draw?",
-        "FW-KK lists both variations separately and never combines them.",
+    Gap("KK-18", "With field_teyaku=dealer-captures, every four of a month the dealer captures takes four more "
+        "cards from the draw pile: with 10-card hands one such quad leaves 16 draw cards for 20 turns, and with "
+        "8-card hands three or more chained quads do the same. What do the last turns draw?",
+        "FW-KK lists the variations separately and never combines them.",
         "A turn whose draw pile is empty has no draw: the hand play alone makes the turn.",
-        "It keeps every turn of the hands playable without inventing cards; the combination is rare."),
+        "It keeps every turn of the hands playable without inventing cards; the combinations are rare. (z3 "
+        "also shows the last card is always drawn by the non-dealer, so a sweeping Lightning, KK-WILD-4, always "
+        "goes to the non-dealer.)"),
+    Gap("KK-21", "How does the wild Lightning combine with the turn variations? With turn=draw-first, is the "
+        "Lightning taken into the hand at the start of a turn a hand card, or a drawn card that must take (and, "
+        "as the last card, takes the table)? With turn=keep-unmatched, does a drawn wild Lightning with no "
+        "non-Willow card to take go to the hand or to the table? And does keep-unmatched apply to the draw-only "
+        "turns of after_hands=draw-pile?",
+        "FW-HA describes the wild Lightning for the standard turn, FW-KK the turn variations; neither combines them.",
+        "Whatever is in the hand is a hand card: a Lightning taken in at the start of a draw-first turn is played "
+        "from the hand (KK-WILD-1). A drawn Lightning with nothing it may take counts as an unmatched drawn card: "
+        "with keep-unmatched it goes to the hand (KK-TURN-7). A draw-only turn has no hand to keep a card in: its "
+        "card is played to the table as in the standard turn.",
+        "The turn variation says where a drawn card goes before it is played; the wild rules say what it does "
+        "when played. Reading the drawn-first Lightning as a drawn card would also break the count of draws "
+        "(z3 finds the turns that would then draw twice)."),
 )
 
 
@@ -216,8 +232,8 @@ RULES = (
        "chooses: koi-koi (continue, the turn passes) or shōbu (stop, the round ends). Otherwise the turn "
        "passes.", (seed("lead", "keep going"), fw("Checking for Yaku", "improved an existing one")), S,
        "KK-10", "koikoi_on"),
-    _r("KK-TURN-5", T.TURN, "A turn that finds the draw pile empty (possible only in the KK-18 combination of "
-       "options) has no draw.", (fw("Setup Variations", "deals four more to the table"),), D, "KK-18"),
+    _r("KK-TURN-5", T.TURN, "A turn that finds the draw pile empty (possible only with dealer-captures, in the "
+       "combinations of KK-18) has no draw.", (fw("Setup Variations", "deals four more to the table"),), D, "KK-18"),
     _r("KK-TURN-6", T.TURN, "With turn=draw-first, a turn begins by taking the top draw card into the hand; the "
        "player then plays two hand cards in succession, and yaku are checked after both.",
        (fw("Turn Structure Variations", "play two cards"),), RS, "KK-19", "turn"),

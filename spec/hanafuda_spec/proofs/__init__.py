@@ -11,6 +11,9 @@ against them. What is proved:
 * **inductive count invariants** of an abstract turn (init ⇒ inv, inv ∧ step ⇒ inv′): conservation,
   captures by pairs or fours, turn order, draws left = draws needed (Koi-Koi, Kekoro, Musashino-Bana),
   Kujuroku's field parity while the Oni is in play and the one remaining card of the Oni's rank;
+  Koi-Koi's round model covers every turn option (draw-first, keep-unmatched, draw-only turns), 8 and
+  10-card hands, chained dealer-captures and the wild Lightning, with termination, and is checked
+  against random and stacked-deck play;
 * **yaku tables over one Boolean per card**, from the catalogue's rows: the catalogue's claims
   (exclusivity, stacking, "part of", absorption), identical or subsumed compositions, ties within a
   group, the maximum score (the reference must reach it) and z3-generated boundary piles (just formed,
@@ -22,6 +25,9 @@ against them. What is proved:
 * **Kujuroku's dekiyaku in every configuration** (A–D, both decks, both counting rules): the tables
   as above, the dekiyaku the dealer's takes can form (replayed on stacked decks) and a one-capture-step
   model of which dekiyaku can end a round (some never can: decision KJ-26);
+* **Musashino-Bana's Storm and Sun**: what a stormed side counts under either Storm version, what the
+  Crane lifts under each Sun setting, the timing between checks (MB-12), reached by scheduled
+  stacked-deck rounds and checked turn by turn against the engine;
 * **chips and the instant victory**: Kusuri-gui's payment, round-result and game-end tables with an
   inductive chip model of a round (KG-PAY-1…5, KG-8, KG-19); Kekoro's instant victory as a transition
   system (KE-IV-1…3) with its result tables; both checked step by step against random play.

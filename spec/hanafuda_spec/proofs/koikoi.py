@@ -1,5 +1,6 @@
-"""z3 proofs for Koi-Koi: deal arithmetic, the turn's count invariants, the yaku table, and the
-decision tables of the round's score.
+"""z3 proofs for Koi-Koi: deal arithmetic, the count invariants of a round under every turn and deal
+option (checked on the reference's play, from random and z3-chosen stacked deals), the yaku table, and
+the decision tables of the round's score.
 
 Everything is encoded from :mod:`hanafuda_spec.games.koikoi` (its yaku data and option values,
 its rule texts); the reference is only reached through the adapter to cross-check it.
@@ -7,7 +8,10 @@ its rule texts); the reference is only reached through the adapter to cross-chec
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import product
 
 from hanafuda_spec import z3layer as z
 from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
@@ -34,6 +38,7 @@ __all__ = ["checks"]
 GAME = "koikoi"
 DECK = tuple(sorted(kk.BRIGHTS | kk.ANIMALS | kk.RIBBONS | kk.CHAFF))
 VIEWING = ("flower-viewing", "moon-viewing")
+LIGHTNING = 113  #: the Willow Lightning, a wild card with lightning=wild (KK-WILD-1…5)
 #: Options that change how a pile scores.
 #: Options that change how the rows combine rather than the rows themselves.
 SEMANTIC = ("sake_cup", "viewing", "yaku_count")
@@ -49,6 +54,27 @@ DECISIONS: dict[str, str | None] = {
     # outnumber what the draw pile can replace (KK-DEAL-3's "four replacements"; KK-18 covers only
     # the draws of the turns).
     "dealer-captures-chain": "KK-20",
+    # turn=draw-first with a wild Lightning: is the Lightning taken into the hand at the start of a turn
+    # (KK-TURN-6) a hand card, or a drawn card that must take (KK-WILD-3) and, as the last card of the
+    # pile, takes the whole table (KK-WILD-4)? The count proof takes the first reading (the second breaks
+    # draws available = draws needed).
+    "draw-first-wild-lightning": "KK-21",
+    # turn=keep-unmatched with a wild Lightning drawn with no non-Willow card to take: into the hand
+    # (KK-TURN-7) or onto the table (KK-WILD-3)? The count proof allows both.
+    "keep-unmatched-wild-lightning": "KK-21",
+}
+
+#: The open readings behind the count model of each turn option (see DECISIONS).
+TURN_CASES = {
+    "draw-first": ("draw-first-wild-lightning",
+                   "turn=draw-first with a wild Lightning: the Lightning taken into the hand at the start of a turn "
+                   "(KK-TURN-6) is modelled as a hand card; read as a drawn card (KK-WILD-3 must take, KK-WILD-4 "
+                   "takes the table as the last card) the hand would not grow and draws available = draws needed "
+                   "fails"),
+    "keep-unmatched": ("keep-unmatched-wild-lightning",
+                       "turn=keep-unmatched with a wild Lightning drawn with no non-Willow card to take: into the hand "
+                       "(KK-TURN-7) or onto the table (KK-WILD-3)? Both are modelled; the reference takes it into the "
+                       "hand"),
 }
 
 
@@ -241,133 +267,766 @@ def _deal(adapter: EngineAdapter) -> Iterator[Outcome]:
     yield timed(GAME, "z3 deal arithmetic, field_teyaku=dealer-captures", dealer_captures)
 
 
-# -- the turn as a count model ----------------------------------------------------------------------
+# -- the round as a count model ---------------------------------------------------------------------
+#
+# One abstract model of a Koi-Koi round over zone sizes covers every turn and deal option of the
+# catalogue: the three turn structures (KK-TURN-2, KK-TURN-6, KK-TURN-7), draw-only turns once the
+# hands are empty (KK-END-5), 8- or 10-card hands (KK-DEAL-1, KK-DEAL-7), the dealer capturing table
+# quads with four replacements each, as often as they form (KK-DEAL-8), turns that find the draw
+# pile empty (KK-TURN-5) and the wild Lightning (KK-WILD-1…4: only KK-WILD-4, the last card of the
+# draw pile taking the whole table, changes the counts; the other wild plays capture one card, as a
+# single match does). The options are parameters of the model (``param_*``), so one proof covers
+# every combination.
+#
+# Two readings the catalogue leaves open are modelled as follows (open cases in DECISIONS):
+# with turn=keep-unmatched a drawn wild Lightning with no non-Willow card to take may go to the
+# hand (KK-TURN-7) or to the table (KK-WILD-3): the model allows both, the invariants hold either
+# way. With turn=draw-first the card taken into the hand at the start of the turn is a hand card
+# (KK-TURN-6), even the Lightning as the last card of the pile: KK-WILD-3/4 apply only to a card
+# turned and played from the draw pile.
 
-PLAY, DRAWN, TAKE, DONE = 0, 1, 2, 3
-NAMES = ("h0", "h1", "f", "s", "c0", "c1", "d", "t", "ph", "param_h")
+#: Phases of the model. PLAY, SECOND, TAKE, DONE and DRAW_ONLY are the visible phases ``play``,
+#: ``play-second``, ``take``, ``call`` and ``draw``; DRAWN (the hand card is played, the draw is due),
+#: DEAL (dealt, the table not yet checked) and DONE without a call pass inside one action.
+PLAY, DRAWN, TAKE, DONE, SECOND, DRAW_ONLY, DEAL, OVER = range(8)
+PHASES = ("play", "drawn", "take", "call", "play-second", "draw", "deal", "over")
+VISIBLE = {"play": PLAY, "play-second": SECOND, "take": TAKE, "call": DONE, "draw": DRAW_ONLY}
+#: How the round ended (``e``): not yet, shōbu (KK-TURN-3/4), exhaustive (KK-END-1/2/5), void at the
+#: deal (KK-DEAL-3/4/8).
+RUNNING, SHOBU, EXHAUSTIVE, VOID = range(4)
+ENDS = {"shobu": SHOBU, "exhaustive": EXHAUSTIVE}
+TURNS = ("standard", "draw-first", "keep-unmatched")
+STANDARD, DRAW_FIRST, KEEP = range(3)
+#: Zone sizes (h0 the dealer's hand, h1 the other's; f table, s draw pile, c0/c1 capture piles, d a
+#: drawn card waiting for its target), the mover (t: 0 the dealer), phase, end, and three ghost
+#: counts: q table quads the dealer captured at the deal, x draw-only turns taken, sw KK-WILD-4
+#: sweeps.
+STATE = ("h0", "h1", "f", "s", "c0", "c1", "d", "t", "ph", "e", "q", "x", "sw")
+#: hand size; turn option; after_hands=draw-pile; field_teyaku=dealer-captures; a wild Lightning.
+PARAMS = ("param_h", "param_turn", "param_after", "param_dc", "param_w")
+NAMES = STATE + PARAMS
+
+Vars = Mapping[str, z.Int]
+Num = z.Int | int
 
 
-def _resolve(n_match: z.Int, f: z.Int) -> tuple[z.Int, z.Int]:
-    """(field change, captured change) of one card against ``n_match`` field cards (KK-CAP-1…4)."""
+def _resolve(n_match: z.Int) -> tuple[z.Int, z.Int]:
+    """(table change, capture change) of one card against ``n_match`` table cards of its month
+    (KK-CAP-1…4; a wild capture, KK-WILD-1/2/3, takes one card like a single match)."""
     df = z.ite(n_match.eq(0), 1, z.ite(n_match.eq(3), -3, -1))
     dc = z.ite(n_match.eq(0), 0, z.ite(n_match.eq(3), 4, 2))
-    del f
     return df, dc
 
 
-def _same(v: Mapping[str, z.Int], w: Mapping[str, z.Int], names: Sequence[str]) -> z.Bool:
-    return z.all_of(v[n].eq(w[n]) for n in names)
+def _post(v: Vars, w: Vars, **changes: Num) -> z.Bool:
+    """The next state: ``changes`` where given, every other state variable unchanged."""
+    return z.all_of(w[n].eq(changes[n]) if n in changes else w[n].eq(v[n]) for n in STATE)
 
 
-def turn_model() -> CountModel:
-    def params(v: Mapping[str, z.Int]) -> z.Bool:
-        return v["param_h"].eq(8) | v["param_h"].eq(10)
+def _pos(x: z.Int) -> z.Int:
+    return z.ite(x > 0, x, 0)
 
-    def init(v: Mapping[str, z.Int]) -> z.Bool:
-        h = v["param_h"]
-        return z.all_of([v["h0"].eq(h), v["h1"].eq(h), v["f"].eq(8), v["s"].eq(48 - 2 * h - 8), v["c0"].eq(0),
-                         v["c1"].eq(0), v["d"].eq(0), v["t"].eq(0), v["ph"].eq(PLAY)])
 
-    def inv(v: Mapping[str, z.Int]) -> z.Bool:
-        h0, h1, f, s, c0, c1, d, t, ph = (v[n] for n in NAMES[:9])
-        undrawn = 48 - 8 - 4 * v["param_h"]
-        hands = h0 + h1
-        return z.all_of([
-            (h0 + h1 + f + s + c0 + c1 + d).eq(48),  # card conservation
-            *(x >= 0 for x in (h0, h1, f, s, c0, c1, d)),
-            (t.eq(0) | t.eq(1)), ph >= PLAY, ph <= DONE,
-            d.eq(z.ite(ph.eq(TAKE), 1, 0)),
-            ph.eq(TAKE).implies(f >= 2),
-            # capture piles grow by pairs or fours
-            (c0 % 2).eq(0), (c1 % 2).eq(0),
-            # KK-TURN-1: the dealer (seat 0) leads, turns alternate
-            ph.eq(PLAY).implies(z.ite(t.eq(0), h0 - h1, h1 - h0 - 1).eq(0)),
-            (ph > PLAY).implies(z.ite(t.eq(0), h0 + 1 - h1, h0 - h1).eq(0)),
-            # draws available = draws needed: one per turn, the rest undrawn
-            ph.eq(PLAY).implies((s - hands).eq(undrawn)),
-            ph.eq(DRAWN).implies((s - hands).eq(undrawn + 1)),
-            (ph >= TAKE).implies((s - hands).eq(undrawn)),
+def _at(v: Vars, *phases: int) -> z.Bool:
+    return z.any_of(v["ph"].eq(p) for p in phases)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move of the model: when it may be made (``guard``) and what it does (``effect``, with
+    the choice variables suffixed by ``tag`` so that a path of several moves has its own)."""
+
+    rules: str
+    guard: Callable[[Vars], z.Bool]
+    effect: Callable[[Vars, Vars, str], z.Bool]
+
+
+def _deal_moves() -> list[Move]:
+    def capture(v: Vars, w: Vars, _tag: str) -> z.Bool:
+        return _post(v, w, s=v["s"] - 4, c0=v["c0"] + 4, q=v["q"] + 1)
+
+    def void(v: Vars, w: Vars, _tag: str) -> z.Bool:
+        return _post(v, w, ph=OVER, e=VOID)
+
+    def start(v: Vars, w: Vars, _tag: str) -> z.Bool:
+        draw = z.ite(v["param_turn"].eq(DRAW_FIRST) & (v["s"] >= 1), 1, 0)  # KK-TURN-6
+        return _post(v, w, ph=PLAY, t=0, h0=v["h0"] + draw, s=v["s"] - draw)
+
+    def at_deal(v: Vars) -> z.Bool:
+        return v["ph"].eq(DEAL)
+
+    return [
+        Move("KK-DEAL-8 the dealer captures a table quad; four replacements from the draw pile",
+             lambda v: at_deal(v) & v["param_dc"].eq(1) & (v["s"] >= 4), capture),
+        Move("KK-DEAL-3/4/8 the deal is void or decided (misdeal, lucky hand)", at_deal, void),
+        Move("KK-TURN-1 the dealer leads (KK-TURN-6: drawing first)", at_deal, start),
+    ]
+
+
+def _seat_moves(seat: int) -> list[Move]:
+    h, c, o = ("h0", "c0", "h1") if seat == 0 else ("h1", "c1", "h0")
+
+    def mine(v: Vars, *phases: int) -> z.Bool:
+        return v["t"].eq(seat) & _at(v, *phases)
+
+    def choice(v: Vars, name: str) -> tuple[z.Int, z.Bool]:
+        k = z.int_var(name)
+        return k, z.all_of([k >= 0, k <= 3, k <= v["f"]])
+
+    def play(v: Vars, w: Vars, tag: str) -> z.Bool:
+        k, ok = choice(v, "k" + tag)
+        df, dc = _resolve(k)
+        first = v["ph"].eq(PLAY)
+        # KK-TURN-6: draw-first plays two hand cards (one if the hand runs out); the standard and
+        # keep-unmatched turns draw after the first (KK-TURN-2)
+        nxt = z.ite(first & v["param_turn"].ne(DRAW_FIRST), DRAWN,
+                    z.ite(first & (v[h] >= 2), SECOND, DONE))
+        return ok & _post(v, w, **{h: v[h] - 1, c: v[c] + dc}, f=v["f"] + df, ph=nxt)
+
+    def drawn(v: Vars, w: Vars, tag: str) -> z.Bool:
+        j, ok = choice(v, "j" + tag)
+        df, dc = _resolve(j)
+        only = v["ph"].eq(DRAW_ONLY)
+        x = v["x"] + z.ite(only, 1, 0)
+        keep = v["param_turn"].eq(KEEP) & ~only
+        return ok & z.all_of([
+            j.eq(2).implies(_post(v, w, s=v["s"] - 1, d=1, x=x, ph=TAKE)),  # KK-CAP-2/6: choose
+            (j.eq(1) | j.eq(3)).implies(_post(v, w, **{c: v[c] + dc}, s=v["s"] - 1, f=v["f"] + df, x=x, ph=DONE)),
+            (j.eq(0) & keep).implies(_post(v, w, **{h: v[h] + 1}, s=v["s"] - 1, ph=SECOND)),  # KK-TURN-7
+            (j.eq(0) & ~keep).implies(_post(v, w, s=v["s"] - 1, f=v["f"] + 1, x=x, ph=DONE)),  # KK-CAP-4
         ])
 
-    def step(v: Mapping[str, z.Int], w: Mapping[str, z.Int]) -> z.Bool:
-        k, j = z.int_var("k"), z.int_var("j")
-        t = v["t"]
-        hand_t = {0: ("h0", "c0"), 1: ("h1", "c1")}
-        df, dc = _resolve(k, v["f"])
-        moves = []
-        for seat in (0, 1):
-            h, c = hand_t[seat]
-            oh, oc = hand_t[1 - seat]
-            play = z.all_of([t.eq(seat), v["ph"].eq(PLAY), v[h] >= 1, k >= 0, k <= 3, k <= v["f"],
-                             w[h].eq(v[h] - 1), w["f"].eq(v["f"] + df), w[c].eq(v[c] + dc), w["ph"].eq(DRAWN),
-                             _same(v, w, (oh, oc, "s", "d", "t"))])
-            dfj, dcj = _resolve(j, v["f"])
-            draw = z.all_of([t.eq(seat), v["ph"].eq(DRAWN), v["s"] >= 1, j >= 0, j <= 3, j <= v["f"],
-                             w["s"].eq(v["s"] - 1),
-                             z.ite(j.eq(2), 1, 0).eq(1).implies(
-                                 z.all_of([w["d"].eq(1), w["ph"].eq(TAKE), _same(v, w, ("f", c))])),
-                             z.ite(j.eq(2), 1, 0).eq(0).implies(
-                                 z.all_of([w["d"].eq(0), w["ph"].eq(DONE), w["f"].eq(v["f"] + dfj),
-                                           w[c].eq(v[c] + dcj)])),
-                             _same(v, w, (h, oh, oc, "t"))])
-            no_draw = z.all_of([t.eq(seat), v["ph"].eq(DRAWN), v["s"].eq(0), w["ph"].eq(DONE),
-                                _same(v, w, ("h0", "h1", "f", "s", "c0", "c1", "d", "t"))])  # KK-18
-            take = z.all_of([t.eq(seat), v["ph"].eq(TAKE), w["d"].eq(0), w["f"].eq(v["f"] - 1), w[c].eq(v[c] + 2),
-                             w["ph"].eq(DONE), _same(v, w, (h, oh, oc, "s", "t"))])
-            pas = z.all_of([t.eq(seat), v["ph"].eq(DONE), w["t"].eq(1 - seat), w["ph"].eq(PLAY),
-                            _same(v, w, ("h0", "h1", "f", "s", "c0", "c1", "d"))])
-            moves += [play, draw, no_draw, take, pas]
-        return z.any_of(moves)
+    def to_table(v: Vars, w: Vars, _tag: str) -> z.Bool:
+        return _post(v, w, s=v["s"] - 1, f=v["f"] + 1, ph=DONE)
 
-    return CountModel(NAMES, init, step, inv, params)
+    def sweep(v: Vars, w: Vars, _tag: str) -> z.Bool:
+        x = v["x"] + z.ite(v["ph"].eq(DRAW_ONLY), 1, 0)
+        return _post(v, w, **{c: v[c] + v["f"] + 1}, s=0, f=0, sw=v["sw"] + 1, x=x, ph=DONE)
+
+    def no_draw(v: Vars, w: Vars, _tag: str) -> z.Bool:
+        return _post(v, w, ph=DONE)
+
+    def take(v: Vars, w: Vars, _tag: str) -> z.Bool:
+        return _post(v, w, **{c: v[c] + 2}, d=0, f=v["f"] - 1, ph=DONE)
+
+    def shobu(v: Vars, w: Vars, _tag: str) -> z.Bool:
+        return _post(v, w, ph=OVER, e=SHOBU)
+
+    def pass_turn(v: Vars, w: Vars, _tag: str) -> z.Bool:
+        s = v["s"]
+        plays = v[o] >= 1
+        draw_only = v[o].eq(0) & v[h].eq(0) & v["param_after"].eq(1) & (s >= 1)  # KK-END-5
+        draw = z.ite(v["param_turn"].eq(DRAW_FIRST) & (s >= 1), 1, 0)  # KK-TURN-6
+        return z.all_of([
+            plays.implies(_post(v, w, **{o: v[o] + draw}, s=s - draw, t=1 - seat, ph=PLAY)),
+            draw_only.implies(_post(v, w, t=1 - seat, ph=DRAW_ONLY)),
+            (~plays & ~draw_only).implies(_post(v, w, ph=OVER, e=EXHAUSTIVE)),  # KK-END-1/2
+        ])
+
+    def wild(v: Vars) -> z.Bool:
+        return v["param_w"].eq(1)
+
+    return [
+        Move(f"seat {seat}: KK-TURN-2/6/7 plays a hand card (KK-CAP-1…5, KK-WILD-1)",
+             lambda v: mine(v, PLAY, SECOND) & (v[h] >= 1), play),
+        Move(f"seat {seat}: KK-TURN-2 turns the draw pile's top card (KK-CAP-6, KK-TURN-7, KK-WILD-2/3); "
+             "KK-END-5 a draw-only turn", lambda v: mine(v, DRAWN, DRAW_ONLY) & (v["s"] >= 1), drawn),
+        Move(f"seat {seat}: KK-WILD-3 with keep-unmatched, a drawn wild Lightning with nothing to take goes to "
+             "the table", lambda v: mine(v, DRAWN) & (v["s"] >= 1) & wild(v) & v["param_turn"].eq(KEEP), to_table),
+        Move(f"seat {seat}: KK-WILD-4 the Lightning drawn last takes the whole table",
+             lambda v: mine(v, DRAWN, DRAW_ONLY) & v["s"].eq(1) & wild(v), sweep),
+        Move(f"seat {seat}: KK-TURN-5 the draw pile is empty: no draw", lambda v: mine(v, DRAWN) & v["s"].eq(0),
+             no_draw),
+        Move(f"seat {seat}: KK-CAP-2/6 (KK-WILD-3) the drawn card takes its chosen target",
+             lambda v: mine(v, TAKE) & (v["f"] >= 1), take),
+        Move(f"seat {seat}: KK-TURN-3/4 shōbu", lambda v: mine(v, DONE), shobu),
+        Move(f"seat {seat}: KK-TURN-1 the turn passes (KK-TURN-6 draws first); KK-END-1/2/5 or the round ends",
+             lambda v: mine(v, DONE), pass_turn),
+    ]
+
+
+MOVES: tuple[Move, ...] = (*_deal_moves(), *_seat_moves(0), *_seat_moves(1))
+
+
+def _step(tag: str = "") -> Callable[[Vars, Vars], z.Bool]:
+    def step(v: Vars, w: Vars) -> z.Bool:
+        return z.any_of(m.guard(v) & m.effect(v, w, tag) for m in MOVES)
+    return step
+
+
+def _params(turn: int | None) -> Callable[[Vars], z.Bool]:
+    def params(v: Vars) -> z.Bool:
+        return z.all_of([
+            v["param_h"].eq(8) | v["param_h"].eq(10),
+            v["param_turn"].eq(turn) if turn is not None else (v["param_turn"] >= 0) & (v["param_turn"] <= 2),
+            *((v[p] >= 0) & (v[p] <= 1) for p in ("param_after", "param_dc", "param_w")),
+        ])
+    return params
+
+
+def _init(v: Vars) -> z.Bool:
+    h = v["param_h"]
+    return _post({**{n: z.const(0) for n in STATE}, "h0": h, "h1": h, "f": z.const(8), "s": 40 - 2 * h,
+                  "ph": z.const(DEAL)}, v)
+
+
+def surplus(v: Vars) -> z.Int:
+    """Draw cards beyond one per turn: ``40 - 4·hand - 4·quads`` (KK-DEAL-1/7/8). Negative: turns
+    without a draw (KK-TURN-5)."""
+    return 40 - 4 * v["param_h"] - 4 * v["q"]
+
+
+def invariant_parts(v: Vars) -> list[tuple[str, z.Bool]]:
+    """The invariant of the round, as named parts (a counterexample names the parts it breaks)."""
+    h, turn, after, _dc, wild = (v[n] for n in PARAMS)
+    h0, h1, f, s, c0, c1, d, t, ph, e, q, x, sw = (v[n] for n in STATE)
+    hands, u = h0 + h1, surplus(v)
+    mine = z.ite(t.eq(0), h0, h1)
+    # how far the mover's hand is ahead of the other's, the dealer having led (KK-TURN-1)
+    lead = mine - z.ite(t.eq(0), h1, h0) - t
+    hand_stage = x.eq(0) & ph.ne(DRAW_ONLY)
+    first = turn.eq(DRAW_FIRST)
+
+    def at(*phases: int) -> z.Bool:
+        return _at(v, *phases)
+
+    def one_of(a: z.Int, *vals: int) -> z.Bool:
+        return z.any_of(a.eq(n) for n in vals)
+
+    turn_order = z.all_of([
+        (~first & at(PLAY, SECOND)).implies(lead.eq(0)),
+        (~first & hand_stage & at(DRAWN, TAKE, DONE)).implies(lead.eq(-1)),
+        (first & at(PLAY)).implies(one_of(lead, 0, 1)),
+        (first & at(SECOND)).implies(one_of(lead, -1, 0)),
+        (first & hand_stage & at(DONE)).implies(one_of(lead, -2, -1, 0)
+                                                & lead.eq(0).implies(t.eq(0) & hands.eq(0))),
+        # KK-END-5: draw-only turns alternate, the dealer first
+        at(DRAW_ONLY).implies(((t + x) % 2).eq(0)),
+        ((x >= 1) & at(TAKE, DONE)).implies(((t + x) % 2).eq(1)),
+        (hand_stage & at(DONE) & hands.eq(0) & (s >= 1)).implies(t.eq(1)),
+    ])
+    draws = z.all_of([
+        # standard and keep-unmatched: one draw per turn while the pile lasts
+        (~first & hand_stage & at(PLAY, TAKE, DONE)).implies(s.eq(_pos(u + hands))),
+        (~first & hand_stage & at(DRAWN)).implies(s.eq(_pos(u + hands + 1))),
+        (~first & at(SECOND)).implies(s.eq(u + hands - 1)),  # KK-TURN-7: the turn has drawn
+        # draw-first: the turn's draw is in the hand (lead 1), or the pile was empty
+        (first & at(PLAY)).implies((lead.eq(1) & (mine >= 2) & s.eq(u + hands - 2))
+                                   | (s.eq(0) & (u + hands <= 0))),
+        (first & at(SECOND)).implies((lead.eq(0) & s.eq(u + hands - 1)) | (s.eq(0) & (u + hands <= -1))),
+        (first & hand_stage & at(DONE)).implies(s.eq(_pos(u + hands)) & lead.eq(-2).implies(u + hands <= -2)
+                                                & lead.eq(0).implies(u + hands <= -1)),
+        # once both hands are empty: draw-only turns (KK-END-5) use up what is left
+        (~hand_stage | e.eq(EXHAUSTIVE)).implies((s + x).eq(_pos(u))),
+    ])
+    return [
+        ("KK-EQ-1 the 48 cards are conserved", (hands + f + s + c0 + c1 + d).eq(48)),
+        ("no zone is negative", z.all_of(n >= 0 for n in (h0, h1, f, s, c0, c1, d, q, x, sw))),
+        ("codes in range", z.all_of([one_of(t, 0, 1), ph >= 0, ph <= OVER, e >= RUNNING, e <= VOID,
+                                     ph.eq(OVER).iff(e.ne(RUNNING)), sw <= 1,
+                                     v["param_dc"].eq(0).implies(q.eq(0))])),
+        ("KK-CAP-2/6, KK-WILD-3 a drawn card waits only for a choice among two or more",
+         d.eq(z.ite(at(TAKE), 1, 0)) & at(TAKE).implies(f >= 2)),
+        ("KK-TURN-2/6/7 the phases of the turn option", z.all_of([
+            at(DRAWN).implies(~first), at(SECOND).implies(turn.ne(STANDARD)), (first & at(TAKE)).implies(~hand_stage),
+            at(PLAY, SECOND).implies(mine >= 1)])),
+        ("KK-DEAL-1/7/8 the deal: hands, 8 on the table, the dealer's quads replaced from the draw pile",
+         (at(DEAL) | e.eq(VOID)).implies(z.all_of([
+             h0.eq(h), h1.eq(h), f.eq(8), c1.eq(0), c0.eq(4 * q), s.eq(40 - 2 * h - 4 * q), t.eq(0), x.eq(0),
+             sw.eq(0)]))),
+        ("KK-CAP-1…6 capture piles grow by pairs or fours (KK-WILD-4: one sweep, emptying the draw pile)",
+         z.all_of([c0 >= 4 * q, sw.eq(0).implies((c0 % 2).eq(0) & (c1 % 2).eq(0)),
+                   sw.eq(1).implies(wild.eq(1) & s.eq(0))])),
+        ("KK-TURN-1 whose turn: the dealer leads, turns alternate", turn_order),
+        ("KK-TURN-2/5/6/7 draws available = draws needed (one per turn; none once the pile is empty)", draws),
+        ("KK-END-5 draw-only turns only with both hands empty and a card to draw",
+         z.all_of([at(DRAW_ONLY).implies(after.eq(1) & hands.eq(0) & (s >= 1)),
+                   (x >= 1).implies(after.eq(1) & hands.eq(0) & at(DRAW_ONLY, TAKE, DONE, OVER))])),
+        ("KK-END-1/2/5 an exhaustive end: both hands empty, and the draw pile too with after_hands=draw-pile",
+         e.eq(EXHAUSTIVE).implies(hands.eq(0) & d.eq(0) & (after.eq(0) | s.eq(0)))),
+    ]
+
+
+def _inv(v: Vars) -> z.Bool:
+    return z.all_of(p for _, p in invariant_parts(v))
+
+
+def turn_model(turn: str | None = None) -> CountModel:
+    """The round as a count model, for one ``turn`` option or (None) all three; hand size,
+    after_hands, field_teyaku=dealer-captures and the wild Lightning are free parameters."""
+    return CountModel(NAMES, _init, _step(), _inv, _params(None if turn is None else TURNS.index(turn)))
+
+
+def rank(v: Vars) -> z.Int:
+    """A measure every move lowers (so every round ends): the cards still to play or draw, then the
+    phase."""
+    weight = z.ite(_at(v, DEAL), 4, z.ite(_at(v, DRAWN, TAKE), 3, z.ite(_at(v, DONE), 2,
+                                                                         z.ite(_at(v, OVER), 0, 1))))
+    return 10 * (2 * (v["h0"] + v["h1"]) + 3 * v["s"]) + weight
+
+
+def _layer(suffix: str = "") -> dict[str, z.Int]:
+    return {n: z.int_var(n + suffix) for n in NAMES}
+
+
+def _broken(model: CountModel, cx: Mapping[str, int | bool], suffix: str) -> list[str]:
+    """The invariant parts a counterexample's state (variables ending in ``suffix``) breaks."""
+    a = {n: int(cx.get(n + suffix, 0)) for n in NAMES}
+    return [name for name, part in invariant_parts(_layer()) if z.evaluate(z.ite(part, 1, 0), a) != 1]
+
+
+def _show(cx: Mapping[str, int | bool], suffix: str) -> str:
+    a = {n: int(cx.get(n + suffix, 0)) for n in NAMES}
+    return (f"hands {a['h0']}/{a['h1']}, table {a['f']}, draw pile {a['s']}, captured {a['c0']}/{a['c1']}, "
+            f"drawn {a['d']}, seat {a['t']} in {PHASES[a['ph']] if 0 <= a['ph'] < len(PHASES) else a['ph']}, "
+            f"end {a['e']}, quads {a['q']}, draw-only {a['x']}, sweeps {a['sw']}; hand_size {a['param_h']}, "
+            f"turn {TURNS[a['param_turn']] if 0 <= a['param_turn'] < 3 else a['param_turn']}, after_hands "
+            f"{'draw-pile' if a['param_after'] else 'stop'}, dealer-captures {a['param_dc']}, wild {a['param_w']}")
+
+
+def prove_round(model: CountModel) -> Result:
+    """init ⇒ inv and inv ∧ step ⇒ inv′, with a counterexample that names the broken parts."""
+    base, ind = inductive(model)
+    if not base.ok:
+        cx = base.counterexample
+        return False, f"{base.name}: {base.status}: breaks {_broken(model, cx, '')} at {_show(cx, '')}", {
+            "kind": "model", "game": GAME, **cx}, 0, ()
+    if not ind.ok:
+        cx = ind.counterexample
+        return False, (f"{ind.name}: {ind.status}: from {_show(cx, '')} a move reaches {_show(cx, chr(39))}, "
+                       f"breaking {_broken(model, cx, chr(39))}"), {"kind": "model", "game": GAME, **cx}, 0, ()
+    return True, (f"proved (init {base.seconds:.2f}s, step {ind.seconds:.2f}s): " + "; ".join(
+        n for n, _ in invariant_parts(_layer()))), {}, 0, ()
+
+
+def prove_ends(model: CountModel) -> Result:
+    """The round ends, and only when it should: no reachable position is stuck (some move is always
+    possible before the end), every move lowers :func:`rank`, and an exhaustive end leaves
+    ``max(0, 40 - 4·hand - 4·quads)`` cards undrawn unless draw-only turns used them (KK-END-2/5)."""
+    pre, post = _layer(), _layer("'")
+    keep = z.all_of(pre[p].eq(post[p]) for p in PARAMS)
+    assume = [model.params(pre), model.inv(pre)]
+    claims = [
+        ("no deadlock: before the end some move is possible",
+         pre["ph"].ne(OVER).implies(z.any_of(m.guard(pre) for m in MOVES))),
+        ("KK-END-2 an exhaustive end without draw-only turns leaves max(0, 40 - 4·hand - 4·quads) cards undrawn",
+         (pre["e"].eq(EXHAUSTIVE) & pre["param_after"].eq(0)).implies(pre["s"].eq(_pos(surplus(pre))))),
+    ]
+    for r in z.prove_all(claims, assume):
+        if not r.ok:
+            return False, f"{r.name}: {r.status} at {_show(r.counterexample, '')}", {
+                "kind": "model", "game": GAME, **r.counterexample}, 0, ()
+    r = z.prove("every move lowers the rank", (rank(post) < rank(pre)) & (rank(pre) >= 0),
+                [*assume, keep, model.step(pre, post)])
+    if not r.ok:
+        cx = r.counterexample
+        return False, f"{r.name}: {r.status}: {_show(cx, '')} → {_show(cx, chr(39))}", {
+            "kind": "model", "game": GAME, **cx}, 0, ()
+    return True, ("proved: no deadlock before the end; every move lowers 20·hands + 30·draw pile + phase "
+                  "(the round ends); an exhaustive end leaves max(0, 40 − 4·hand − 4·quads) undrawn"), {}, 0, ()
+
+
+def prove_empty_pile(model: CountModel) -> Result:
+    """KK-TURN-5: a turn finds the draw pile empty only when the dealer captured more quads than the
+    draw pile's surplus (negative :func:`surplus`), which needs field_teyaku=dealer-captures; no
+    draw-only turn finds it empty; and the last card of the draw pile is always drawn by the
+    non-dealer (the pile holds an even number of cards and the dealer draws first), so a KK-WILD-4
+    sweep is always theirs. The (hand size, quads) that leave turns without a draw are listed."""
+    v = _layer()
+    first = v["param_turn"].eq(DRAW_FIRST)
+    hands = v["h0"] + v["h1"]
+    other = z.ite(v["t"].eq(0), v["h1"], v["h0"])
+    short = ((~first & _at(v, DRAWN) & v["s"].eq(0))
+             | (first & _at(v, PLAY) & v["s"].eq(0) & (surplus(v) + hands <= 0)))
+    claims = [
+        ("KK-TURN-5 a turn without its draw only when quads outnumber the surplus",
+         short.implies((surplus(v) < 0) & v["param_dc"].eq(1))),
+        ("KK-END-5 no draw-only turn on an empty pile", _at(v, DRAW_ONLY).implies(v["s"] >= 1)),
+        ("KK-WILD-4 the non-dealer draws the last card of the draw pile", z.all_of([
+            (_at(v, DRAWN, DRAW_ONLY) & v["s"].eq(1)).implies(v["t"].eq(1)),
+            # draw-first: the card is drawn when the turn passes to the player who has cards
+            (first & _at(v, DONE) & v["x"].eq(0) & v["s"].eq(1) & (other >= 1)).implies(v["t"].eq(0))])),
+    ]
+    for r in z.prove_all(claims, [model.params(v), model.inv(v)]):
+        if not r.ok:
+            return False, f"{r.name}: {r.status} at {_show(r.counterexample, '')}", {
+                "kind": "model", "game": GAME, **r.counterexample}, 0, ()
+    cases = short_deals()
+    shown = ", ".join(f"{hh}-card hands with {qq} quad(s)" for hh, qq in cases)
+    return True, (f"proved: no draw from an empty pile; the non-dealer always draws its last card; turns "
+                  f"without a draw are possible with {shown} (KK-18)"), {}, 0, ()
+
+
+def short_deals(limit: int = 32) -> list[tuple[int, int]]:
+    """(hand size, quads captured at the deal) whose draw pile cannot give every turn a draw
+    (negative surplus), the deal being possible (the replacements come from the draw pile)."""
+    v = _layer()
+    found = z.find_all([_params(None)(v), v["q"] >= 1, 4 * v["q"] <= 40 - 2 * v["param_h"], surplus(v) < 0],
+                       [v["param_h"], v["q"]], limit)
+    return sorted((int(m["param_h"]), int(m["q"])) for m in found)
+
+
+# -- the count model against the reference ----------------------------------------------------------
+
+COUNT_CHECK = "koikoi-count-model"
+
+
+def model_params(opts: Mapping[str, str]) -> dict[str, int]:
+    """The model's parameters for resolved options (any Lightning option but normal may be wild)."""
+    return {"param_h": int(opts["hand_size"]), "param_turn": TURNS.index(opts["turn"]),
+            "param_after": int(opts["after_hands"] == "draw-pile"),
+            "param_dc": int(opts["field_teyaku"] == "dealer-captures"), "param_w": int(opts["lightning"] != "normal")}
+
+
+class CountWatch:
+    """Follows a match through the adapter and maps each position to the count model (the dealer is
+    the model's seat 0), keeping the ghost counts: the quads the dealer captured at the deal (read from
+    their capture pile when the round starts), draw-only turns taken, and KK-WILD-4 sweeps (a wild
+    Lightning, the last card of the draw pile, going to the mover's capture pile). Records, with the
+    number of actions played so far: every position, every transition within a round, every end of a
+    round in play, and every start of a round.
+
+    With lightning=wild-if-susuki the Lightning counts as wild when a Susuki card is on the table or among
+    the dealer's quads when play starts (KK-WILD-5 looks at the dealt table; a Susuki card that came
+    only with the replacements of KK-DEAL-8 would mislead the watch)."""
+
+    def __init__(self, opts: Mapping[str, str]) -> None:
+        self.opts = opts
+        self.params = model_params(opts)
+        self.cur: dict[str, int] | None = None
+        self.q = self.x = self.sw = 0
+        self.wild = False
+        self.stock: tuple[int, ...] = ()
+        self.mover = 0
+        self.sweeps = 0  # over all rounds (coverage)
+        self.dealers: list[int] = []  # the dealer of each round seen
+        self.positions: list[tuple[int, dict[str, int]]] = []
+        self.steps: list[tuple[int, dict[str, int], dict[str, int]]] = []
+        self.ends: list[tuple[int, dict[str, int], int]] = []
+        self.starts: list[tuple[int, dict[str, int]]] = []
+        self.unknown: list[tuple[int, str]] = []  # positions in a phase the model does not have
+
+    def state(self, snap: Snapshot, done: int = 0) -> dict[str, int] | None:
+        ph = VISIBLE.get(snap.phase)
+        if snap.to_move is None:
+            return None
+        if ph is None:
+            self.unknown.append((done, f"seat {snap.to_move} to move in phase {snap.phase!r}, which the count model "
+                                       f"does not have (it has {sorted(VISIBLE)})"))
+            return None
+        dl = snap.dealer
+
+        def n(zone: str) -> int:
+            return len(snap.zone(zone))
+        return {"h0": n(f"hand.{dl}"), "h1": n(f"hand.{1 - dl}"), "f": n("field"), "s": n("stock"),
+                "c0": n(f"captured.{dl}"), "c1": n(f"captured.{1 - dl}"), "d": n("drawn"), "t": (snap.to_move - dl) % 2,
+                "ph": ph, "e": RUNNING, "q": self.q, "x": self.x, "sw": self.sw, **self.params}
+
+    def begin(self, snap: Snapshot, done: int) -> None:
+        """A round starts (``done`` actions played so far)."""
+        self.q, self.x, self.sw = len(snap.zone(f"captured.{snap.dealer}")) // 4, 0, 0
+        susuki = any(c // 10 == 8 for c in (*snap.zone("field"), *snap.zone(f"captured.{snap.dealer}")))
+        self.wild = self.opts["lightning"] == "wild" or (self.opts["lightning"] == "wild-if-susuki" and susuki)
+        self.stock, self.mover = snap.zone("stock"), snap.to_move or 0
+        self.cur = self.state(snap, done)
+        if self.cur is not None:
+            self.dealers.append(snap.dealer)
+            self.starts.append((done, self.cur))
+            self.positions.append((done, self.cur))
+
+    def after(self, action: str, snap: Snapshot, ended: Sequence[RoundOutcome], done: int) -> None:
+        if self.cur is None:
+            return
+        if ended:
+            code = ENDS.get(ended[0].reason)
+            if code is not None:
+                self.ends.append((done, self.cur, code))
+            self.begin(snap, done)
+            return
+        if action == "draw":
+            self.x += 1
+        if self.wild and self.stock == (LIGHTNING,) and not snap.zone("stock") and \
+                LIGHTNING in snap.zone(f"captured.{self.mover}"):
+            self.sw += 1
+            self.sweeps += 1
+        self.stock, self.mover = snap.zone("stock"), snap.to_move if snap.to_move is not None else self.mover
+        new = self.state(snap, done)
+        if new is None:
+            self.cur = None
+            return
+        self.steps.append((done, self.cur, new))
+        self.positions.append((done, new))
+        self.cur = new
+
+
+def _is(layer: Vars, a: Mapping[str, int]) -> z.Bool:
+    return z.all_of(layer[n].eq(a[n]) for n in NAMES if n in a)
+
+
+@functools.cache
+def _path(n: int, from_deal: bool) -> tuple[tuple[z.Bool, ...], dict[str, z.Int], dict[str, z.Int]]:
+    """At most ``n`` moves of the model (at least one unless ``from_deal``), from a fresh deal if
+    ``from_deal``: the constraints, and the first and last states (built once)."""
+    layers = [_layer(f"@{i}") for i in range(n + 1)]
+    rel = [_params(None)(layers[0])]
+    if from_deal:
+        rel.append(_init(layers[0]))
+    for i in range(n):
+        a, b = layers[i], layers[i + 1]
+        rel.append(z.all_of(a[p].eq(b[p]) for p in PARAMS))
+        moved = _step(f"@{i}")(a, b)
+        rel.append(moved if i == 0 and not from_deal else moved | _post(a, b))
+    return tuple(rel), layers[0], layers[-1]
+
+
+#: The most model moves one action makes (a hand card, the draw, and the pass or the end).
+MOVES_PER_ACTION = 3
+#: The most model moves of a deal: six quads captured and the start (KK-DEAL-8).
+MOVES_PER_DEAL = 7
+
+
+def check_watch(w: CountWatch) -> tuple[int, str] | None:
+    """Check what a :class:`CountWatch` saw against the model: every position satisfies the proved
+    invariant, every start of a round is a deal of the model, every transition is at most
+    :data:`MOVES_PER_ACTION` moves of the model, and every end of a round in play is one the model
+    allows there. The first failure (actions played, message), or None."""
+    fails: list[tuple[int, str]] = list(w.unknown[:1])
+    pv = _layer()
+    parts = [(name, z.ite(p, 1, 0)) for name, p in invariant_parts(pv)]
+    whole = z.ite(_inv(pv), 1, 0)
+    for done, a in w.positions:
+        if z.evaluate(whole, a) != 1:
+            broken = [name for name, p in parts if z.evaluate(p, a) != 1]
+            fails.append((done, f"position outside the proved invariant, breaking {broken}: {_show(a, '')}"))
+            break
+    rel, first, last = _path(MOVES_PER_ACTION, False)
+    fixed = [first[k].eq(val) for k, val in w.params.items()]  # the match's options, for the solver
+    items: list[tuple[int, str]] = []
+    claims: list[tuple[str, z.Bool]] = []
+    for done, a, b in w.steps:
+        items.append((done, f"the reference goes from {_show(a, '')} to {_show(b, '')}: no {MOVES_PER_ACTION} "
+                            "moves of the model do that"))
+        claims.append((str(len(claims)), ~(_is(first, a) & _is(last, b))))
+    for done, a, code in w.ends:
+        items.append((done, f"the round ends ({'shōbu' if code == SHOBU else 'exhaustive'}) from {_show(a, '')}: "
+                            "the model cannot end it there"))
+        claims.append((str(len(claims)), ~(_is(first, a) & last["ph"].eq(OVER) & last["e"].eq(code))))
+    for (done, msg), r in zip(items, z.prove_all(claims, [*rel, *fixed]), strict=True):
+        if r.status != "refuted":  # refuted: a path of the model exists
+            fails.append((done, msg if r.status == "proved" else f"undecided ({r.status}): {msg}"))
+            break
+    rel, first, last = _path(MOVES_PER_DEAL, True)
+    fixed = [first[k].eq(val) for k, val in w.params.items()]
+    starts = [(str(i), ~_is(last, a)) for i, (_, a) in enumerate(w.starts)]
+    for (done, a), r in zip(w.starts, z.prove_all(starts, [*rel, *fixed]), strict=True):
+        if r.status != "refuted":
+            fails.append((done, f"a round starts at {_show(a, '')}: not a deal of the model (KK-DEAL-1/7/8, "
+                                "KK-TURN-1/6)"))
+            break
+    return min(fails, key=lambda f: f[0]) if fails else None  # the earliest; on a tie, the invariant
+
+
+def play_match(adapter: EngineAdapter, opts: Mapping[str, str], seed: int, deck: Sequence[int] | None,
+               rng: SplitMix64, rounds: int, eager: bool) -> tuple[CountWatch, list[str], str | None]:
+    """Play ``rounds`` rounds of random legal actions (always koi-koi when ``eager``, so that rounds
+    run to their end), watching the counts. The watch, the actions, and an error the engine raised."""
+    adapter.start(GAME, opts, seed, deck)
+    w = CountWatch(opts)
+    w.begin(adapter.snapshot(), 0)
+    actions: list[str] = []
+    ended = 0
+    while ended < rounds and not adapter.match_over() and len(actions) < 2000:
+        legal = adapter.legal_actions()
+        if not legal:
+            return w, actions, "no legal action before the end of the match"
+        act = "koikoi" if eager and "koikoi" in legal else legal[rng.below(len(legal))]
+        try:
+            adapter.apply(act)
+        except Exception as ex:  # an engine failing on its own legal action (e.g. a draw from an empty pile)
+            return w, [*actions, act], f"the engine fails on its legal action {act!r}: {ex!r}"
+        actions.append(act)
+        out = adapter.rounds_ended()
+        ended += len(out)
+        w.after(act, adapter.snapshot(), out, len(actions))
+    return w, actions, None
+
+
+def count_option_sets(quick: bool) -> list[dict[str, str]]:
+    """Every turn option × after_hands × hand size × field_teyaku (default or dealer-captures) ×
+    Lightning (normal or wild), and wild-if-susuki once per turn option; in a quick run, one set per turn
+    option × after_hands, the other three options taking each of their values. The deal passes after a
+    drawn round (draw_dealer=pass), so that the second round of a match is mostly dealt by seat 1."""
+    out = []
+    for i, (turn, after) in enumerate(product(TURNS, ("stop", "draw-pile"))):
+        for hs, ft, light in product(("8", "10"), ("misdeal", "dealer-captures"), ("normal", "wild")):
+            if quick and (hs, ft, light) != (("8", "10")[i // 2 % 2], ("misdeal", "dealer-captures")[(i + 1) // 2 % 2],
+                                             ("normal", "wild")[i // 3]):
+                continue
+            out.append(kk.SPEC.resolve(None, {"turn": turn, "after_hands": after, "lightning": light,
+                                              "hand_size": hs, "field_teyaku": ft, "draw_dealer": "pass"}))
+    if not quick:  # KK-WILD-5, once per turn option
+        out += [kk.SPEC.resolve(None, {"turn": turn, "lightning": "wild-if-susuki", "after_hands": "draw-pile",
+                                       "draw_dealer": "pass"}) for turn in TURNS]
+    return out
+
+
+def deal_layout(hand: int, packet: int = 4) -> list[str]:
+    """Who receives each card of the deck, top first (KK-DEAL-1: packets to the opponent, the table and
+    the dealer in turn until the hands and the table are full; then the draw pile)."""
+    want = {"ko": hand, "field": 8, "dealer": hand}
+    got = dict.fromkeys(want, 0)
+    out: list[str] = []
+    while any(got[k] < want[k] for k in want):
+        for who, full in want.items():
+            n = min(packet, full - got[who])
+            out += [who] * n
+            got[who] += n
+    return out + ["stock"] * (48 - len(out))
+
+
+def stacked_deal(hand: int, quads: int) -> list[int]:
+    """A deck order (top first) whose deal puts a quad on the table and ``quads - 1`` more on top of
+    the draw pile, so that the dealer captures ``quads`` quads in a chain (KK-DEAL-8), the last
+    replacements forming none; the Lightning is the last card of the draw pile (KK-WILD-4)."""
+    months = [m for m in range(1, 13) if m != 11]  # the Willows stay out of the quads and the table
+    quad = [[10 * m + i for i in range(4)] for m in months[:quads]]
+    singles = [10 * m for m in months[quads:quads + 8 - (4 if quads else 0)]]
+    table = (quad[0] if quads else []) + singles
+    chain = [c for qd in quad[1:] for c in qd] + ([c + 1 for c in singles] if quads else [])
+    last = [LIGHTNING] if len(chain) < 40 - 2 * hand else []  # no room when the chain takes the whole pile
+    used = {*table, *chain, *last}
+    rest = [c for c in DECK if c not in used]
+    hands, tail = iter(rest[:2 * hand]), rest[2 * hand:]
+    tiles = iter(table)
+    dealt = [next(tiles) if who == "field" else next(hands) for who in deal_layout(hand)[:2 * hand + 8]]
+    return dealt + chain + tail + last
+
+
+def deal_cases(quick: bool) -> list[tuple[int, int]]:
+    """The (hand size, quads) of the stacked deals: z3 picks, from the model's deal arithmetic, those
+    whose draw pile runs out exactly at the last turn or before (surplus ≤ 0: KK-TURN-5, and KK-WILD-4
+    before the last turn, where play goes on after the sweep); an 8-card deal without quads (draw-only
+    turns, KK-END-5) is added. A quick run takes every third of z3's cases."""
+    v = _layer()
+    found = z.find_all([_params(None)(v), v["q"] >= 0, 4 * v["q"] <= 40 - 2 * v["param_h"], surplus(v) <= 0],
+                       [v["param_h"], v["q"]], 32)
+    cases = sorted({(int(m["param_h"]), int(m["q"])) for m in found})
+    return [(8, 0), *(cases[::3] if quick else cases)]
+
+
+def replay_counts(adapter: EngineAdapter, opts: Mapping[str, str], seed: int, deck: Sequence[int] | None,
+                  actions: Sequence[str]) -> str | None:
+    """Replay a match's actions, watching the counts, and check them against the model: the first
+    mismatch, or None."""
+    adapter.start(GAME, opts, seed, deck)
+    w = CountWatch(opts)
+    w.begin(adapter.snapshot(), 0)
+    for i, act in enumerate(actions):
+        try:
+            adapter.apply(act)
+        except Exception as ex:  # the failure was the engine's own error on this action
+            return f"after {i} actions: the engine fails on {act!r}: {ex!r}"
+        w.after(act, adapter.snapshot(), adapter.rounds_ended(), i + 1)
+    bad = check_watch(w)
+    return None if bad is None else f"after {bad[0]} actions: {bad[1]}"
+
+
+def _label(opts: Mapping[str, str]) -> str:
+    return ", ".join(f"{k}={opts[k]}" for k in ("turn", "after_hands", "hand_size", "field_teyaku", "lightning"))
+
+
+def _play_cx(opts: Mapping[str, str], seed: int, deck: Sequence[int] | None, actions: Sequence[str]
+             ) -> dict[str, object]:
+    cx: dict[str, object] = {"kind": "play", "game": GAME, "options": dict(opts), "seed": seed,
+                             "actions": list(actions), "check": COUNT_CHECK}
+    if deck is not None:
+        cx["deck"] = list(deck)
+    return cx
+
+
+def _watch_play(adapter: EngineAdapter, runs: Sequence[tuple[dict[str, str], Sequence[int] | None, int, bool]],
+                rng: SplitMix64, rounds: int) -> tuple[Result | None, list[CountWatch]]:
+    """Play and check each (options, deck, quads expected at the deal, eager) run: the first failure
+    as a result, and the watches."""
+    watches = []
+    for opts, deck, quads, eager in runs:
+        seed = rng.next()
+        w, actions, err = play_match(adapter, opts, seed, deck, rng, rounds, eager)
+        watches.append(w)
+        seen = sum(len(x.positions) for x in watches)
+        bad: tuple[int, str] | None = (len(actions), err) if err else None
+        if bad is None and deck is not None and w.starts and w.starts[0][0] == 0 and w.starts[0][1]["q"] != quads:
+            bad = (0, f"the stacked deal chains {quads} quad(s) on the table, the reference's dealer captured "
+                      f"{w.starts[0][1]['q']} (KK-DEAL-8)")
+        bad = bad or check_watch(w)
+        if bad is not None:
+            done, msg = bad
+            return (False, f"{_label(opts)}: after {done} actions: {msg}", _play_cx(opts, seed, deck, actions[:done]),
+                    seen, ()), watches
+    return None, watches
+
+
+def _coverage(watches: Sequence[CountWatch]) -> str:
+    def matches(pred: Callable[[Mapping[str, int]], bool]) -> int:
+        return sum(1 for w in watches if any(pred(a) for _, a in w.positions))
+    return (f"{sum(len(w.positions) for w in watches)} positions, {sum(len(w.steps) for w in watches)} actions, "
+            f"{sum(len(w.ends) for w in watches)} round ends; matches with: draw-only turns "
+            f"{matches(lambda a: a['x'] > 0)}, KK-WILD-4 sweeps {sum(1 for w in watches if w.sweeps)}, hands left "
+            f"and the draw pile empty {matches(lambda a: a['s'] == 0 and a['h0'] + a['h1'] > 0)}, dealer-captured "
+            f"quads {matches(lambda a: a['q'] > 0)}")
+
+
+TURN_RULES = {"standard": "KK-TURN-1/2/3/5, KK-CAP-1…6", "draw-first": "KK-TURN-6", "keep-unmatched": "KK-TURN-7"}
 
 
 def _counts(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
-    model = turn_model()
+    for turn in TURNS:
+        def proof(t: str = turn) -> Result:
+            ok, detail, cx, n, _ = prove_round(turn_model(t))
+            key, text = TURN_CASES.get(t, ("", ""))
+            return ok, detail, cx, n, (Case(text, DECISIONS[key]),) if key else ()
+        yield timed(GAME, f"z3 inductive count invariants of the round, turn={turn} ({TURN_RULES[turn]}; every "
+                    "hand_size, after_hands, KK-DEAL-8 quad chain, KK-WILD-1…4)", proof)
+    every = turn_model()
+    yield timed(GAME, "z3 the round ends, and only when it should (KK-END-1/2/5): no deadlock, decreasing rank",
+                lambda: prove_ends(every))
+    yield timed(GAME, "z3 the end of the draw pile: KK-TURN-5 only after KK-DEAL-8 quads, KK-WILD-4 always the "
+                "non-dealer's", lambda: prove_empty_pile(every))
 
-    def proof() -> Result:
-        base, ind = inductive(model)
-        for r in (base, ind):
-            if not r.ok:
-                return False, f"{r.name}: {r.status}", {"kind": "model", **r.counterexample}, 0, ()
-        return True, (f"proved: conservation (48), turn order, draws available = draws needed "
-                      f"(init {base.seconds:.2f}s, step {ind.seconds:.2f}s)"), {}, 0, ()
-    yield timed(GAME, "z3 inductive count invariants of the turn (KK-TURN-1/2, KK-CAP-1…6)", proof)
-
-    def refinement() -> Result:
-        """Every position of random play (standard turn) satisfies the proved invariant."""
-        opts = kk.SPEC.resolve()
-        pv = {n: z.int_var(n) for n in NAMES}
-        inv = z.ite(model.inv(pv), 1, 0)
+    def random_play() -> Result:
         rng = SplitMix64(7)
-        n = 0
-        for _ in range(2 if quick else 10):
-            seed = rng.next()
-            adapter.start(GAME, opts, seed)
-            actions: list[str] = []
-            phase_of = {"play": PLAY, "take": TAKE, "call": DONE}
-            for _ in range(400):
-                if adapter.match_over():
-                    break
-                s = adapter.snapshot()
-                if s.phase in phase_of and s.to_move is not None:
-                    d = s.dealer
-                    a = {"h0": len(s.zone(f"hand.{d}")), "h1": len(s.zone(f"hand.{1 - d}")),
-                         "f": len(s.zone("field")), "s": len(s.zone("stock")),
-                         "c0": len(s.zone(f"captured.{d}")), "c1": len(s.zone(f"captured.{1 - d}")),
-                         "d": len(s.zone("drawn")), "t": (s.to_move - d) % 2, "ph": phase_of[s.phase], "param_h": 8}
-                    n += 1
-                    if z.evaluate(inv, a) != 1:
-                        return False, f"position outside the proved invariant: {a}", {
-                            "kind": "play", "game": GAME, "options": opts, "seed": seed, "actions": actions}, n, ()
-                legal = adapter.legal_actions()
-                act = legal[rng.below(len(legal))]
-                adapter.apply(act)
-                actions.append(act)
-                if adapter.rounds_ended():
-                    break
-        return True, f"{n} reference positions satisfy the invariant", {}, n, ()
-    yield timed(GAME, "invariant of the count model on reference positions", refinement)
+        sets = count_option_sets(quick)
+        runs = [(o, None, 0, i % 3 != 0) for i, o in enumerate(sets)]  # a third of the matches may stop early
+        bad, watches = _watch_play(adapter, runs, rng, 2)
+        if bad is not None:
+            return bad
+        n = sum(len(w.positions) for w in watches)
+        seat1 = sum(w.dealers.count(1) for w in watches)
+        return True, (f"{len(sets)} option sets: {_coverage(watches)}; {seat1} rounds dealt by seat 1; all in the "
+                      "model"), {}, n, ()
+    yield timed(GAME, "count model vs reference play: every turn option × after_hands × hand_size × "
+                "dealer-captures × wild Lightning", random_play)
+
+    def stacked() -> Result:
+        rng = SplitMix64(13)
+        cases = deal_cases(quick)
+        combos = list(product(TURNS, ("stop", "draw-pile")))
+        runs = []
+        for i, (hh, qq) in enumerate(cases):
+            for j, (turn, after) in enumerate(combos):
+                if quick and j != (i + 1) % len(combos):  # one deal per case, every option in turn
+                    continue
+                opts = kk.SPEC.resolve(None, {"hand_size": str(hh), "field_teyaku": "dealer-captures", "teyaku": "off",
+                                              "lightning": "wild", "turn": turn, "after_hands": after})
+                runs.append((opts, stacked_deal(hh, qq), qq, True))
+        bad, watches = _watch_play(adapter, runs, rng, 1)
+        if bad is not None:
+            return bad
+        n = sum(len(w.positions) for w in watches)
+        shown = ", ".join(f"{hh}-card hands with {qq} quad(s)" for hh, qq in cases)
+        return True, f"{len(runs)} stacked deals ({shown}): {_coverage(watches)}; all in the model", {}, n, ()
+    yield timed(GAME, "count model vs reference, z3-chosen stacked deals (KK-DEAL-8 chains, KK-TURN-5, KK-WILD-4, "
+                "KK-END-5)", stacked)
 
 
 # -- decision tables --------------------------------------------------------------------------------
@@ -498,10 +1157,16 @@ class ShobuWatch:
 
 
 def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapping[str, str]) -> str | None:
-    """Re-run a ``koikoi-shobu-score`` counterexample: the mismatch found, or None."""
+    """Re-run a ``koikoi-shobu-score`` or ``koikoi-count-model`` counterexample: the mismatch found, or
+    None."""
     seed, actions = cx.get("seed"), cx.get("actions")
     if not isinstance(seed, int) or not isinstance(actions, list):
         raise ValueError("counterexample: 'seed' must be an integer and 'actions' a list")
+    if cx.get("check") == COUNT_CHECK:
+        deck = cx.get("deck")
+        if deck is not None and not (isinstance(deck, list) and all(isinstance(c, int) for c in deck)):
+            raise ValueError("counterexample: 'deck' must be a list of card ids")
+        return replay_counts(adapter, options, seed, deck, [str(a) for a in actions])
     adapter.start(GAME, options, seed)
     watch = ShobuWatch(options)
     for act in actions:
