@@ -9,10 +9,12 @@ from hanafuda.adapter import ReferenceAdapter, start_from_deck
 from hanafuda.engine import Action, IllegalActionError, Match, RoundSetup
 from hanafuda.fishing import Table
 from hanafuda.games.koikoi import GAME, INDEX, KoiKoiState, Phase
-from hanafuda_spec.cards import card
+from hanafuda_spec.cards import HANAFUDA, card
+from hanafuda_spec.games import koikoi as kk_spec
 from hanafuda_spec.games.koikoi import PROFILE, SPEC
 from hanafuda_spec.invariants import run_random
 from hanafuda_spec.shuffle import SHUFFLE_VECTORS
+from hanafuda_spec.yaku import best_per_group
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -439,3 +441,25 @@ def test_KK_WILD_5_wild_only_with_susuki_dealt_to_the_table() -> None:
     assert m.state.lightning_wild == dealt_susuki
     assert start_from_deck(GAME, GAME.rules(None, {"lightning": "wild", "teyaku": "off",
                                                    "field_teyaku": "four-kind-only"}), deck).state.lightning_wild
+
+
+_CARD_IDS = [c.id for c in HANAFUDA.cards]
+#: Piles of about 12 or 24 cards: a random 48-bit mask, or two of them intersected.
+_piles = st.builds(lambda a, b, sparse: {i for n, i in enumerate(_CARD_IDS) if (a & b if sparse else a) >> n & 1},
+                   st.integers(0, 2**48 - 1), st.integers(0, 2**48 - 1), st.booleans())
+
+
+@given(_piles, st.integers(1, 12),
+       st.sampled_from(("15", "10")), st.sampled_from(("on", "off")), st.sampled_from(("both", "animal")),
+       st.sampled_from(("off", "on")), st.sampled_from(("modern", "older")))
+def test_KK_YAKU_1_the_compiled_scorer_agrees_with_the_catalogue_rows(
+        pile: set[int], month: int, five: str, month_cards: str, sake: str, chaff_doubles: str, system: str) -> None:
+    """The reference's scorer (rows compiled to bit masks, small groups of rows to lookup tables) finds
+    what the catalogue's rows define: per group the most valuable yaku, first listed on ties."""
+    values = SPEC.resolve(None, {"five_brights": five, "month_cards": month_cards, "sake_cup": sake,
+                                 "chaff_doubles": chaff_doubles, "yaku_system": system, "viewing": "on"})
+    table = kk_spec.yaku_table(values, month if month_cards == "on" else None)
+    want = sorted((y.id, y.points) for y in best_per_group(table, pile))
+    got = yaku(sorted(pile), month, **{k: values[k] for k in (
+        "five_brights", "month_cards", "sake_cup", "chaff_doubles", "yaku_system")})
+    assert sorted(got.items()) == want

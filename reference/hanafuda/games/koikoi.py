@@ -175,16 +175,55 @@ def _compile(y: YakuDef) -> _Compiled:
                      _mask(y.extra_pool), y.extra_from, y.extra, _mask(y.doubled))
 
 
+#: A yaku a block finds in a pile: (index in the table, points, id, group or None).
+_Found = tuple[int, int, str, "str | None"]
+
+#: Blocks looking at no more cards than this get a lookup table (at most 2**12 entries each).
+_LOOKUP_BITS = 12
+
+
 class _Block(NamedTuple):
     """Rows scored together: a run of rows of one group, or one ungrouped row. ``pool`` and
     ``doubled`` are the union of the rows' and ``need`` the least of theirs, so that a pile with
-    too few of the block's cards skips every row of the block at once. (A named tuple: the scoring
-    loop unpacks it.)"""
+    too few of the block's cards skips every row of the block at once. ``cards`` is every card any of
+    the rows looks at; a block with few of them has ``lookup``, what it finds for each subset of
+    ``cards`` (a table of every case, built with the block). (A named tuple: the scoring loop unpacks
+    it.)"""
 
     pool: int
     doubled: int
     need: int
     rows: tuple[tuple[int, _Compiled], ...]  #: (index in the table, row)
+    cards: int
+    lookup: dict[int, tuple[_Found, ...]] | None
+
+
+def _found(rows: tuple[tuple[int, _Compiled], ...], pile: int) -> tuple[_Found, ...]:
+    """What a block's rows find in ``pile``: every ungrouped row that forms, and the best row of the
+    group (the first on a tie)."""
+    out: list[_Found] = []
+    best: _Found | None = None
+    for i, y in rows:
+        v = y.value(pile)
+        if v <= 0:
+            continue
+        if y.group is None:
+            out.append((i, v, y.yid, None))
+        elif best is None or v > best[1]:
+            best = (i, v, y.yid, y.group)
+    if best is not None:
+        out.append(best)
+    return tuple(out)
+
+
+def _subsets(mask: int) -> list[int]:
+    """Every subset of a mask (the empty set included)."""
+    out, sub = [], mask
+    while True:
+        out.append(sub)
+        if not sub:
+            return out
+        sub = (sub - 1) & mask
 
 
 def _blocks(rows: tuple[_Compiled, ...]) -> tuple[_Block, ...]:
@@ -196,11 +235,15 @@ def _blocks(rows: tuple[_Compiled, ...]) -> tuple[_Block, ...]:
             runs.append([(i, y)])
     out = []
     for run in runs:
-        pool = doubled = 0
+        pool = doubled = cards = 0
         for _, y in run:
             pool |= y.pool
             doubled |= y.doubled
-        out.append(_Block(pool, doubled, min(y.need for _, y in run), tuple(run)))
+            cards |= y.pool | y.required | y.forbidden | y.extra_pool | y.doubled
+        block = tuple(run)
+        lookup = ({sub: _found(block, sub) for sub in _subsets(cards)}
+                  if cards.bit_count() <= _LOOKUP_BITS else None)
+        out.append(_Block(pool, doubled, min(y.need for _, y in run), block, cards, lookup))
     return tuple(out)
 
 
@@ -222,23 +265,24 @@ def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
     """The yaku of ``pile`` in table order, keeping the best of each group (the first on a tie)."""
     best: dict[str, tuple[int, int, str]] = {}
     chosen: list[tuple[int, int, str]] = []
-    for pool, doubled, need, rows in table:
-        held = pile & pool
-        n = held.bit_count()
-        if doubled:
-            n += (held & doubled).bit_count()
-        if n < need:
-            continue  # too few of the block's cards for any of its rows: most blocks stop here
-        for i, y in rows:
-            v = y.value(pile)
-            if v <= 0:
-                continue
-            if y.group is None:
-                chosen.append((i, v, y.yid))
+    for pool, doubled, need, rows, cards, lookup in table:
+        if lookup is not None:
+            found = lookup[pile & cards]
+        else:
+            held = pile & pool
+            n = held.bit_count()
+            if doubled:
+                n += (held & doubled).bit_count()
+            if n < need:
+                continue  # too few of the block's cards for any of its rows
+            found = _found(rows, pile)
+        for i, v, yid, group in found:
+            if group is None:
+                chosen.append((i, v, yid))
             else:
-                cur = best.get(y.group)
+                cur = best.get(group)
                 if cur is None or v > cur[1]:
-                    best[y.group] = (i, v, y.yid)
+                    best[group] = (i, v, yid)
     if not chosen and not best:
         return []
     chosen.extend(best.values())
