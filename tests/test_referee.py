@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import main
 from hanafuda.registry import available
-from hanafuda_spec.adapter import EngineAdapter
+from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
 from hanafuda_spec.games import profile_for
 from hanafuda_spec.invariants import run_random
 from hanafuda_spec.referee import EngineError, ProcessEngine, RefereeReport, referee_match, rule_in_error
@@ -138,3 +139,28 @@ def test_a_stacked_first_deal_reaches_both_engines() -> None:
         assert report.ok, [str(d) for d in report.disagreements]
         engine.start(key, _values(key), 1, deck)
         assert sorted(engine.snapshot().all_cards()) == sorted(deck)
+
+
+class _WrongCardPoints(ReferenceAdapter):
+    """The reference, reporting one card point too many for seat 0 at every round that counts them."""
+
+    def rounds_ended(self) -> Sequence[RoundOutcome]:
+        return [o if o.card_points is None else replace(o, card_points=(o.card_points[0] + 1, *o.card_points[1:]))
+                for o in super().rounds_ended()]
+
+
+class _WrongFinal(ReferenceAdapter):
+    """The reference, reporting a final position with the scores of another match."""
+
+    def rounds_ended(self) -> Sequence[RoundOutcome]:
+        return [o if o.final is None
+                else replace(o, final=replace(o.final, scores=tuple(s + 1 for s in o.final.scores)))
+                for o in super().rounds_ended()]
+
+
+@pytest.mark.parametrize(("engine", "what"), [(_WrongCardPoints, "card_points"), (_WrongFinal, "final position")])
+def test_optional_round_fields_are_compared_when_reported(engine: type[ReferenceAdapter], what: str) -> None:
+    """Card points and the final position are optional in a round result; an engine that reports
+    them wrong is caught (Kujuroku reports card points for every round played out)."""
+    report = referee_match(engine(), ReferenceAdapter, "kujuroku", _values("kujuroku"), 4, 4, piles=0)
+    assert any(what in d.message for d in report.disagreements), [d.message for d in report.disagreements]

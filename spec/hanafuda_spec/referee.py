@@ -344,10 +344,16 @@ def _outcome_diff(want: list[RoundOutcome], got: list[RoundOutcome]) -> str | No
                   "counts": (w.counts, g.counts),
                   "yaku": ([sorted((y.id, y.points) for y in s) for s in w.yaku],
                            [sorted((y.id, y.points) for y in s) for s in g.yaku])}
+        if w.card_points is not None and g.card_points is not None:  # optional: compared when both report them
+            fields["card_points"] = (list(w.card_points), list(g.card_points))
+        which = f"round {i + 1} of {len(want)} ended here" if len(want) > 1 else "the round's"
         for key, (a, b) in fields.items():
             if a != b:
-                which = f"round {i + 1} of {len(want)} ended here" if len(want) > 1 else "the round's"
                 return f"{which} {key}: engine {b}, reference {a}"
+        if w.final is not None and g.final is not None:
+            diff = _snap_diff(w.final, g.final)
+            if diff is not None:
+                return f"{which} final position: {diff}"
     return None
 
 
