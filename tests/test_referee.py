@@ -164,3 +164,14 @@ def test_optional_round_fields_are_compared_when_reported(engine: type[Reference
     them wrong is caught (Kujuroku reports card points for every round played out)."""
     report = referee_match(engine(), ReferenceAdapter, "kujuroku", _values("kujuroku"), 4, 4, piles=0)
     assert any(what in d.message for d in report.disagreements), [d.message for d in report.disagreements]
+
+
+@pytest.mark.parametrize("bad", [{"card_points": [1, "2"]}, {"card_points": 3}, {"final": [1, 2]},
+                                 {"final": {"zones": {}}}])
+def test_a_malformed_optional_round_field_is_an_engine_error(bad: dict[str, object]) -> None:
+    """An engine's round result with malformed card points or final position is refused with one line,
+    never a crash."""
+    from hanafuda_spec.referee import _outcome
+
+    with pytest.raises(EngineError, match=r"card_points|final"):
+        _outcome({"reason": "exhaustive", "deltas": [0, 0], "yaku": [[], []], **bad})

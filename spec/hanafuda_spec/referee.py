@@ -249,9 +249,11 @@ def _outcome(r: Any) -> RoundOutcome:
         raise EngineError("a round result's 'card_points' must be a list of integers (one per side) or null")
     final = None
     if r.get("final") is not None:
+        if not isinstance(r["final"], dict):
+            raise EngineError("a round result's 'final' must be a snapshot object or null")
         try:
             final = Snapshot.from_json(r["final"])
-        except (ValueError, TypeError, KeyError) as e:
+        except (ValueError, TypeError) as e:
             raise EngineError(f"a round result's 'final' must be a snapshot: {e}") from None
     return RoundOutcome(reason, tuple(deltas), bool(counts), tuple(_yaku(side) for side in yaku), (),
                         None if cp is None else tuple(cp), final)
