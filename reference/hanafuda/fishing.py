@@ -197,8 +197,9 @@ def hand_plays(t: Table[C], seat: int, must_capture: bool = False) -> list[Actio
         else:
             plays = [play[low]]
         out.extend(plays)
-        capturing.extend(plays)
-    if must_capture and capturing:
+        if must_capture:
+            capturing.extend(plays)
+    if capturing:
         out = capturing
     if not index.id_order:  # in bit order the plays are already sorted when bits follow ids
         out.sort(key=ACTION_ORDER)
