@@ -3,7 +3,7 @@ variant is proved, the proofs can fail, and wrong engines are caught through the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from itertools import islice
 from typing import Any
@@ -13,14 +13,15 @@ from hanafuda.adapter import ReferenceAdapter
 from hanafuda.engine import evolve
 from hanafuda.games import koikoi as ref
 from hanafuda_spec import z3layer as z
-from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
+from hanafuda_spec.adapter import EngineAdapter
 from hanafuda_spec.games import koikoi as kk
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.proofs import koikoi as p
 from hanafuda_spec.proofs.common import inductive
 from hanafuda_spec.shuffle import SplitMix64
 from hanafuda_spec.verify import replay
-from hanafuda_spec.yaku import ScoredYaku
+
+from tests.wrapping import Delegate
 
 
 def _opts(**kw: str) -> dict[str, str]:
@@ -189,21 +190,9 @@ def test_KK_WILD_4_an_engine_whose_last_lightning_takes_one_card_is_caught(monke
     assert bad is not None and "no 3 moves of the model" in bad[1] and "sweeps 1" in bad[1]
 
 
-class _NoFirstDraw:
+class _NoFirstDraw(Delegate):
     """An adapter showing a draw-first engine that leaves the turn's card on the draw pile: one card of
     the mover's hand is shown back on top of the pile while they play their first card."""
-
-    def __init__(self) -> None:
-        self.inner = ReferenceAdapter()
-
-    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
-        self.inner.start(game, options, seed, deck)
-
-    def legal_actions(self) -> Sequence[str]:
-        return self.inner.legal_actions()
-
-    def apply(self, action: str) -> None:
-        self.inner.apply(action)
 
     def snapshot(self) -> Snapshot:
         s = self.inner.snapshot()
@@ -212,16 +201,6 @@ class _NoFirstDraw:
         hand = s.zone(f"hand.{s.to_move}")
         zones = {**dict(s.zones), f"hand.{s.to_move}": hand[1:], "stock": (hand[0], *s.zone("stock"))}
         return replace(s, zones=tuple(zones.items()))
-
-    def rounds_ended(self) -> Sequence[RoundOutcome]:
-        return self.inner.rounds_ended()
-
-    def match_over(self) -> bool:
-        return self.inner.match_over()
-
-    def score_pile(self, game: str, options: Mapping[str, str], cards: Sequence[int],
-                   month: int | None) -> tuple[tuple[ScoredYaku, ...], int | None]:
-        return self.inner.score_pile(game, options, cards, month)
 
 
 def test_KK_TURN_6_an_engine_without_the_draw_first_draw_is_caught() -> None:

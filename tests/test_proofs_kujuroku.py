@@ -13,7 +13,6 @@ from hanafuda_spec import z3layer as z
 from hanafuda_spec.adapter import RoundOutcome
 from hanafuda_spec.games import kujuroku as kj
 from hanafuda_spec.games.kujuroku import JIZO, ONI
-from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.proofs.common import Outcome, YakuModel, expected_scores
 from hanafuda_spec.proofs.kujuroku import (
     CONFIGS,
@@ -36,6 +35,8 @@ from hanafuda_spec.yaku import ScoredYaku, best_per_group
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.wrapping import Delegate
+
 #: The dekiyaku no deal and no single capture step can complete (what _formation reports).
 NEVER = {"A": {"shi-dan-san"}, "B": {"shi-dan-san"}, "C": {"shi-san", "shi-dan-san"}, "D": {"nejikomi"}}
 #: The most one dekiyaku round can pay each of the two others, by configuration and stacking.
@@ -43,36 +44,6 @@ MOST = {("A", False): 12, ("A", True): 24, ("B", False): 8, ("B", True): 14,
         ("C", False): 14, ("C", True): 28, ("D", False): 15, ("D", True): 15}
 #: The dekiyaku the dealer's takes can form at the deal.
 AT_DEAL = {"A": {"danjou"}, "B": {"danjou"}, "C": set(), "D": {"danna"}}
-
-
-class Delegate:
-    """The reference adapter, passed through; subclasses change one thing (a wrong engine)."""
-
-    def __init__(self) -> None:
-        self.inner = ReferenceAdapter()
-
-    def start(self, game: str, options: Mapping[str, str], seed: int,
-              deck: Sequence[int] | None = None) -> None:
-        self.inner.start(game, options, seed, deck)
-
-    def legal_actions(self) -> Sequence[str]:
-        return self.inner.legal_actions()
-
-    def apply(self, action: str) -> None:
-        self.inner.apply(action)
-
-    def snapshot(self) -> Snapshot:
-        return self.inner.snapshot()
-
-    def rounds_ended(self) -> Sequence[RoundOutcome]:
-        return self.inner.rounds_ended()
-
-    def match_over(self) -> bool:
-        return self.inner.match_over()
-
-    def score_pile(self, game: str, options: Mapping[str, str], cards: Sequence[int],
-                   month: int | None) -> tuple[tuple[ScoredYaku, ...], int | None]:
-        return self.inner.score_pile(game, options, cards, month)
 
 
 def _open(o: Outcome) -> bool:

@@ -10,15 +10,15 @@ from itertools import takewhile
 import pytest
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda_spec import z3layer as z
-from hanafuda_spec.adapter import RoundOutcome
 from hanafuda_spec.games import musashino as mb
-from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.proofs import musashino as pm
 from hanafuda_spec.proofs import proof_checks
 from hanafuda_spec.verify import replay
 from hanafuda_spec.yaku import ScoredYaku
 from hypothesis import given
 from hypothesis import strategies as st
+
+from tests.wrapping import Delegate
 
 DECK = pm.DECK
 
@@ -32,35 +32,16 @@ def model(storm: str, sun: str, sides: int, four_brights: str) -> pm._Storm:
     return pm._Storm(mb.yaku_table(values(four_brights=four_brights)), sides, storm, sun)
 
 
-class Forced:
+class Forced(Delegate):
     """The reference behind an adapter that plays with some options forced: an engine that gets a rule
     wrong (ignores the Sun, the Storm, or the order of the Crane and the storm card)."""
 
     def __init__(self, **force: str) -> None:
-        self.inner = ReferenceAdapter()
+        super().__init__()
         self.force = force
 
     def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
         self.inner.start(game, {**options, **self.force}, seed, deck)
-
-    def legal_actions(self) -> Sequence[str]:
-        return self.inner.legal_actions()
-
-    def apply(self, action: str) -> None:
-        self.inner.apply(action)
-
-    def snapshot(self) -> Snapshot:
-        return self.inner.snapshot()
-
-    def rounds_ended(self) -> Sequence[RoundOutcome]:
-        return self.inner.rounds_ended()
-
-    def match_over(self) -> bool:
-        return self.inner.match_over()
-
-    def score_pile(self, game: str, options: Mapping[str, str], cards: Sequence[int],
-                   month: int | None) -> tuple[tuple[ScoredYaku, ...], int | None]:
-        return self.inner.score_pile(game, options, cards, month)
 
 
 # -- the model against the catalogue's plain definition -----------------------------------------------
