@@ -27,6 +27,7 @@ functions below return new tables and masks (nothing is mutated).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -37,7 +38,7 @@ from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, action, evolve
 
 __all__ = [
     "PLAY", "TAKE", "CardIndex", "Table", "capture", "deal_packets", "explain_hand_play", "hand_plays",
-    "match_mask", "matches", "resolve", "take_choices",
+    "match_mask", "matches", "packet_plan", "resolve", "take_choices",
 ]
 
 C = TypeVar("C", bound=BaseCard)
@@ -236,6 +237,27 @@ def resolve(index: CardIndex[C], field: int, card: BaseCard, target: int | None)
         m = tc.mask
     # one match, or three (all are captured)
     return field & ~m, m | card.mask
+
+
+@functools.cache
+def packet_plan(wanted: tuple[tuple[str, int], ...], packet: int) -> tuple[tuple[str, int], ...]:
+    """Packets of ``packet`` cards dealt to the recipients of ``wanted`` in turn, each until it holds the
+    number of cards it wants (a smaller last packet if need be): a plan for :func:`deal_packets`.
+
+    >>> packet_plan((("ko", 8), ("field", 8), ("dealer", 8)), 4)
+    (('ko', 4), ('field', 4), ('dealer', 4), ('ko', 4), ('field', 4), ('dealer', 4))
+    >>> packet_plan((("ko", 10), ("field", 8)), 4)
+    (('ko', 4), ('field', 4), ('ko', 4), ('field', 4), ('ko', 2))
+    """
+    dealt = dict.fromkeys((who for who, _ in wanted), 0)
+    plan = []
+    while any(dealt[who] < n for who, n in wanted):
+        for who, n in wanted:
+            k = min(packet, n - dealt[who])
+            if k:
+                plan.append((who, k))
+                dealt[who] += k
+    return tuple(plan)
 
 
 def deal_packets(order: Sequence[C], plan: Sequence[tuple[str, int]]) -> dict[str, list[C]]:

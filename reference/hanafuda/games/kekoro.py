@@ -44,8 +44,10 @@ from hanafuda.fishing import (
     CardIndex,
     Table,
     capture,
+    deal_packets,
     explain_hand_play,
     hand_plays,
+    packet_plan,
     resolve,
     take_choices,
 )
@@ -110,28 +112,6 @@ def _scorer(values: tuple[tuple[str, str], ...]) -> Scorer:
     for cid, v in spec.CARD_VALUES[opt["values"]].items():
         by_value.setdefault(v, []).append(INDEX.by_id[cid])
     return Scorer(yaku, tuple((v, INDEX.mask_of(cards)) for v, cards in sorted(by_value.items())))
-
-
-@functools.lru_cache(maxsize=4)
-def _deal_plan(packet: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """KE-DEAL-1 as positions in the deck order (top first): the cards of the opponent, of the table
-    and of the dealer, dealt in packets of ``packet`` in that order until each has 8."""
-    got: tuple[list[int], list[int], list[int]] = ([], [], [])
-    i = 0
-    while any(len(g) < 8 for g in got):
-        for g in got:
-            n = min(packet, 8 - len(g))
-            g.extend(range(i, i + n))
-            i += n
-    return tuple(got[0]), tuple(got[1]), tuple(got[2])
-
-
-def _bits(cards: Sequence[BaseCard], positions: tuple[int, ...]) -> int:
-    """The mask of the cards at ``positions`` of ``cards``."""
-    m = 0
-    for i in positions:
-        m |= 1 << cards[i].bit  # cards[i].mask, without the property call
-    return m
 
 
 def _four_of_a_month(mask: int) -> bool:
@@ -211,14 +191,14 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         if len(cards) != 48:
             raise ValueError("Kekoro deals from the 48-card hanafuda deck")
         dealer = setup.dealer
-        opponent, field, own = _deal_plan(int(rules["packets"]))  # KE-DEAL-1: opponent, table, dealer
-        hands = _with_seat((0, 0), 1 - dealer, _bits(cards, opponent))
-        hands = _with_seat(hands, dealer, _bits(cards, own))
-        table = Table(INDEX, hands, _bits(cards, field), tuple(cards[24:]), (0, 0))
+        # KE-DEAL-1: packets to the opponent, the table and the dealer in turn, 8 cards each
+        got = deal_packets(cards, packet_plan((("ko", 8), ("field", 8), ("dealer", 8)), int(rules.opt["packets"])))
+        hands = (got["dealer"], got["ko"]) if dealer == 0 else (got["ko"], got["dealer"])
+        table = Table.deal(INDEX, hands, got["field"], got["stock"])
         mode = rules["misdeal"]  # KE-DEAL-3; no lucky hands are looked for (KE-DEAL-4)
         void = mode != "off" and _four_of_a_month(table.field_mask)
         if mode == "field-or-hand":
-            void = void or any(_four_of_a_month(h) for h in hands)
+            void = void or any(_four_of_a_month(h) for h in table.hand_masks)
         if void:
             return KekoroState(rules, setup, table, dealer, Phase.OVER, end=MISDEAL)
         return KekoroState(rules, setup, table, dealer, Phase.PLAY)  # KE-TURN-1: the dealer leads

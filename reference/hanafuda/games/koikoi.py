@@ -46,6 +46,7 @@ from hanafuda.fishing import (
     explain_hand_play,
     hand_plays,
     match_mask,
+    packet_plan,
     resolve,
     take_choices,
 )
@@ -352,22 +353,6 @@ def _kuttsuki(counts: Sequence[int]) -> bool:
     return sum([n // 2 for n in counts]) >= 4
 
 
-@functools.cache
-def _deal_plan(hand_size: int, packet: int) -> tuple[tuple[str, int], ...]:
-    """KK-DEAL-1: packets go to the opponent (ko), the table (field) and the dealer in turn until the
-    hands hold ``hand_size`` cards and the table eight."""
-    want = {"ko": hand_size, "field": 8, "dealer": hand_size}
-    dealt = dict.fromkeys(want, 0)
-    plan = []
-    while any(dealt[k] < want[k] for k in want):
-        for who in ("ko", "field", "dealer"):
-            n = min(packet, want[who] - dealt[who])
-            if n:
-                plan.append((who, n))
-                dealt[who] += n
-    return tuple(plan)
-
-
 def _moved(t: Table[Card], seat: int, field: int, got: int, hand: int | None = None,
            stock: tuple[Card, ...] | None = None) -> Table[Card]:
     """The table after a play by ``seat``: the new field, ``got`` added to the seat's capture pile,
@@ -401,7 +386,10 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         if len(cards) != 48:
             raise ValueError("Koi-Koi deals from the 48-card hanafuda deck")
         dealer = setup.dealer
-        got = deal_packets(cards, _deal_plan(rules.hand_size, int(rules.opt["packets"])))  # KK-DEAL-1
+        # KK-DEAL-1: packets to the opponent (ko), the table and the dealer in turn
+        size = rules.hand_size
+        got = deal_packets(cards, packet_plan((("ko", size), ("field", 8), ("dealer", size)),
+                                              int(rules.opt["packets"])))
         hands = (got["dealer"], got["ko"]) if dealer == 0 else (got["ko"], got["dealer"])
         table = Table.deal(INDEX, hands, got["field"], got["stock"])
         field = table.field_mask
