@@ -29,7 +29,7 @@ from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
 from hanafuda_spec.games import profile_for, spec_for
 from hanafuda_spec.invariants import GENERIC, Step, Violation
 from hanafuda_spec.neutral import Snapshot
-from hanafuda_spec.shuffle import SplitMix64
+from hanafuda_spec.shuffle import SplitMix64, shuffled
 
 __all__ = [
     "DECKS",
@@ -198,10 +198,7 @@ def probe_layout(adapter: EngineAdapter, game: str, options: Mapping[str, str],
     deck = sorted(profile_for(game).deck(options))
     rng = SplitMix64(20261121)
     for _ in range(200):
-        order = list(deck)
-        for i in range(len(order) - 1, 0, -1):
-            j = rng.below(i + 1)
-            order[i], order[j] = order[j], order[i]
+        order = shuffled(deck, rng)
         adapter.start(game, options, 0, order)
         snap = adapter.snapshot()
         if snap.round != 1 or not clean(snap):

@@ -36,7 +36,7 @@ from hanafuda_spec.proofs.common import (
     scoring_option_sets,
     timed,
 )
-from hanafuda_spec.shuffle import SplitMix64
+from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
 __all__ = ["DECISIONS", "SCENARIOS", "StormWatch", "checks", "replay_check", "schedule", "storm_dekiyaku",
@@ -711,10 +711,7 @@ def _layout(adapter: EngineAdapter, values: Mapping[str, str]) -> tuple[dict[str
     and who deals, learnt by dealing shuffled decks through the adapter."""
     rng = SplitMix64(20261121)
     for _ in range(100):
-        order = list(DECK)
-        for i in range(len(order) - 1, 0, -1):
-            j = rng.below(i + 1)
-            order[i], order[j] = order[j], order[i]
+        order = shuffled(DECK, rng)
         adapter.start(GAME, values, 0, order)
         snap = adapter.snapshot()
         if snap.round == 1 and snap.phase == "play":
