@@ -182,7 +182,6 @@ class MusashinoRules:
     players: str
     seats: int
     sides: int
-    plan: spec.DealPlan
     length: int
     cap: int | None
     check_on_capture: bool
@@ -317,7 +316,6 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
             players=players,
             seats=seats,
             sides=sides,
-            plan=plan,
             length=int(values["length"]),
             cap=None if values["payment_cap"] == "none" else int(values["payment_cap"]),
             check_on_capture=values["insta_win_check"] == "capture",

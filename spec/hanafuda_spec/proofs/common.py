@@ -614,3 +614,20 @@ def fishing_counts(game: str, label: str, seats: int, deck: int, field: int, han
         return True, (f"proved: {deck} cards conserved, captures by pairs or fours, turn order of {seats} seats, "
                       f"draws available = draws needed ({undrawn} undrawn)"), {}, 0, ()
     return timed(game, f"z3 inductive count invariants of the turn, {label}", run)
+
+
+def replay_match(adapter: EngineAdapter, game: str, options: Mapping[str, str], cx: Mapping[str, object],
+                 watch: Callable[[EngineAdapter], Callable[[str], str | None]]) -> str | None:
+    """Re-run a counterexample that is a whole match (``seed`` and ``actions``) through a watcher:
+    ``watch(adapter)`` gives the function that plays one action and returns the disagreement it
+    finds, if any. The first disagreement, or None."""
+    seed, actions = cx.get("seed"), cx.get("actions")
+    if not isinstance(seed, int) or not isinstance(actions, list):
+        raise ValueError("counterexample: 'seed' must be an integer and 'actions' a list")
+    adapter.start(game, options, seed)
+    step = watch(adapter)
+    for act in actions:
+        bad = step(str(act))
+        if bad:
+            return bad
+    return None

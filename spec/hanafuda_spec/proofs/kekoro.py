@@ -32,6 +32,7 @@ from hanafuda_spec.proofs.common import (
     decision_table,
     fishing_counts,
     inductive,
+    replay_match,
     rows_to_check,
     scoring_option_sets,
     table_value,
@@ -686,16 +687,7 @@ def _against_play(adapter: EngineAdapter, quick: bool) -> Result:
 
 def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapping[str, str]) -> str | None:
     """Re-run a ``kekoro-instant-victory`` counterexample (a match): the disagreement, or None."""
-    seed, actions = cx.get("seed"), cx.get("actions")
-    if not isinstance(seed, int) or not isinstance(actions, list):
-        raise ValueError("counterexample: 'seed' must be an integer and 'actions' a list")
-    adapter.start(GAME, options, seed)
-    watch = OfferWatch(adapter, options)
-    for act in actions:
-        bad = watch.act(str(act))
-        if bad:
-            return bad
-    return None
+    return replay_match(adapter, GAME, options, cx, lambda a: OfferWatch(a, options).act)
 
 
 def _instant_victory(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:

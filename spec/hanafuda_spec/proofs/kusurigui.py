@@ -34,6 +34,7 @@ from hanafuda_spec.proofs.common import (
     decision_rows,
     decision_table,
     inductive,
+    replay_match,
     rows_to_check,
     scoring_option_sets,
     strict_parts,
@@ -776,16 +777,7 @@ def _against_play(adapter: EngineAdapter, quick: bool) -> Result:
 
 def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapping[str, str]) -> str | None:
     """Re-run a ``kusurigui-chips`` counterexample (a match): the disagreement, or None."""
-    seed, actions = cx.get("seed"), cx.get("actions")
-    if not isinstance(seed, int) or not isinstance(actions, list):
-        raise ValueError("counterexample: 'seed' must be an integer and 'actions' a list")
-    adapter.start(GAME, options, seed)
-    watch = ChipWatch(adapter, options)
-    for act in actions:
-        bad = watch.play(str(act))
-        if bad:
-            return bad
-    return None
+    return replay_match(adapter, GAME, options, cx, lambda a: ChipWatch(a, options).play)
 
 
 def _chips(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
