@@ -3,20 +3,29 @@
 Every subcommand lives in :mod:`hanafuda.commands` as a module with ``register(subparsers)``;
 the program finds them there.
 
+One argument grammar for every subcommand: ``hanafuda COMMAND ARGS``, where options may come
+before, between or after the positional arguments and ``--`` ends the options (everything after
+it is positional). Seeds are 0 to 2**64-1 everywhere, ``--games`` is at most 1,000,000
+everywhere, and empty names (games, rulesets, files, directories) are rejected.
+
 Exit codes:
 
 * 0 – success;
-* 1 – a check failed (``verify`` found a violation, ``validate`` an invalid record);
-* 2 – bad input: unknown game, card, ruleset or option, a bad option value, a malformed file;
+* 1 – a check failed (``verify`` found a violation, ``validate`` an invalid record, ``referee`` a
+  disagreement, ``rulebook`` a failed build);
+* 2 – bad input or an unusable environment: unknown game, card, ruleset or option, a bad option
+  value, a malformed or unreadable file, an output that cannot be written (a full disk);
 * 3 – an internal error (a bug in hanafuda: please report it).
 
-Errors are one line on stderr, ``hanafuda: error: ...``; never a traceback.
+Errors are one line on stderr, ``hanafuda: error: ...``, naming what and where; never a
+traceback. A failed command writes no output file or directory.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -27,16 +36,13 @@ from hanafuda_spec.catalogue import OptionError
 
 import hanafuda
 from hanafuda import commands
+from hanafuda.commands._common import EXIT_CODES, HelpFormatter, UsageError
 from hanafuda.engine import ActionSyntaxError, IllegalActionError
 from hanafuda.registry import UnknownGameError
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_INTERNAL", "EXIT_OK", "UsageError", "main"]
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
-
-
-class UsageError(ValueError):
-    """Bad command-line input: reported in one line with exit code 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -46,8 +52,11 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="hanafuda", description="Machine-checked rules reference for five hanafuda games "
-                "(Koi-Koi, Kusuri-gui, Kujuroku, Musashino-Bana, Kekoro).",
-                epilog="Exit codes: 0 success, 1 a check failed, 2 bad input, 3 internal error.")
+                "(Koi-Koi, Kusuri-gui, Kujuroku, Musashino-Bana, Kekoro).\n"
+                "Options may come anywhere after COMMAND; '--' ends them. 'hanafuda COMMAND --help' shows a "
+                "command's arguments, defaults and examples.",
+                epilog="examples:\n  hanafuda score koikoi 10 30 80 110 120\n  hanafuda rules kekoro\n"
+                "  hanafuda verify --quick\n\n" + EXIT_CODES, formatter_class=HelpFormatter)
     p.add_argument("--version", action="version", version=f"hanafuda {hanafuda.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
@@ -72,21 +81,39 @@ def parse_options(items: Sequence[str] | None) -> dict[str, str]:
     return out
 
 
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse a command line: ``COMMAND`` first (or ``--help``/``--version``), then the command's
+    arguments with options anywhere and ``--`` ending them."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    if not argv or argv[0].startswith("-"):
+        parser.parse_args(argv)  # --help, --version, or an error
+        raise UsageError(f"hanafuda: a COMMAND is required ({', '.join(sorted(sub.choices))}; see 'hanafuda --help')")
+    command = sub.choices.get(argv[0])
+    if command is None:
+        raise UsageError(f"hanafuda: unknown command {argv[0]!r} (choose from {', '.join(sorted(sub.choices))})")
+    args: argparse.Namespace = command.parse_intermixed_args(argv[1:])
+    args.command = argv[0]
+    return args
+
+
+def _silence_stdout() -> None:
+    """After stdout failed (a full disk, a closed pipe): send what is still buffered nowhere, so that
+    the interpreter's final flush adds no second error."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
-        args, extra = parser.parse_known_args(args_list)
-        if extra:
-            # Cards given after options (``score kekoro -o values=kusaba 10 11``) are still cards.
-            if getattr(args, "command", None) == "score" and not any(e.startswith("-") for e in extra):
-                args.cards = [*args.cards, *extra]
-            else:
-                raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
-        if args.command is None:
-            parser.print_help()
-            return EXIT_BAD_INPUT
+        args = parse(args_list)
         code: int = args.run(args)
+        sys.stdout.flush()
         return code
     except (UsageError, UnknownGameError, UnknownCardError, OptionError, ActionSyntaxError,
             IllegalActionError) as e:
@@ -96,7 +123,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("hanafuda: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _silence_stdout()
         return EXIT_OK
+    except OSError as e:  # the environment: a full disk, an unreadable or unwritable file
+        if e.filename is None:
+            _silence_stdout()
+            print(f"hanafuda: error: cannot write standard output: {e.strerror or e}", file=sys.stderr)
+        else:
+            print(f"hanafuda: error: {e.filename}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except RecursionError:
+        print("hanafuda: error: the input is nested too deeply", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except Exception as e:  # a bug: one line, never a traceback
         print(f"hanafuda: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return EXIT_INTERNAL

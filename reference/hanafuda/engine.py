@@ -315,6 +315,22 @@ class Game(ABC, Generic[S, R]):
         """English names of the yaku ids :meth:`score` reports (for display; ids are the API)."""
         return {}
 
+    def month_matters(self, rules: R) -> bool:
+        """Whether :meth:`score` looks at the round's month under these rules (a round-dependent
+        yaku such as Koi-Koi's Cards of the Month)."""
+        return False
+
+    def table_matters(self, rules: R) -> bool:
+        """Whether a pile's yaku depend on the cards on the table under these rules (Koi-Koi's
+        ``viewing=weather``); if so, :meth:`score_on_table` scores it."""
+        return False
+
+    def score_on_table(self, rules: R, cards: Sequence[BaseCard], table: Sequence[BaseCard],
+                       month: int | None = None) -> PileScore:
+        """Score a capture pile with the cards on the table known (they matter only where
+        :meth:`table_matters`)."""
+        return self.score(rules, cards, month)
+
     @abstractmethod
     def new_match(self, rules: R, first_dealer: int = 0) -> MatchInfo:
         """The match before its first round."""

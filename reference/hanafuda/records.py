@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -495,12 +496,14 @@ def _loads(text: str, record: int, line: int) -> Source:
     except json.JSONDecodeError as e:
         end = len(text.rstrip())
         early = e.pos >= end or e.msg.startswith("Unterminated string")
-        hint = " (the record ends early: truncated?)" if early else ""
-        return _bad(record, line + e.lineno - 1, "REC-JSON-1", f"malformed JSON at column {e.colno}: {e.msg}{hint}")
+        what = "the record ends early (truncated?)" if early else e.msg
+        return _bad(record, line + e.lineno - 1, "REC-JSON-1", f"malformed JSON at column {e.colno}: {what}")
     except RecursionError:
         return _bad(record, line, "REC-SIZE-1", "JSON nested too deeply")
     except ValueError as e:  # huge integers, NaN/Infinity
-        return _bad(record, line, "REC-JSON-1", f"unusable JSON value: {e}")
+        huge = "integer string conversion" in str(e)
+        return _bad(record, line, "REC-JSON-1", "unusable JSON value: " + (
+            f"a number with more than {sys.get_int_max_str_digits()} digits" if huge else str(e)))
 
 
 def _bad(record: int, line: int, rule: str, reason: str) -> Source:
@@ -519,6 +522,8 @@ def read_documents(stream: IO[bytes], limit: int | None = None) -> Iterator[Sour
         if not raw:
             return
         line_no += 1
+        if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark: read past it
+            raw = raw[3:]
         if len(raw) > limit and not raw.endswith(b"\n"):
             record += 1
             yield _bad(record, line_no, "REC-SIZE-1", f"a record longer than {limit} bytes")

@@ -6,13 +6,18 @@ import argparse
 
 from hanafuda_spec.cards import HANAFUDA, Card, DainiCard
 
-from hanafuda.commands._common import add_rules_arguments, print_json
+from hanafuda.commands._common import GAMES_HELP, add_command, add_rules_arguments, game_name, print_json
 from hanafuda.registry import game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("cards", help="show a game's deck (default: the 48 hanafuda cards)")
-    p.add_argument("game", nargs="?", help="game name (its deck)")
+    p = add_command(sub, "cards", help="show a game's deck (default: the 48 hanafuda cards)",
+                    description="Show a deck as a table: every card's id, slug, month or rank, kind and names. "
+                    "Without GAME, the 48 hanafuda cards; with GAME, the deck that game plays with under the "
+                    "given rules (Kujuroku: the Daini deck).",
+                    examples=["hanafuda cards", "hanafuda cards kujuroku", "hanafuda cards kujuroku -o jizo=on --json"])
+    p.add_argument("game", nargs="?", type=game_name, metavar="GAME",
+                   help=GAMES_HELP + "; default: the 48 hanafuda cards")
     add_rules_arguments(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
@@ -21,7 +26,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from hanafuda.cli import parse_options
 
-    if args.game:
+    if args.game is not None:
         g = game(args.game)
         deck = g.deck(g.rules(args.ruleset, parse_options(args.option)))
     else:

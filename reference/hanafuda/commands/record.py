@@ -7,19 +7,30 @@ import json
 import sys
 
 from hanafuda.cli import UsageError, parse_options
-from hanafuda.commands._common import add_rules_arguments
+from hanafuda.commands._common import (
+    GAMES_HELP,
+    add_command,
+    add_games_argument,
+    add_rules_arguments,
+    add_seed_argument,
+    check_seed_range,
+    game_name,
+)
 from hanafuda.records import record_match
 from hanafuda.registry import game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("record", help="write game records of random games (JSON Lines)",
-                       description="Play random legal games and write their records in the hanafuda-record/1 "
-                       "format, one JSON object per line. Game i (from 0) uses seed S+i for the deal and "
-                       "for the random choice of actions. See 'hanafuda validate'.")
-    p.add_argument("game")
-    p.add_argument("--seed", "-s", type=int, default=0, metavar="S")
-    p.add_argument("--games", "-n", type=int, default=1, metavar="N")
+    p = add_command(sub, "record", help="write game records of random games (JSON Lines)",
+                    description="Play random legal games and write their records in the hanafuda-record/1 "
+                    "format to standard output, one JSON object per line. Game i (from 0) uses seed S+i for the "
+                    "deal and for the random choice of actions. See 'hanafuda validate'.",
+                    examples=["hanafuda record koikoi --seed 5 > r.jsonl",
+                              "hanafuda record kujuroku --games 10 -o jizo=on > jizo.jsonl",
+                              "hanafuda record kekoro --pretty --snapshots"])
+    p.add_argument("game", type=game_name, metavar="GAME", help=GAMES_HELP)
+    add_seed_argument(p, text="seed of game 0 (game i uses S+i), 0 to 2**64-1")
+    add_games_argument(p, 1, "games to record")
     add_rules_arguments(p)
     p.add_argument("--snapshots", action="store_true", help="add each action's seat and the position after it")
     p.add_argument("--pretty", action="store_true", help="indented JSON (one record per document)")
@@ -27,10 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 1 <= args.games <= 1_000_000:
-        raise UsageError(f"--games {args.games}: must be 1 to 1000000")
-    if not 0 <= args.seed < 2**64 - args.games:
-        raise UsageError(f"--seed {args.seed}: must be 0 to 2**64-1")
+    check_seed_range(args.seed, args.games)
     if args.pretty and args.games != 1:
         raise UsageError("--pretty writes one record: use it with --games 1")
     g = game(args.game)

@@ -13,32 +13,45 @@ from hanafuda_spec.referee import EngineError, ProcessEngine, RefereeReport, ref
 
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import UsageError, parse_options
-from hanafuda.commands._common import add_rules_arguments
+from hanafuda.commands._common import (
+    GAMES_HELP,
+    add_command,
+    add_games_argument,
+    add_rules_arguments,
+    add_seed_argument,
+    check_seed_range,
+    game_name,
+    nonempty,
+    positive_seconds,
+)
 from hanafuda.registry import game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("referee", help="play an external engine against the reference (JSON lines protocol)",
-                       description="Start CMD and drive it over the hanafuda-referee/1 protocol (JSON lines on "
-                       "stdin/stdout; see hanafuda_spec.referee) in lockstep with the reference: we deal from a "
-                       "seed, the engine reports its legal actions, applies ours, reports positions, round "
-                       "results and pile scores. Every disagreement is reported with a rule id. Exit 0 no "
-                       "disagreement, 1 disagreements, 2 the engine is unusable.")
-    p.add_argument("game")
-    p.add_argument("--engine", "-e", required=True, metavar="CMD", help="the engine's command line")
-    p.add_argument("--games", "-n", type=int, default=10, metavar="N")
-    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="match i uses seed S+i")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per reply")
+    p = add_command(sub, "referee", examples=['hanafuda referee koikoi --engine "python examples/engine.py"',
+                                           'hanafuda referee kekoro -e "./my-engine" --games 100 --json'],
+                    help="play an external engine against the reference (JSON lines protocol)",
+                    description="Start CMD and drive it over the hanafuda-referee/1 protocol (JSON lines on "
+                    "stdin/stdout; see hanafuda_spec.referee) in lockstep with the reference: we deal from a "
+                    "seed, the engine reports its legal actions, applies ours, reports positions, round "
+                    "results and pile scores. Every disagreement is reported with a rule id. Exit 0 no "
+                    "disagreement, 1 disagreements, 2 the engine is unusable.")
+    p.add_argument("game", type=game_name, metavar="GAME", help=GAMES_HELP)
+    p.add_argument("--engine", "-e", required=True, metavar="CMD", type=nonempty("engine command"),
+                   help="the engine's command line")
+    add_games_argument(p, 10, "matches to play")
+    add_seed_argument(p, text="match i uses seed S+i, 0 to 2**64-1")
+    p.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="SECONDS",
+                   help="the longest wait for one reply, in seconds")
     p.add_argument("--invariants", action="store_true",
                    help="also run the spec's invariants on the engine alone (random play, every action)")
     add_rules_arguments(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 1 <= args.games <= 1_000_000 or args.seed < 0 or args.timeout <= 0:
-        raise UsageError("--games must be 1 to 1000000, --seed 0 or more, --timeout positive")
+    check_seed_range(args.seed, args.games + 1 if args.invariants else args.games)
     g = game(args.game)
     values = g.spec.resolve(args.ruleset, parse_options(args.option))
     report = RefereeReport()
@@ -70,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
         json.dump({"ok": ok, "game": g.spec.key, "matches": report.matches, "actions": report.actions,
                    "disagreements": [d.to_json() for d in report.disagreements],
                    "invariant_violations": [{"invariant": v.invariant, "message": v.message, "seed": v.seed,
-                                             "policy_seed": v.policy_seed, "actions": list(v.actions)}
-                                            for v in violations]}, sys.stdout, indent=2)
+                                          "policy_seed": v.policy_seed, "actions": list(v.actions)}
+                                         for v in violations]}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         for d in report.disagreements:

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import sys
+import tempfile
 from pathlib import Path
 
 from hanafuda.cli import UsageError
+from hanafuda.commands._common import add_command, check_output_dir, nonempty, output_dir, read_json
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("rulebook", help="build the rulebooks (HTML) from the rule catalogue",
-                       description="Build the rulebooks: one per game, generated from the rule catalogue, with "
-                       "the sources and decisions, the spec, the CLI and the API. Warnings are errors. Needs "
-                       "the dev dependencies (sphinx, furo, myst-parser, sphinxcontrib-bibtex) and a source "
-                       "checkout (docs/).")
-    p.add_argument("--out", "-o", type=Path, default=None, metavar="DIR",
+    p = add_command(sub, "rulebook", help="build the rulebooks (HTML) from the rule catalogue",
+                    description="Build the rulebooks: one per game, generated from the rule catalogue, with "
+                    "the sources and decisions, the spec, the CLI and the API. Warnings are errors (exit 1, and "
+                    "nothing is written). Needs the dev dependencies (sphinx, furo, myst-parser, "
+                    "sphinxcontrib-bibtex) and a source checkout (docs/).",
+                    examples=["hanafuda rulebook --out site/",
+                              "hanafuda verify --json > report.json && hanafuda rulebook --report report.json"])
+    p.add_argument("--out", "-o", type=nonempty("output directory"), default=None, metavar="DIR",
                    help="output directory (default: docs/_build/html of the source checkout)")
-    p.add_argument("--report", type=Path, metavar="FILE",
+    p.add_argument("--report", type=nonempty("report file name"), metavar="FILE",
                    help="include a verification report (the output of 'hanafuda verify --json')")
     p.add_argument("--doctest", action="store_true", help="also run the worked examples (Sphinx doctest)")
     p.add_argument("--verbose", "-v", action="store_true", help="show Sphinx's progress")
@@ -32,23 +37,57 @@ def _installed(module: str) -> bool:
         return False
 
 
+def read_report(name: str) -> object:
+    """A ``hanafuda verify --json`` report, or a one-line error saying what is wrong with it."""
+    data = read_json(name, "--report")
+    where = f"--report {name}"
+    if not isinstance(data, dict) or not isinstance(data.get("checks"), list):
+        raise UsageError(f"{where}: not a 'hanafuda verify --json' report (an object with a list 'checks')")
+    fields: dict[str, type | tuple[type, ...]] = {"game": str, "check": str, "kind": str, "ok": bool,
+                                                  "examples": int, "seconds": (int, float), "detail": str}
+    for i, c in enumerate(data["checks"]):
+        if not isinstance(c, dict):
+            raise UsageError(f"{where}: checks[{i}] is not an object")
+        for key, kind in fields.items():
+            if key in c and not isinstance(c[key], kind):
+                raise UsageError(f"{where}: checks[{i}].{key} has the wrong type")
+        if not isinstance(c.get("game"), str) or not isinstance(c.get("check"), str):
+            raise UsageError(f"{where}: checks[{i}] has no 'game' or 'check'")
+        cases = c.get("cases", [])
+        if not isinstance(cases, list) or not all(isinstance(x, dict) for x in cases):
+            raise UsageError(f"{where}: checks[{i}].cases is not a list of objects")
+    return data
+
+
 def run(args: argparse.Namespace) -> int:
     from hanafuda.rulebook.build import DocsNotFoundError, build, docs_dir
 
     missing = [m for m in ("sphinx", "myst_parser", "furo", "sphinxcontrib.bibtex") if not _installed(m)]
     if missing:
         raise UsageError(f"rulebook needs the documentation tools (dev dependencies): missing {', '.join(missing)}")
+    report: Path | None = None
     try:
-        out: Path = args.out if args.out is not None else docs_dir() / "_build" / "html"
-        if args.report is not None and not args.report.is_file():
-            raise UsageError(f"--report {args.report}: no such file")
-        code = build(out, "html", quiet=not args.verbose, report=args.report)
-        if code == 0 and args.doctest:
-            code = build(out / ".doctest", "doctest", quiet=not args.verbose)
+        out = Path(args.out) if args.out is not None else docs_dir() / "_build" / "html"
+        check_output_dir(out, "--out")
+        with tempfile.TemporaryDirectory(prefix="hanafuda-report-") as tmp:
+            if args.report is not None:  # the build reads the checked report (stdin can be read once)
+                report = Path(tmp) / "report.json"
+                report.write_text(json.dumps(read_report(args.report)), encoding="utf-8")
+            with output_dir(out, "--out") as stage:
+                code = build(stage, "html", quiet=not args.verbose, report=report)
+                if code == 0 and args.doctest:
+                    code = build(stage / ".doctest", "doctest", quiet=not args.verbose)
+                if code != 0:
+                    raise _BuildFailedError
     except DocsNotFoundError as e:
         raise UsageError(str(e)) from e
-    if code != 0:
-        print("hanafuda: error: the rulebook build failed (warnings are errors; see above)", file=sys.stderr)
+    except _BuildFailedError:
+        print("hanafuda: error: the rulebook build failed (warnings are errors; see above); nothing written",
+              file=sys.stderr)
         return 1
     print(f"rulebooks written to {out / 'index.html'}")
     return 0
+
+
+class _BuildFailedError(Exception):
+    """The Sphinx build reported errors: leave nothing behind."""

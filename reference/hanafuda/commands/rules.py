@@ -5,14 +5,18 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from hanafuda.commands._common import print_json
+from hanafuda.commands._common import GAMES_HELP, add_command, game_name, print_json
 from hanafuda.registry import game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("rules", help="show a game's rule catalogue (rules, decisions, options)")
-    p.add_argument("game")
-    p.add_argument("--json", action="store_true")
+    p = add_command(sub, "rules", help="show a game's rule catalogue (rules, decisions, options)",
+                    description="Show a game's rule catalogue: every rule with its id, evidence and citations, "
+                    "the gaps in the sources with their recorded decisions, the options (--option KEY=VALUE "
+                    "elsewhere) and the named rulesets (--ruleset).",
+                    examples=["hanafuda rules koikoi", "hanafuda rules kekoro --json"])
+    p.add_argument("game", type=game_name, metavar="GAME", help=GAMES_HELP)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
 
 

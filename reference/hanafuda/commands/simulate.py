@@ -5,31 +5,40 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Mapping
+from typing import Any
 
-from hanafuda.cli import UsageError, parse_options
-from hanafuda.commands._common import add_rules_arguments, print_json
+from hanafuda.cli import parse_options
+from hanafuda.commands._common import (
+    GAMES_HELP,
+    add_command,
+    add_games_argument,
+    add_rules_arguments,
+    add_seed_argument,
+    game_name,
+    print_json,
+)
 from hanafuda.registry import game
 from hanafuda.simulate import simulate
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("simulate", help="play random games and report statistics",
-                       description="Play full games of random legal play. The same seed gives the same "
-                       "statistics on every machine; --json leaves out the timing unless --timing is given.")
-    p.add_argument("game")
-    p.add_argument("--games", "-n", type=int, default=100, metavar="N")
-    p.add_argument("--seed", "-s", type=int, default=0, metavar="S")
+    p = add_command(sub, "simulate", help="play random games and report statistics",
+                    description="Play full games of random legal play and report statistics: wins, scores, how "
+                    "games and rounds end, the yaku formed. The same seed gives the same statistics on every "
+                    "machine; --json leaves out the timing unless --timing is given.",
+                    examples=["hanafuda simulate koikoi",
+                              "hanafuda simulate musashino --games 300 --seed 4 -o players=4 --json"])
+    p.add_argument("game", type=game_name, metavar="GAME", help=GAMES_HELP)
+    add_games_argument(p, 100, "games to play")
+    add_seed_argument(p, text="seed of the master generator (it draws each game's seeds), 0 to 2**64-1")
     add_rules_arguments(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--timing", action="store_true", help="include games/s in the JSON output")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.games < 1 or args.games > 10_000_000:
-        raise UsageError(f"--games {args.games}: must be 1 to 10000000")
-    if args.seed < 0:
-        raise UsageError(f"--seed {args.seed}: must be 0 or more")
     g = game(args.game)
     options = parse_options(args.option)
     g.rules(args.ruleset, options)  # validate before starting
@@ -56,13 +65,18 @@ def run(args: argparse.Namespace) -> int:
         return 0
     j = stats.to_json()
     print(f"{g.spec.name}: {stats.games} games, {stats.rounds} rounds ({stats.deals} deals), seed {args.seed}")
-    print(f"  wins by seat: {j['wins_by_seat']}, drawn games: {stats.drawn_games}")
-    print(f"  total score by seat: {stats.score_totals}")
-    print(f"  game ends: {j['game_end_reasons']}")
-    print(f"  round ends: {j['round_end_reasons']}")
+    print(f"  wins: {_pairs(j['wins_by_seat'], 'seat ')}; drawn games: {stats.drawn_games}")
+    print(f"  total scores: {_pairs(dict(enumerate(stats.score_totals)), 'seat ')}")
+    print(f"  game ends: {_pairs(j['game_end_reasons'])}")
+    print(f"  round ends: {_pairs(j['round_end_reasons'])}")
     print(f"  actions per round: mean {j['mean_actions_per_round']}, max {stats.round_length_max}")
     print("  yaku formed (rounds):")
     for k, v in sorted(stats.yaku.items(), key=lambda kv: -kv[1]):
         print(f"    {k:32} {v}")
     print(f"  {rate:.1f} games/s ({stats.actions / dt if dt > 0 else 0:.0f} actions/s)")
     return 0
+
+
+def _pairs(counts: Mapping[Any, Any], prefix: str = "") -> str:
+    """``seat 0: 16, seat 1: 14``: each key (after ``prefix``), a colon and its count."""
+    return ", ".join(f"{prefix}{k}: {v}" for k, v in counts.items()) or "none"

@@ -25,7 +25,15 @@ from typing import Any
 from hanafuda_spec.records import FORMAT
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 
-from hanafuda.cli import UsageError
+from hanafuda.commands._common import (
+    GAMES_HELP,
+    add_command,
+    add_games_argument,
+    count,
+    game_name,
+    nonempty,
+    output_dir,
+)
 from hanafuda.engine import RoundSetup
 from hanafuda.records import record_match
 from hanafuda.registry import available, game
@@ -34,28 +42,28 @@ AnyGame = Any
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("vectors", help="export a conformance corpus (deals, games, scoring) with a README",
-                       description="Write conformance vectors for implementers: per game and ruleset, seeded "
-                       "deals, whole games with the expected position after every action and the results, and "
-                       "scoring vectors (pile -> yaku and points). The output is deterministic.")
-    p.add_argument("dir", metavar="DIR")
-    p.add_argument("--game", "-g", action="append", metavar="G", help="only this game (repeatable)")
-    p.add_argument("--games", "-n", type=int, default=5, metavar="N", help="recorded matches per ruleset")
-    p.add_argument("--piles", type=int, default=200, metavar="N", help="random piles per ruleset")
+    p = add_command(sub, "vectors", help="export a conformance corpus (deals, games, scoring) with a README",
+                    description="Write conformance vectors for implementers into DIR: per game and ruleset, "
+                    "seeded deals, whole games with the expected position after every action and the results, "
+                    "and scoring vectors (pile -> yaku and points), with a README. The output is deterministic. "
+                    "DIR is created if needed; files of the same name in it are replaced. On failure nothing "
+                    "is written.",
+                    examples=["hanafuda vectors conformance/", "hanafuda vectors out/ --game koikoi --games 1 --no-z3"])
+    p.add_argument("dir", metavar="DIR", type=nonempty("output directory"), help="the output directory")
+    p.add_argument("--game", "-g", action="append", metavar="GAME", type=game_name,
+                   help="only this game (repeatable); " + GAMES_HELP + "; default: every game")
+    add_games_argument(p, 5, "recorded matches per ruleset (0: none)", allow_zero=True)
+    p.add_argument("--piles", type=count(0, 100_000, "a number of piles"), default=200, metavar="N",
+                   help="random piles per ruleset, 0 to 100,000")
     p.add_argument("--no-z3", action="store_true", help="leave out the z3 model's boundary piles (faster)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 <= args.games <= 1000 or not 0 <= args.piles <= 100_000:
-        raise UsageError("--games must be 0 to 1000 and --piles 0 to 100000")
     games = [game(g) for g in args.game] if args.game else list(available())
     out = Path(args.dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        written = export(out, games, args.games, args.piles, z3=not args.no_z3)
-    except OSError as e:
-        raise UsageError(f"cannot write {e.filename or out}: {e.strerror or e}") from None
+    with output_dir(out, "vectors") as tmp:
+        written = export(tmp, games, args.games, args.piles, z3=not args.no_z3)
     print(f"wrote {written} files to {out}")
     return 0
 

@@ -664,6 +664,18 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         m = month if rules.opt["month_cards"] == "on" else None
         return PileScore(score_mask(rules, INDEX.mask_of(cards), m), None)
 
+    def month_matters(self, rules: KoiKoiRules) -> bool:
+        return rules.opt["month_cards"] == "on"
+
+    def table_matters(self, rules: KoiKoiRules) -> bool:
+        return rules.opt["viewing"] == "weather"  # only the weather rule looks at the field
+
+    def score_on_table(self, rules: KoiKoiRules, cards: Sequence[BaseCard], table: Sequence[BaseCard],
+                       month: int | None = None) -> PileScore:
+        m = month if rules.opt["month_cards"] == "on" else None
+        field = INDEX.mask_of(table) if self.table_matters(rules) else 0
+        return PileScore(score_mask(rules, INDEX.mask_of(cards), m, field), None)
+
     def yaku_names(self, rules: KoiKoiRules) -> Mapping[str, str]:
         return {y.id: y.name for y in spec.yaku_table(rules.opt, 1)}
 
