@@ -26,6 +26,8 @@ from hanafuda_spec.records import FORMAT, RECORD_RULES, parse_record, schema
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hypothesis import given
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
 
 GAMES = [g.spec.key for g in available()]
 _CACHE: dict[tuple[str, int, bool], dict[str, Any]] = {}
@@ -53,53 +55,22 @@ def write(tmp_path: Path, doc: Any, name: str = "r.json") -> str:
     return str(p)
 
 
-# -- a small JSON Schema validator (the subset the shipped schema uses) ---------------------------
+# -- the shipped JSON Schema, checked by jsonschema ---------------------------------------------------
 
 
-def schema_errors(doc: Any, sch: dict[str, Any] | None = None, root: dict[str, Any] | None = None,
-                  path: str = "$") -> list[str]:
-    root = root if root is not None else schema()
-    sch = sch if sch is not None else root
-    if "$ref" in sch:
-        name = sch["$ref"].removeprefix("#/$defs/")
-        return schema_errors(doc, root["$defs"][name], root, path)
-    errs: list[str] = []
-    if "const" in sch and doc != sch["const"]:
-        return [f"{path}: not {sch['const']!r}"]
-    if "oneOf" in sch:
-        ok = [s for s in sch["oneOf"] if not schema_errors(doc, s, root, path)]
-        return [] if len(ok) == 1 else [f"{path}: matches {len(ok)} of oneOf"]
-    if "type" in sch:
-        types = sch["type"] if isinstance(sch["type"], list) else [sch["type"]]
-        py = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
-        good = any((t == "integer" and isinstance(doc, int) and not isinstance(doc, bool))
-                   or (t in py and isinstance(doc, py[t])) for t in types)
-        if not good:
-            return [f"{path}: not {types}"]
-    if isinstance(doc, dict):
-        for k in sch.get("required", []):
-            if k not in doc:
-                errs.append(f"{path}.{k}: missing")
-        props = sch.get("properties", {})
-        for k, v in doc.items():
-            if k in props:
-                errs += schema_errors(v, props[k], root, f"{path}.{k}")
-            elif sch.get("additionalProperties") is False:
-                errs.append(f"{path}.{k}: unknown")
-            elif isinstance(sch.get("additionalProperties"), dict):
-                errs += schema_errors(v, sch["additionalProperties"], root, f"{path}.{k}")
-    if isinstance(doc, list):
-        if len(doc) > sch.get("maxItems", 1 << 62) or len(doc) < sch.get("minItems", 0):
-            errs.append(f"{path}: {len(doc)} items")
-        if "items" in sch:
-            for i, v in enumerate(doc):
-                errs += schema_errors(v, sch["items"], root, f"{path}[{i}]")
-    if isinstance(doc, int) and not isinstance(doc, bool) and not (
-            sch.get("minimum", -(1 << 70)) <= doc <= sch.get("maximum", 1 << 70)):
-        errs.append(f"{path}: {doc} out of range")
-    if isinstance(doc, str) and len(doc) > sch.get("maxLength", 1 << 62):
-        errs.append(f"{path}: too long")
-    return errs
+def schema_errors(doc: Any) -> list[str]:
+    """Every way ``doc`` breaks the shipped schema (``hanafuda_spec/schema``), by the jsonschema library."""
+    validator = Draft202012Validator(schema(), format_checker=Draft202012Validator.FORMAT_CHECKER)
+    return [f"{e.json_path}: {e.message}" for e in validator.iter_errors(doc)]
+
+
+def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
+    s = schema()
+    assert s["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    Draft202012Validator.check_schema(s)  # against the meta-schema; raises SchemaError
+    broken = dict(s, properties={"format": {"type": "no-such-type"}})
+    with pytest.raises(SchemaError):
+        Draft202012Validator.check_schema(broken)
 
 
 def test_schema_ships_and_names_the_format() -> None:
@@ -361,8 +332,8 @@ def test_pretty_document_and_stdin(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_missing_file_and_empty_input_are_unusable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(["validate", str(tmp_path / "nope.json")], capsys)
-    assert code == 2 and "cannot read" in out
+    code, out, err = run_cli(["validate", str(tmp_path / "nope.json")], capsys)
+    assert code == 2 and "cannot read" in err and out == ""
     (tmp_path / "empty.json").write_text("")
     code, out, _ = run_cli(["validate", str(tmp_path / "empty.json")], capsys)
     assert code == 2 and "no records" in out
