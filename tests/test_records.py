@@ -85,6 +85,12 @@ def test_recorded_records_conform_to_the_schema(key: str) -> None:
     assert schema_errors(rec(key, 6, snapshots=True)) == []
 
 
+@pytest.mark.parametrize("name", sorted(p.name for p in (Path(__file__).parent / "golden").glob("*.jsonl")))
+def test_golden_records_conform_to_the_schema(name: str) -> None:
+    lines = (Path(__file__).parent / "golden" / name).read_text(encoding="utf-8").splitlines()
+    assert lines and all(schema_errors(json.loads(x)) == [] for x in lines if x.strip())
+
+
 @pytest.mark.parametrize("mutation", [
     lambda d: d.pop("deck"),
     lambda d: d.update(deck="10 11"),
