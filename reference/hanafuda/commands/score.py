@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+import hanafuda
 from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import GAMES_HELP, add_command, add_rules_arguments, game_name, print_json
 from hanafuda.registry import game
@@ -34,33 +35,24 @@ def run(args: argparse.Namespace) -> int:
     g = game(args.game)
     options = parse_options(args.option)
     raw_month = options.pop("month", None)
-    rules = g.rules(args.ruleset, options)
     month: int | None = None
     if raw_month is not None:
-        if not g.month_matters(rules):
-            raise UsageError(f"--option month={raw_month}: {g.spec.name} has no month-dependent yaku under these "
-                             "rules" + (" (month_cards is off)" if g.spec.key == "koikoi" else ""))
-        if not raw_month.isdigit() or not 1 <= int(raw_month) <= 12:
+        if not (raw_month.isdigit() and raw_month.isascii() and len(raw_month) <= 2):
             raise UsageError(f"--option month={raw_month!r}: a month is 1 to 12")
         month = int(raw_month)
-    deck = g.deck(rules)
-    cards = deck.parse_many(args.cards)
-    if g.table_matters(rules):
-        if args.table is None:
-            raise UsageError(f"{g.spec.name}: under these rules a yaku depends on the cards on the table "
-                             "(viewing=weather): give them with --table CARD,CARD (or --table none)")
-        table = [] if args.table.strip().lower() == "none" else deck.parse_many(
-            [t.strip() for t in args.table.split(",")])
-        if set(table) & set(cards):
-            both = sorted(c.id for c in set(table) & set(cards))
-            raise UsageError(f"--table: card(s) {', '.join(map(str, both))} cannot be both in the pile and on the "
-                             "table")
-        ps = g.score_on_table(rules, cards, table, month)
-    else:
-        if args.table is not None:
-            raise UsageError(f"--table: {g.spec.name} scores a pile without looking at the table under these rules "
-                             "(only Koi-Koi's viewing=weather does)")
-        ps = g.score(rules, cards, month)
+    table: list[str] | None = None
+    if args.table is not None:
+        table = [] if args.table.strip().lower() == "none" else [t.strip() for t in args.table.split(",")]
+    rules = g.rules(args.ruleset, options)
+    try:
+        ps = hanafuda.score(g, args.cards, ruleset=args.ruleset, options=options, month=month, table=table)
+    except hanafuda.ScoringError as e:
+        flag = f"--option month={raw_month}" if e.argument == "month" else "--table"
+        if e.argument == "table" and table is None:
+            raise UsageError(f"{flag}: {g.spec.name}: under these rules a yaku depends on the cards on the table "
+                             "(viewing=weather): give them with --table CARD,CARD (or --table none)") from None
+        raise UsageError(f"{flag}: {e}") from None
+    cards = g.deck(rules).parse_many(args.cards)
     names = g.yaku_names(rules)
     if args.json:
         print_json({
