@@ -56,7 +56,8 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
-        if "default" in text or action.default in (None, False, [], argparse.SUPPRESS):
+        default = action.default
+        if "default" in text or default is None or default is False or default in ([], argparse.SUPPRESS):
             return text
         if not action.option_strings and action.nargs in ("*", "+", "?"):
             return text

@@ -70,7 +70,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.replay:
+    if args.replay is not None:
         return run_replay(args)
     games = None
     if args.game:

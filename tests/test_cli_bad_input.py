@@ -1,0 +1,324 @@
+"""Every failure of input or environment, for every subcommand: the documented exit code, exactly one
+line on stderr naming what and where, never a traceback, and nothing written.
+
+The table holds every row of issue 18's list of broken promises (marked ``#18``) and more. Each row
+runs in a fresh empty directory with its input files made there; afterwards the directory must hold
+exactly those input files (and, for a successful row, what it is documented to write).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hanafuda.cli import build_parser, main
+from hanafuda.commands._common import MAX_GAMES, MAX_SEED
+from hanafuda.registry import available
+
+GAME_KEYS = [g.spec.key for g in available()]
+
+
+@functools.cache
+def _record_line() -> str:
+    """One valid record, as a JSON line."""
+    from hanafuda.records import record_match
+    from hanafuda.registry import game
+
+    return json.dumps(record_match(game("kekoro"), None, {}, 1, 1))
+
+
+@dataclass(frozen=True)
+class Row:
+    args: list[str]
+    code: int = 2
+    err: str = ""  # a piece of the one stderr line
+    out: str = ""  # a piece of stdout (for successful rows)
+    files: dict[str, bytes] = field(default_factory=dict)  # input files made first
+    stdin: bytes | None = None
+    creates: tuple[str, ...] = ()  # what a successful row may write
+
+
+def _truncated() -> bytes:
+    line = _record_line()
+    return line[: len(line) // 2].encode()
+
+
+NESTED = b"[" * 10_000 + b"]" * 10_000
+BINARY = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4  # a picture's first bytes
+DEEP_OPEN = b"[" * 10_000
+
+
+ROWS: dict[str, Row] = {
+    # -- rulebook -------------------------------------------------------------------------------
+    "#18 rulebook --report garbage": Row(["rulebook", "--report", "F", "--out", "site"], 2, "--report F: line 1",
+                                         files={"F": b"garbage\n"}),
+    "#18 rulebook --report truncated": Row(["rulebook", "--report", "F", "--out", "site"], 2, "truncated",
+                                           files={"F": b'{"ok": true, "checks": [{"game": "koikoi"'}),
+    "#18 rulebook --report null": Row(["rulebook", "--report", "F", "--out", "site"], 2,
+                                      "not a 'hanafuda verify --json' report", files={"F": b"null"}),
+    "#18 rulebook --report JSON Lines": Row(["rulebook", "--report", "F", "--out", "site"], 2, "JSON Lines",
+                                            files={"F": b'{"checks": []}\n{"checks": []}\n'}),
+    "rulebook --report a check of the wrong shape": Row(
+        ["rulebook", "--report", "F", "--out", "site"], 2, "checks[0].examples",
+        files={"F": b'{"checks": [{"game": "koikoi", "check": "x", "examples": "many"}]}'}),
+    "rulebook --report binary": Row(["rulebook", "--report", "F", "--out", "site"], 2, "not UTF-8",
+                                    files={"F": BINARY}),
+    "rulebook --report missing": Row(["rulebook", "--report", "nope.json", "--out", "site"], 2,
+                                     "nope.json: cannot read"),
+    "rulebook --report a directory": Row(["rulebook", "--report", ".", "--out", "site"], 2, "is a directory"),
+    "#18 rulebook --out /proc/nope": Row(["rulebook", "--out", "/proc/nope"], 2, "--out /proc/nope: cannot write"),
+    "#18 rulebook --out an existing file": Row(["rulebook", "--out", "F"], 2, "--out F: exists and is not a directory",
+                                               files={"F": b"x"}),
+    "rulebook --out empty": Row(["rulebook", "--out", ""], 2, "output directory is empty"),
+    # -- verify ---------------------------------------------------------------------------------
+    "#18 verify --replay a binary file": Row(["verify", "--replay", "F"], 2, "--replay F: not UTF-8",
+                                             files={"F": BINARY}),
+    "#18 verify --replay 10,000 nested arrays": Row(["verify", "--replay", "F"], 2, "nested too deeply",
+                                                    files={"F": NESTED}),
+    "#18 verify --replay '[]'": Row(["verify", "--replay", "[]"], 2, "a JSON object, not a list"),
+    "verify --replay a missing file": Row(["verify", "--replay", "nope.json"], 2, "--replay nope.json: cannot read"),
+    "verify --replay truncated JSON": Row(["verify", "--replay", '{"game": "koikoi"'], 2, "truncated"),
+    "verify --replay a 5000-digit number": Row(["verify", "--replay", "F"], 2, "more than 4300 digits",
+                                               files={"F": b'{"seed": ' + b"9" * 5000 + b"}"}),
+    "verify --replay a wrong game field": Row(["verify", "--replay", '{"game": 5}'], 2, "cannot replay"),
+    "verify --replay an empty name": Row(["verify", "--replay", ""], 2, "file name is empty"),
+    "verify --seed 2**64": Row(["verify", "--seed", str(2**64)], 2, "0 to 2**64-1"),
+    "verify --game unknown": Row(["verify", "--game", "chess"], 2, "unknown game 'chess'"),
+    "verify --game empty": Row(["verify", "--game", ""], 2, "game name is empty"),
+    # -- record ---------------------------------------------------------------------------------
+    "#18 record --seed 2**64-1 is a seed": Row(["record", "kekoro", "--seed", str(MAX_SEED)], 0,
+                                               out=f'"seed":{MAX_SEED}'),
+    "record --seed 2**64": Row(["record", "koikoi", "--seed", str(2**64)], 2, "--seed"),
+    "record --seed 2**64-1 with --games 2 runs past it": Row(["record", "koikoi", "--seed", str(MAX_SEED),
+                                                              "--games", "2"], 2, "would pass 2**64-1"),
+    "record --seed -1": Row(["record", "koikoi", "--seed", "-1"], 2, "not a seed"),
+    "record --seed with 5000 digits": Row(["record", "koikoi", "--seed", "9" * 5000], 2, "not a seed"),
+    "record --seed x": Row(["record", "koikoi", "--seed", "x"], 2, "'x' is not a seed"),
+    "#18 record --games over the one limit": Row(["record", "koikoi", "--games", str(MAX_GAMES + 1)], 2,
+                                                 f"1 to {MAX_GAMES:,}"),
+    "record --games 0": Row(["record", "koikoi", "--games", "0"], 2, "--games"),
+    "record --pretty --games 2": Row(["record", "koikoi", "--pretty", "--games", "2"], 2, "--pretty"),
+    "record unknown game": Row(["record", "chess"], 2, "unknown game 'chess'"),
+    "record empty game": Row(["record", ""], 2, "game name is empty"),
+    "record empty ruleset": Row(["record", "koikoi", "-r", ""], 2, "ruleset name is empty"),
+    "record unknown option": Row(["record", "koikoi", "-o", "nope=1"], 2, "nope"),
+    "record empty option": Row(["record", "koikoi", "-o", ""], 2, "expected KEY=VALUE"),
+    # -- simulate -------------------------------------------------------------------------------
+    "#18 simulate --seed 2**64": Row(["simulate", "koikoi", "--seed", str(2**64)], 2, "0 to 2**64-1"),
+    "#18 simulate --games over the one limit": Row(["simulate", "koikoi", "--games", str(MAX_GAMES + 1)], 2,
+                                                   f"1 to {MAX_GAMES:,}"),
+    "simulate --games x": Row(["simulate", "koikoi", "--games", "x"], 2, "'x' is not a number of games"),
+    "simulate bad option value": Row(["simulate", "koikoi", "-o", "five_brights=12"], 2, "five_brights"),
+    "simulate empty game": Row(["simulate", " "], 2, "game name is empty"),
+    # -- cards, rules ---------------------------------------------------------------------------
+    "#18 cards ''": Row(["cards", ""], 2, "game name is empty"),
+    "cards unknown game": Row(["cards", "nogame"], 2, "unknown game 'nogame'"),
+    "cards bad option": Row(["cards", "kujuroku", "-o", "jizo=maybe"], 2, "jizo"),
+    "rules ''": Row(["rules", ""], 2, "game name is empty"),
+    "rules two games": Row(["rules", "koikoi", "kekoro"], 2, "unrecognized arguments: kekoro"),
+    # -- vectors --------------------------------------------------------------------------------
+    "#18 vectors ''": Row(["vectors", ""], 2, "output directory is empty"),
+    "vectors into an existing file": Row(["vectors", "F", "--game", "kekoro", "--games", "0", "--piles", "0"], 2,
+                                         "vectors F: exists and is not a directory", files={"F": b"x"}),
+    "vectors /proc/nope": Row(["vectors", "/proc/nope", "--game", "kekoro", "--games", "0", "--piles", "0",
+                               "--no-z3"], 2, "vectors /proc/nope: cannot write"),
+    "vectors --games over the one limit": Row(["vectors", "out", "--games", str(MAX_GAMES + 1)], 2,
+                                              f"0 to {MAX_GAMES:,}"),
+    "vectors --piles -1": Row(["vectors", "out", "--piles", "-1"], 2, "--piles"),
+    "vectors --game ''": Row(["vectors", "out", "--game", ""], 2, "game name is empty"),
+    # -- score ----------------------------------------------------------------------------------
+    "#18 score kekoro --json -- 120 40 20": Row(["score", "kekoro", "--json", "--", "120", "40", "20"], 0,
+                                                out='"mist-island"'),
+    "score options between the cards": Row(["score", "kekoro", "120", "--json", "40", "-r", "fudawiki", "20"], 0,
+                                           out='"mist-island"'),
+    "#18 score koikoi with no cards": Row(["score", "koikoi"], 2, "required: CARD"),
+    "#18 score musashino month=3": Row(["score", "musashino", "10", "-o", "month=3"], 2,
+                                       "no month-dependent yaku"),
+    "#18 score kekoro month=3": Row(["score", "kekoro", "10", "-o", "month=3"], 2, "no month-dependent yaku"),
+    "score koikoi month=3 with month_cards off": Row(["score", "koikoi", "30", "-o", "month=3",
+                                                      "-o", "month_cards=off"], 2, "month_cards is off"),
+    "score month=13": Row(["score", "koikoi", "30", "-o", "month=13"], 2, "a month is 1 to 12"),
+    "score month=abc": Row(["score", "koikoi", "30", "-o", "month=abc"], 2, "a month is 1 to 12"),
+    "#18 score viewing=weather without the table": Row(["score", "koikoi", "90", "30", "80", "-o",
+                                                        "viewing=weather"], 2, "--table"),
+    "score viewing=weather with the table": Row(["score", "koikoi", "90", "30", "80", "-o", "viewing=weather",
+                                                 "--table", "110", "--json"], 0, out='"moon-viewing"'),
+    "score --table where no rule looks at it": Row(["score", "koikoi", "10", "--table", "11"], 2,
+                                                   "without looking at the table"),
+    "score a card in the pile and on the table": Row(["score", "koikoi", "30", "-o", "viewing=weather",
+                                                      "--table", "30"], 2, "both in the pile and on the table"),
+    "score a card twice": Row(["score", "koikoi", "10", "10"], 2, "card '10' is given twice"),
+    "score an option-like card after --": Row(["score", "koikoi", "--", "-5"], 2, "card '-5'"),
+    "score unknown card": Row(["score", "koikoi", "999"], 2, "card '999'"),
+    # -- validate -------------------------------------------------------------------------------
+    "#18 validate /nonexistent": Row(["validate", "/nonexistent"], 2, "/nonexistent: cannot read"),
+    "#18 validate a directory": Row(["validate", "."], 2, "is a directory"),
+    "#18 validate a record with a UTF-8 BOM": Row(["validate", "F"], 0, out="1 valid",
+                                                  files={"F": b"\xef\xbb\xbf" + b"RECORD\n"}),
+    "#18 validate a 5,000-digit number": Row(["validate", "F"], 2, "more than 4300 digits",
+                                             files={"F": b'{"seed": ' + b"9" * 5000 + b"}\n"}),
+    "#18 validate truncated JSON": Row(["validate", "F"], 2, "ends early (truncated?)", files={"F": b"TRUNCATED"}),
+    "validate a binary file": Row(["validate", "F"], 2, "not UTF-8", files={"F": BINARY}),
+    "validate deep nesting": Row(["validate", "F"], 2, "nested too deeply", files={"F": DEEP_OPEN + b"\n"}),
+    "validate an empty file": Row(["validate", "F"], 2, "no records", files={"F": b""}),
+    "validate an empty name": Row(["validate", ""], 2, "file name is empty"),
+    "validate garbage on stdin": Row(["validate", "-"], 2, "malformed JSON", stdin=b"{'a': 1}\n"),
+    # -- referee --------------------------------------------------------------------------------
+    "#18 referee --timeout 0": Row(["referee", "koikoi", "-e", "true", "--timeout", "0"], 2, "--timeout"),
+    "referee --timeout nan": Row(["referee", "koikoi", "-e", "true", "--timeout", "nan"], 2, "--timeout"),
+    "referee --games over the one limit": Row(["referee", "koikoi", "-e", "true", "--games", str(MAX_GAMES + 1)],
+                                              2, "--games"),
+    "referee --seed 2**64": Row(["referee", "koikoi", "-e", "true", "--seed", str(2**64)], 2, "--seed"),
+    "referee an empty engine": Row(["referee", "koikoi", "-e", ""], 2, "engine command is empty"),
+    "referee no engine": Row(["referee", "koikoi"], 2, "--engine"),
+    "referee an engine that does not exist": Row(["referee", "koikoi", "-e", "./no-such-engine", "--games", "1"], 2,
+                                                 "engine"),
+    # -- the program ----------------------------------------------------------------------------
+    "no command": Row([], 2, "a COMMAND is required"),
+    "unknown command": Row(["frobnicate"], 2, "unknown command 'frobnicate'"),
+    "unknown top-level option": Row(["--frobnicate"], 2, "unrecognized arguments"),
+}
+
+def _materialize(data: bytes) -> bytes:
+    """Input files that need a record: ``RECORD`` is a valid one, ``TRUNCATED`` half of one."""
+    return data.replace(b"TRUNCATED", _truncated()).replace(b"RECORD", _record_line().encode())
+
+
+def _tree(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+@pytest.mark.parametrize("name", list(ROWS))
+def test_bad_input_row(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    row = ROWS[name]
+    monkeypatch.chdir(tmp_path)
+    for fname, data in row.files.items():
+        (tmp_path / fname).write_bytes(_materialize(data))
+    if row.stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(row.stdin)))
+    before = _tree(tmp_path)
+    code = main(row.args)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert code == row.code, (code, out, err)
+    after = _tree(tmp_path)
+    if code == 0:
+        assert err == "", err
+        assert row.out in out, out
+        assert after - before <= set(row.creates), after - before
+        return
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("hanafuda: error: "), err
+    assert row.err in lines[0], lines[0]
+    assert after == before, f"written on failure: {sorted(after - before)}"  # nothing written
+    assert "/proc/nope" not in str(list(Path("/proc").glob("nope*")))
+
+
+def test_every_row_of_the_issue_is_in_the_table() -> None:
+    """The seventeen rows of issue 18's table (some split into several cases here)."""
+    issue = [k for k in ROWS if k.startswith("#18")]
+    assert len(issue) >= 17
+
+
+def _subcommands() -> list[str]:
+    import argparse
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sorted(sub.choices)
+
+
+@pytest.mark.parametrize("command", _subcommands())
+def test_every_subcommand_rejects_an_unknown_option_in_one_line(command: str,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    required = {"score": ["koikoi", "10"], "referee": ["koikoi", "-e", "true"]}
+    code = main([command, *required.get(command, ["koikoi"]), "--no-such-option"])
+    _, err = capsys.readouterr()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "--no-such-option" in err or "required" in err, err
+
+
+@pytest.mark.parametrize("command", _subcommands())
+def test_every_subcommand_is_covered_by_a_bad_input_row(command: str) -> None:
+    assert any(r.args[:1] == [command] for r in ROWS.values()), command
+
+
+@pytest.mark.parametrize("command", _subcommands())
+def test_help_shows_defaults_games_and_an_example(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main([command, "--help"])
+    assert e.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "examples: hanafuda " + command in text
+    assert "exit codes: 0 success, 1 a check failed, 2 bad input" in text
+    if "GAME" in text:
+        assert all(k in text for k in GAME_KEYS), text
+
+
+@pytest.mark.parametrize(("command", "shown"), [
+    ("record", ["(default: 1)", "(default: 0)"]),
+    ("simulate", ["(default: 100)", "(default: 0)"]),
+    ("vectors", ["(default: 5)", "(default: 200)"]),
+    ("referee", ["(default: 10)", "(default: 10.0)", "(default: 0)"]),
+    ("verify", ["(default: 20261121)"]),
+])
+def test_help_shows_the_defaults(command: str, shown: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(s in text for s in shown), text
+
+
+def test_the_games_limit_and_seed_range_are_one_for_all(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("record", "simulate", "referee"):
+        extra = ["-e", "true"] if command == "referee" else []
+        assert main([command, "koikoi", *extra, "--games", str(MAX_GAMES + 1)]) == 2
+        assert f"1 to {MAX_GAMES:,}" in capsys.readouterr().err
+        assert main([command, "koikoi", *extra, "--seed", str(MAX_SEED + 1)]) == 2
+        assert "0 to 2**64-1" in capsys.readouterr().err
+
+
+# -- the environment: these need a real process ----------------------------------------------------
+
+
+def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hanafuda", *args], capture_output=True, text=True, check=False)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["record", "koikoi", "--games", "3"], ["rules", "koikoi"],
+                                  ["score", "koikoi", "10", "30", "--json"]])
+def test_a_full_disk_is_one_line_exit_2(args: list[str]) -> None:
+    """#18: ``record koikoi --games 3 > /dev/full``."""
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "hanafuda", *args], stdout=full, stderr=subprocess.PIPE,
+                           text=True, check=False)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.splitlines() == ["hanafuda: error: cannot write standard output: No space left on device"]
+
+
+def test_a_closed_pipe_is_not_an_error() -> None:
+    p = subprocess.Popen([sys.executable, "-m", "hanafuda", "record", "koikoi", "--games", "50"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.read(10)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    p.wait()
+    assert p.returncode == 0 and err == "", err
+
+
+def test_the_program_prints_mist_island() -> None:
+    """Must show: ``hanafuda score kekoro --json -- 120 40 20`` prints Mist Island."""
+    p = _run(["score", "kekoro", "--json", "--", "120", "40", "20"])
+    assert p.returncode == 0 and p.stderr == ""
+    assert json.loads(p.stdout)["yaku"] == [{"id": "mist-island", "points": 30}]
