@@ -180,6 +180,13 @@ ROWS: dict[str, Row] = {
     "referee no engine": Row(["referee", "koikoi"], 2, "--engine"),
     "referee an engine that does not exist": Row(["referee", "koikoi", "-e", "./no-such-engine", "--games", "1"], 2,
                                                  "engine"),
+    # -- perft ----------------------------------------------------------------------------------
+    "perft --depth 13": Row(["perft", "koikoi", "--depth", "13"], 2, "a depth: a whole number 0 to 12"),
+    "perft --seed 2**64": Row(["perft", "koikoi", "--seed", str(2**64)], 2, "0 to 2**64-1"),
+    "perft --divide at depth 0": Row(["perft", "koikoi", "--depth", "0", "--divide"], 2, "--divide"),
+    "perft empty game": Row(["perft", ""], 2, "game name is empty"),
+    "perft --seed 2**64-1 is a seed": Row(["perft", "kekoro", "--seed", str(MAX_SEED), "--depth", "1"], 0,
+                                          out="sequences"),
     # -- the program ----------------------------------------------------------------------------
     "no command": Row([], 2, "a COMMAND is required"),
     "unknown command": Row(["frobnicate"], 2, "unknown command 'frobnicate'"),
