@@ -5,7 +5,7 @@ The rules themselves, with their citations, live in the executable spec, :mod:`h
 
 The top level is small, in the manner of python-chess:
 
-* :func:`game` and :func:`games` – a game by name (key or alias), and all five;
+* :func:`game` and :func:`all_games` – a game by name (key or alias), and all five;
 * :func:`score` – what a capture pile is worth (:class:`PileScore`: yaku and card points);
 * :func:`start` – a seeded :class:`Match`; ``match.legal_actions()``, ``match.apply(action)``,
   ``match.snapshot()``, ``match.over`` and ``match.info`` play it (actions are :class:`Action`,
@@ -52,8 +52,8 @@ __all__ = [
     "ScoringError",
     "UnknownGameError",
     "__version__",
+    "all_games",
     "game",
-    "games",
     "record",
     "score",
     "start",
@@ -73,10 +73,11 @@ class ScoringError(ValueError):
         self.argument = argument
 
 
-def games() -> tuple[AnyGame, ...]:
-    """The five games, in catalogue order.
+def all_games() -> tuple[AnyGame, ...]:
+    """The five games, in catalogue order. (Not ``games``: that name is the subpackage
+    :mod:`hanafuda.games`, one module per game.)
 
-    >>> [g.spec.key for g in games()]
+    >>> [g.spec.key for g in all_games()]
     ['koikoi', 'kusurigui', 'kujuroku', 'musashino', 'kekoro']
     """
     return available()
