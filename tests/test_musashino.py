@@ -16,6 +16,7 @@ from hanafuda.games.musashino import GAME, INDEX, MusashinoState, Phase, score_m
 from hanafuda.simulate import simulate
 from hanafuda_spec.adapter import RoundOutcome
 from hanafuda_spec.cards import HANAFUDA, card
+from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.games.musashino import (
     BANQUETS,
     DEALS,
@@ -609,3 +610,43 @@ def test_random_play_keeps_every_invariant(opts: dict[str, str], seed: int, poli
     rep = run_random(ReferenceAdapter(), PROFILE, SPEC.resolve(None, opts), seed, policy)
     assert not rep.violations, str(rep.violations[0])
     assert rep.rounds == 3
+
+
+# -- MB-14: the Sun comes with the Storm -----------------------------------------------------------
+
+#: Seed 366, first round: side 1 takes the Rain Man in turn 5, side 0 the Crane in turn 10 and the
+#: Lightning in turn 19. With the Sun, side 0's Crane cancels side 1's Rain Man and side 0 wins 16.
+MB14_ACTIONS = ("play 11", "play 83", "play 82", "play 23", "play 70", "play 71", "play 81", "play 112", "play 61",
+                "play 60", "play 21", "play 33", "play 80", "play 92", "play 91", "play 52", "play 73", "play 20",
+                "play 121", "play 122", "play 63")
+
+
+def _mb14_round(opts: dict[str, str]) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
+    m = Match.start(GAME, GAME.rules(None, opts), seed=366)
+    taken: tuple[tuple[int, int, int], ...] = ()
+    for a in MB14_ACTIONS:
+        taken = m.state.taken
+        m = m.apply(Action.parse(a))
+    assert m.info.rounds_played == 1
+    return m.info.scores, taken
+
+
+def test_MB_14_the_storm_brings_the_sun() -> None:
+    """storm=cards alone plays the Sun too (sun=after): side 0's Crane, taken after side 1's Rain Man,
+    cancels it, and side 0 is paid 8 by each. A Storm without the Sun must be chosen (sun=off)."""
+    assert SPEC.resolve(None, {"storm": "cards"})["sun"] == "after"
+    assert SPEC.resolve(None, {"storm": "banquets"})["sun"] == "after"
+    scores, taken = _mb14_round({"storm": "cards"})
+    assert {(110, 1, 5), (10, 0, 10)} <= set(taken)
+    assert scores == (16, -8, -8)
+    assert _mb14_round({"storm": "cards", "sun": "after"})[0] == (16, -8, -8)
+    assert _mb14_round({"storm": "cards", "sun": "off"})[0] == (7, -4, -3)  # side 0 stormed by the Rain Man
+
+
+@pytest.mark.parametrize("sun", ["after", "any-order"])
+def test_MB_14_a_sun_without_a_storm_is_refused(sun: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(OptionError, match=rf"sun={sun} conflicts with storm=off \(MB-14"):
+        SPEC.resolve(None, {"sun": sun})
+    assert main(["simulate", "musashino", "--option", f"sun={sun}", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "MB-14" in err and "Traceback" not in err

@@ -28,6 +28,7 @@ from hanafuda_spec.catalogue import (
     Evidence,
     GameSpec,
     Gap,
+    OptionLink,
     OptionSpec,
     Rule,
     RulesetSpec,
@@ -394,16 +395,21 @@ GAPS = (
         "FW-MB renames them Moon Banquet (90, 80) and Flower Banquet (90 with 30 or 31).",
         "Version two voids the stormed side's Moon Banquet and Flower Banquet; timing and opponents as MB-12.",
         "The later revision names the intended dekiyaku.", ("storm",)),
-    Gap("MB-14", "Sun Rule: does the Crane cancel a Storm only if taken after the storm card ('then'), and "
-        "whose Storm does it cancel?",
-        "SEED-003: if an opponent of the storm card's holder then captures the Crane, the storm card's effects "
-        "are invalidated.",
-        "Option sun (used only with a Storm version): sun=after (the literal reading) cancels a storm card when "
-        "an opponent of its holder took the Crane in a later turn; sun=any-order cancels it whenever an opponent "
-        "of its holder has the Crane. A cancelled storm card storms nobody. sun=off by default, as the Storm "
-        "itself is optional.",
-        "'Then' marks an order, so sun=after is the reading we recommend; the dossier's suggestion (any order) is "
-        "kept as an option.", ("sun",)),
+    Gap("MB-14", "Sun Rule: is it part of the Storm Rule or a second optional rule; does the Crane cancel a "
+        "Storm only if taken after the storm card ('then'); and whose Storm does it cancel?",
+        "SEED-003 heads the Storm 'Storm Rule (Optional Rule)' and the Sun 'Sun Rule (If Storm Rule is used)': "
+        "only the Storm is marked optional, and the Sun is stated for games that use it. If an opponent of the "
+        "storm card's holder then captures the Crane, the storm card's effects are invalidated.",
+        "The Sun comes with the Storm: choosing a Storm version (storm=cards or banquets) sets sun=after unless "
+        "sun is chosen too; sun=off with a Storm is the explicit choice of a Storm without the Sun, and a Sun "
+        "without a Storm (sun=after or any-order with storm=off) is refused as a conflict. sun=after (the "
+        "literal reading) cancels a storm card when an opponent of its holder took the Crane in a later turn; "
+        "sun=any-order cancels it whenever an opponent of its holder has the Crane. A cancelled storm card "
+        "storms nobody. Without a Storm (the default) sun is off.",
+        "Changed in session 2 (issue 15): until then storm=cards alone played a Storm without a Sun and "
+        "sun=after without a Storm was accepted and did nothing. The seed's headings make the Sun part of any "
+        "game with the Storm, so the Storm alone brings it; 'then' marks an order, so sun=after; the dossier's "
+        "suggestion (any order) and a Storm without a Sun stay selectable.", ("sun", "storm")),
     Gap("MB-15", "Four Brights uses the Lightning (113), which is Chaff in most games, and the completed page "
         "notes that real Musashino decks have no lightning card.",
         "SEED-003 and FW-MB both list 113 and give the Curtain (30) as an option.",
@@ -456,8 +462,8 @@ GAPS = (
 
 
 def _r(rid: str, topic: Topic, text: str, cites: tuple[Citation, ...], ev: Evidence,
-       gap: str | None = None, option: str | None = None) -> Rule:
-    return Rule(rid, topic, text, cites, ev, gap, option)
+       gap: str | None = None, option: str | None = None, decided: str = "") -> Rule:
+    return Rule(rid, topic, text, cites, ev, gap, option, decided)
 
 
 RULES = (
@@ -583,9 +589,11 @@ RULES = (
     _r("MB-STORM-3", T.VARIANTS, "The Storm is judged on the capture piles whenever dekiyaku are judged: at every "
        "insta-win check and at the end of the round. Opponents are the other players, or the other team.",
        (seed("Storm Rule (Optional Rule)", "at the end of the round"),), D, "MB-12", "storm"),
-    _r("MB-STORM-4", T.VARIANTS, "Sun Rule (with a Storm): a storm card has no effect once an opponent of its "
-       "holder has the Crane (10), taken in a later turn (sun=after) or at any time (sun=any-order).",
-       (seed("Sun Rule (If Storm Rule is used)", "then captures"),), S, "MB-14", "sun"),
+    _r("MB-STORM-4", T.VARIANTS, "Sun Rule, part of a game with the Storm Rule: once an opponent of a storm "
+       "card's holder then captures the Crane (10), that storm card has no effect.",
+       (seed("Sun Rule (If Storm Rule is used)", "then captures"),), S, "MB-14", "sun",
+       decided="A Storm version brings sun=after unless sun is chosen; sun=any-order lets the Crane cancel "
+       "whenever it was taken; sun=off with a Storm plays the Storm alone; a Sun without a Storm is refused."),
     _r("MB-GAME-1", T.END_GAME, "A game is 12 rounds by default, or 6 or 3; a misdeal is not a round.",
        (seed("Setup", "12 rounds is traditional"),), S, "MB-18", "length"),
     _r("MB-GAME-2", T.END_GAME, "The side with the most points at the end wins; equal top scores share the win.",
@@ -612,8 +620,11 @@ OPTIONS = (
                "Storm Rule: off; the opponents' Moon, Curtain and Cherry Poetry Ribbon stop counting; or the "
                "opponents' Moon and Flower Banquets are void.", seed("Storm Rule (Optional Rule)")),
     OptionSpec("sun", ("off", "after", "any-order"), "off",
-               "Sun Rule (only with a Storm): the Crane taken by an opponent of a storm card's holder cancels that "
-               "card, if taken after it, or at any time.", seed("Sun Rule (If Storm Rule is used)")),
+               "Sun Rule (only with a Storm, which brings sun=after unless sun is chosen): the Crane taken by an "
+               "opponent of a storm card's holder cancels that card, if taken after it, or at any time.",
+               seed("Sun Rule (If Storm Rule is used)", "If Storm Rule is used"),
+               (OptionLink("storm", ("off",), "MB-14", allowed=("off",)),
+                OptionLink("storm", ("cards", "banquets"), "MB-14", default="after"))),
 )
 
 RULESETS = (
