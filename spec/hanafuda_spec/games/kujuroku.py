@@ -41,6 +41,7 @@ from hanafuda_spec.catalogue import (
     Evidence,
     GameSpec,
     Gap,
+    OptionLink,
     OptionSpec,
     Rule,
     RulesetSpec,
@@ -316,7 +317,8 @@ GAPS = (
         "resolved, and after the drawn card is resolved. All three participants are checked (the remaining "
         "card can complete another player's dekiyaku, KJ-12): the player to move first, then in turn order; "
         "the first who has one wins the round.",
-        "'Immediately' is the seed's word; checking everyone is needed because of the remaining-card rule."),
+        "'Immediately' is the seed's word; checking everyone is needed because of the remaining-card rule. One "
+        "exception, KJ-27: in the Jizo variant an Oni's capture from the hand is checked after the drawn card."),
     Gap("KJ-9", "Does each of the other two participants pay the dekiyaku's full value?",
         "SEED-001: the player 'receives chips from the other 2'.",
         "Yes: each of the two pays the full value; the player sitting out pays nothing.",
@@ -418,13 +420,33 @@ GAPS = (
         "go on past a smaller dekiyaku so that a larger one can form?",
         "SEED-001 and FW-KJ list the dekiyaku and say a dekiyaku ends the round as soon as it is formed; "
         "neither says that some rows are out of reach.",
-        "Literal reading: the round ends at the first dekiyaku (KJ-YAKU-1, KJ-8), so these rows are never "
-        "paid in a round: Shi-Dan-San in configurations A and B, Shi-San and Shi-Dan-San in C, Nejikomi in D. "
-        "They stay in the tables (scoring a pile with 'hanafuda score' still reports them).",
+        "Literal reading: the round ends at the first dekiyaku (KJ-YAKU-1, KJ-8), so with the 41-card deck these "
+        "rows are never paid in a round: Shi-Dan-San in configurations A and B, Shi-San and Shi-Dan-San in C, "
+        "Nejikomi in D. In the Jizo variant with jizo_timing=after-draw (KJ-27) the turn in which the Oni "
+        "captures from the hand is one check, so it can add the Oni and cards of two numbers, and every row "
+        "becomes payable; with jizo_timing=at-capture the 41-card list holds again. The rows stay in the tables "
+        "(scoring a pile with 'hanafuda score' still reports them).",
         "Found by z3 (the capture-step model of the proofs): each capture adds cards of a single number (the "
         "jokers aside) and the dealer's takes at most four cards, so a row that needs two complete sets of "
         "four, or a set of four together with another dekiyaku outside it, always has a smaller dekiyaku "
-        "formed first. Neither source offers a way to play on, so no option is added."),
+        "formed first. Re-examined in session 2 under the timing of KJ-27: the same model, with the Oni's turn "
+        "as one step, finds each row paid. Neither source offers a way to play on, so no option is added."),
+    Gap("KJ-27", "In the Jizo variant, the Oni played from the hand captures a card and the Jizo is then drawn: "
+        "the seed returns the Oni's card to the field. But if the Oni's capture completes a dekiyaku, checking "
+        "it at once (KJ-8) ends the round before the draw, and the undo never happens.",
+        "SEED-001 §Jizo-fuda and Oni-fuda states the undo for exactly this order (Oni used from the hand, then "
+        "the Jizo drawn); §Dekiyaku ends the round immediately when a dekiyaku is formed. Neither says which "
+        "comes first.",
+        "jizo_timing=after-draw (the default): in the Jizo variant, when the Oni captures from the hand, "
+        "dekiyaku are checked once, after the drawn card is resolved (a drawn Jizo first returns the Oni's card "
+        "to the field). Every other capture is checked at once as in KJ-8. Option jizo_timing=at-capture "
+        "checks the Oni's capture at once, so a dekiyaku it completes ends the round before the draw.",
+        "Changed in session 2 (issue 15): before, the Oni's capture was checked at once and the seed's undo was "
+        "lost whenever that capture completed a dekiyaku (seen with the dealer's Oni taking the third 4 on the "
+        "first turn, Shi-Dan paid with the Jizo on top of the draw pile). The seed states the undo without a "
+        "condition, so the capture is not settled until the draw; a dekiyaku made of a capture the same turn "
+        "takes back was never formed. The other order is a reasonable reading of 'immediately', so it stays "
+        "an option. z3 re-examined KJ-26 under this timing.", ("jizo_timing",)),
 )
 
 
@@ -516,7 +538,10 @@ RULES = (
        (seed("Jizo-fuda during gameplay", "goes to your capture pile"),), S, "KJ-23", "jizo"),
     _r("KJ-JIZO-2", T.SPECIAL, "If the Oni-fuda captured a card from the hand and the Jizo-fuda is then drawn, "
        "the captured card goes back to the field and the Jizo captures the Oni.",
-       (seed("Jizo-fuda and Oni-fuda", "remains on the field"),), S, "KJ-23", "jizo"),
+       (seed("Jizo-fuda and Oni-fuda", "remains on the field"),), S, "KJ-27", "jizo_timing",
+       decided="The Oni's capture is checked for dekiyaku only after the drawn card (jizo_timing=after-draw), "
+       "so the undo also happens when that capture completed a dekiyaku; jizo_timing=at-capture checks it at "
+       "once and a dekiyaku it completes ends the round before the draw."),
     _r("KJ-JIZO-3", T.SPECIAL, "If the Oni-fuda was discarded from the hand onto an empty field and the "
        "Jizo-fuda is then drawn, the Jizo captures the Oni.",
        (seed("Jizo-fuda and Oni-fuda", "captured by the Jizo-fuda"),), S, "KJ-23", "jizo"),
@@ -528,7 +553,8 @@ RULES = (
     # dekiyaku
     _r("KJ-YAKU-1", T.YAKU, "A dekiyaku ends the round the moment it is formed: checked after the dealer's "
        "takes at the deal and after each of the two plays of a turn, for all three participants, the player "
-       "to move first.", (seed("Dekiyaku", "the round ends immediately"),), D, "KJ-8"),
+       "to move first. In the Jizo variant an Oni's capture from the hand is checked after the drawn card "
+       "(KJ-27).", (seed("Dekiyaku", "the round ends immediately"),), D, "KJ-8"),
     _r("KJ-YAKU-2", T.YAKU, "Each of the other two participants pays the dekiyaku's value in chips to its "
        "maker; the seat sitting out pays nothing.", (seed("Dekiyaku", "from the other 2 participating"),), S,
        "KJ-9"),
@@ -600,6 +626,11 @@ OPTIONS = (
     OptionSpec("remaining_card", ("confirmed", "end"), "confirmed",
                "The Oni's remaining card counts for dekiyaku once confirmed, or only at the end of the round.",
                seed("Wild Card", "once the type and number of this card has been confirmed")),
+    OptionSpec("jizo_timing", ("after-draw", "at-capture"), "after-draw",
+               "Jizo variant: an Oni's capture from the hand is checked for dekiyaku after the drawn card (so a "
+               "drawn Jizo can undo it first), or at once like any capture.",
+               seed("Jizo-fuda and Oni-fuda", "remains"),
+               (OptionLink("jizo", ("off",), "KJ-27", allowed=("after-draw",)),)),
     OptionSpec("draw_dealer", ("stay", "most-points"), "stay",
                "After a drawn round: the dealer deals again, or the most-points rule decides.",
                seed("Chip Score Table", "The dealer deals the next round")),
