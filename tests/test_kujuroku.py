@@ -873,7 +873,16 @@ def test_KJ_ONI_6_predicate_examples() -> None:
 
 # -- random play, the CLI --------------------------------------------------------------------------
 
-options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC.options})
+def _consistent(opts: dict[str, str]) -> bool:
+    """Option values that do not conflict (OptionLink: e.g. a Sun without a Storm is refused)."""
+    try:
+        SPEC.resolve(None, opts)
+    except OptionError:
+        return False
+    return True
+
+
+options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC.options}).filter(_consistent)
 
 
 @given(options, st.integers(0, 2**32), st.integers(0, 2**32))

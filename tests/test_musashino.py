@@ -601,7 +601,16 @@ def test_invariants_catch_a_wrong_settlement() -> None:
 
 # -- random play under random options -------------------------------------------------------------
 
-options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC.options if o.key != "length"})
+def _consistent(opts: dict[str, str]) -> bool:
+    """Option values that do not conflict (OptionLink: e.g. a Sun without a Storm is refused)."""
+    try:
+        SPEC.resolve(None, opts)
+    except OptionError:
+        return False
+    return True
+
+
+options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC.options if o.key != "length"}).filter(_consistent)
 
 
 @given(options, st.integers(0, 2**32), st.integers(0, 2**32))

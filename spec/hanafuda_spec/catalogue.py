@@ -58,7 +58,13 @@ class Topic(enum.Enum):
 
 @dataclass(frozen=True)
 class Citation:
-    """Where a rule comes from: a source key, a section, and a short phrase as evidence."""
+    """Where a rule comes from: a source key, a section, and a short phrase as evidence.
+
+    ``section`` is a heading of the source as written (without its markup), or ``introduction`` for
+    the text before the first heading. For a source document kept beside the project
+    (:data:`hanafuda_spec.sources.DOCUMENTS`) ``tests/test_citations.py`` finds ``quote`` in that
+    section.
+    """
 
     source: str
     section: str
@@ -141,7 +147,8 @@ class OptionLink:
 class OptionSpec:
     """A rule variation a player can select before play (``--option key=value``).
 
-    ``links`` say how its value depends on other options (see :class:`OptionLink`).
+    ``links`` say how its value depends on other options (see :class:`OptionLink`). ``ours`` lists
+    the choices no source offers (our own additions): the citation supports the others only.
     """
 
     key: str
@@ -150,10 +157,13 @@ class OptionSpec:
     text: str
     citation: Citation
     links: tuple[OptionLink, ...] = ()
+    ours: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.default not in self.choices:
             raise ValueError(f"option {self.key}: default {self.default!r} is not a choice")
+        if any(v not in self.choices for v in self.ours):
+            raise ValueError(f"option {self.key}: ours names a value that is not a choice")
         for link in self.links:
             for v in (*link.allowed, *((link.default,) if link.default else ())):
                 if v not in self.choices:

@@ -279,7 +279,7 @@ def _r(rid: str, topic: Topic, text: str, cites: tuple[Citation, ...], ev: Evide
 
 RULES = (
     _r("KE-EQ-1", T.EQUIPMENT, "Two players use the full 48-card hanafuda deck.",
-       (seed("intro", "fishing-type game played with Hanafuda"), fw("intro", "2-player")), S),
+       (seed("introduction", "fishing-type game played with Hanafuda"), fw("introduction", "2-player")), S),
     _r("KE-DEAL-1", T.DEALING, "The dealer (oya) deals 8 cards to the opponent, 8 face up to the table and 8 "
        "to themselves, in packets of four (or two) in the order opponent, table, dealer; the other 24 form "
        "the draw pile.", (seed("Distributing the Initial Cards", "four to their opponent"),), S, None, "packets"),
@@ -381,7 +381,7 @@ OPTIONS = (
                fw("End of Round", "greater score for the round")),
     OptionSpec("lead_test", ("at-least", "more-than"), "at-least",
                "The game ends on a lead of at least 90, or of more than 90.",
-               seed("intro", "exceed their opponent's cumulative score by 90")),
+               seed("introduction", "exceed their opponent's cumulative score by 90")),
     OptionSpec("round_limit", ("none", "12", "6", "3"), "none",
                "A house-rule limit on the number of rounds (none: play until the 90-point lead or an instant "
                "victory).", seed("Setup", "Any other house rules")),

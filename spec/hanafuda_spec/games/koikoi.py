@@ -187,7 +187,7 @@ def _r(rid: str, topic: Topic, text: str, cites: tuple[Citation, ...], ev: Evide
 
 RULES = (
     _r("KK-EQ-1", T.EQUIPMENT, "Two players use the full 48-card hanafuda deck; card point values do not score.",
-       (seed("lead", "no effect on the score"), fw("intro", "for two players")), S),
+       (seed("lead", "no effect on the score"), fw("introduction", "for two players")), S),
     _r("KK-DEAL-1", T.DEALING, "The dealer (oya) deals 8 cards to the opponent (ko), 8 face up to the table "
        "and 8 to themselves, in packets, in the order opponent, table, dealer; the other 24 form the draw "
        "pile.", (seed("Deal", "two or four cards at a time"), fw("Distributing the Initial Cards")), S,

@@ -125,7 +125,7 @@ def stock_size(jizo: bool) -> int:
 
 
 def card_points(card_id: int, jizo: bool) -> int:
-    """KJ-SCORE-1 / KJ-JIZO-6: the card points of a card.
+    """KJ-SCORE-1 / KJ-JIZO-5: the card points of a card.
 
     The Oni is worth 12 (0 in the Jizo variant, where the Jizo is worth 12); the 1s, 2s and 10s
     are worth 10; every other card is worth its number. Either deck totals 300.
@@ -617,7 +617,7 @@ OPTIONS = (
     OptionSpec("jizo", ("off", "on"), "off", "The Jizo-fuda variant: 42 cards, Oni worth 0, Jizo 12.",
                seed("Variant: Jizo-fuda")),
     OptionSpec("players", ("4", "3"), "4", "Four players (three play each round, one sits out) or three.",
-               seed("Game Setup", "possible to play the game with 3 players only")),
+               seed("introduction", "possible to play the game with 3 players only")),
     OptionSpec("configuration", ("A", "B", "C", "D"), "A", "The dekiyaku table (A is the seed's).",
                later("Dekiyaku", "choose any one")),
     OptionSpec("dekiyaku_count", ("highest", "stack"), "highest",

@@ -469,11 +469,11 @@ def _r(rid: str, topic: Topic, text: str, cites: tuple[Citation, ...], ev: Evide
 RULES = (
     _r("MB-EQ-1", T.EQUIPMENT, "The full 48-card hanafuda deck is used. Cards have no point values and there are "
        "no teyaku (lucky hands): only dekiyaku score.",
-       (seed("Setup", "without any card points or Teyaku"), seed("Equipment")), S, "MB-17"),
+       (seed("introduction", "without any card points or Teyaku"), seed("Equipment")), S, "MB-17"),
     _r("MB-EQ-2", T.EQUIPMENT, "Three players each play for themselves (players=3), or four players play in two "
        "teams of two (players=4 or 4-no-field). Partners sit opposite each other; a team has one capture pile "
        "and one score.",
-       (seed("intro", "teams of 2"), fw("intro", "same capture area")), S, "MB-16", "players"),
+       (seed("introduction", "teams of 2"), fw("introduction", "same capture area")), S, "MB-16", "players"),
     _r("MB-DEAL-1", T.DEALING, "Three players: 7 cards to each hand and 6 face up to the field; the other 21 "
        "cards are the draw pile.", (seed("Distributing The Initial Cards", "7 cards are dealt"),), S, None,
        "players"),
@@ -514,7 +514,7 @@ RULES = (
     _r("MB-CAP-6", T.CAPTURE, "The drawn card is resolved by the same rules; when it matches two field cards "
        "the player chooses which one it takes.", (ha("Turns", "in the same fashion"),), RS),
     _r("MB-CAP-7", T.CAPTURE, "Captured cards go to the capturing side's pile: the player's own, or the team's "
-       "shared pile.", (seed("intro", "same capture area"),), S, "MB-16"),
+       "shared pile.", (seed("introduction", "same capture area"),), S, "MB-16"),
     _r("MB-YAKU-1", T.YAKU, "The dekiyaku table is the completed table of the later revision; the seed's "
        "trailing rows copied from Hana-Awase are not used. All dekiyaku a pile forms stack, except that Four "
        "Brights absorbs Three Brights, and a pile forming an insta-win dekiyaku scores only its insta-win "
