@@ -380,6 +380,26 @@ def test_MB_END_1_insta_win_after_both_plays() -> None:
     assert r.deltas == (16, -8, -8) and r.yaku[0] == (ScoredYaku("five-kings", 8),) and r.yaku[1] == ()
 
 
+@pytest.mark.parametrize("cap", ["8", "none"])
+def test_MB_22_two_insta_wins_at_once_pay_the_value_once(cap: str) -> None:
+    """Seat 0 completes Five Kings and Seven Red Ribbons with one turn: both are listed, the win is paid
+    once (8 by each loser), with or without the payment cap."""
+    s = make_state([[120, 22], [23], [32]], [121, 50], [42, 43, 52],
+                   [[10, 30, 80, 110, 11, 21, 31, 41, 51, 71, 112], [], []], payment_cap=cap)
+    s = GAME.apply(s, Action("play", (120,)))
+    assert s.end == "insta-win" and s.winner == 0
+    r = GAME.round_result(s)
+    assert {y.id for y in r.yaku[0]} == {"five-kings", "seven-red-ribbons"}
+    assert r.deltas == (16, -8, -8)
+
+
+def test_MB_22_without_the_cap_the_value_is_paid_once_not_summed() -> None:
+    s = make_state([[120, 22], [23], [32]], [121, 50], [42, 43, 52],
+                   [[10, 30, 80, 110, 11, 21, 31, 41, 51, 71, 112], [], []], payment_cap="none", insta_win_value="12")
+    r = GAME.round_result(GAME.apply(s, Action("play", (120,))))
+    assert r.deltas == (24, -12, -12)  # 12 from each loser, not 24
+
+
 def test_MB_END_1_insta_win_checked_on_capture() -> None:
     s = GAME.apply(five_kings_turn(insta_win_check="capture"), Action("play", (120,)))
     assert s.phase is Phase.OVER and s.end == "insta-win"
@@ -421,14 +441,6 @@ def test_MB_SCORE_1_losing_team_pays_once() -> None:
     s = make_state([[120], [23], [32], [33]], [121], [42, 43, 52, 53], [[10, 30, 80, 110], []], players="4")
     s = GAME.apply(s, Action("play", (120,)))
     assert GAME.round_result(s).deltas == (8, -8, 8, -8)
-
-
-def test_MB_SCORE_1_two_insta_wins_stack_under_the_cap() -> None:
-    piles = [[10, 30, 80, 110, 11, 21, 31, 41, 51, 71, 112], [], []]
-    for cap, want in (("8", 8), ("none", 16)):
-        s = make_state([[120], [23], [32]], [121], [42, 43, 52], piles, payment_cap=cap)
-        s = GAME.apply(s, Action("play", (120,)))
-        assert GAME.round_result(s).deltas == (2 * want, -want, -want)
 
 
 def test_MB_SCORE_2_losers_pay_the_difference() -> None:
