@@ -15,13 +15,15 @@ gap takes the seed as written (``Gap.literal``) or the rule keeps what we decide
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 
 import pytest
-from hanafuda_spec.catalogue import Citation, Evidence, GameSpec
+from hanafuda_spec.catalogue import Citation, Evidence, GameSpec, Rule
 from hanafuda_spec.games import all_specs
 from hanafuda_spec.sources import DOCUMENTS, UNSECTIONED
 
@@ -139,10 +141,15 @@ def test_a_decided_part_is_shown_apart_from_what_the_seed_states() -> None:
 
 # -- the checks catch what they are for ------------------------------------------------------------
 
-def _planted(spec: GameSpec, rule_id: str, **change: object) -> GameSpec:
-    """A copy of ``spec`` with one rule changed."""
-    rules = tuple(dataclasses.replace(r, **change) if r.id == rule_id else r for r in spec.rules)
-    return dataclasses.replace(spec, rules=rules)
+def _planted(spec: GameSpec, rule_id: str, *, citations: tuple[Citation, ...] | None = None,
+             decided: str | None = None) -> GameSpec:
+    """A copy of ``spec`` with one rule changed: other citations, or another decided part."""
+    def change(r: Rule) -> Rule:
+        if r.id != rule_id:
+            return r
+        return dataclasses.replace(r, citations=r.citations if citations is None else citations,
+                                   decided=r.decided if decided is None else decided)
+    return dataclasses.replace(spec, rules=tuple(change(r) for r in spec.rules))
 
 
 def _spec(key: str) -> GameSpec:
@@ -189,3 +196,33 @@ def test_the_normalisation_reads_markup_as_text() -> None:
     assert heading('Calling *"Koi-Koi"*') == "calling koi-koi"
     assert set(sections("---\ntitle: x\n---\nlead\n# A\na\n## B\nb\n# C\nc")) == {INTRODUCTION, "a", "b", "c"}
     assert sections("lead\n# A\na\n## B\nb\n# C\nc")["a"].splitlines() == ["# A", "a", "## B", "b"]
+
+
+# -- what `hanafuda rules GAME` shows --------------------------------------------------------------
+
+#: The rules an independent reading found labelled as stated in the seed while their content was a
+#: decision (issue 15): each now shows what the seed states and what we decided apart.
+SPLIT = {"kusurigui": ("KG-YAKU-14", "KG-PAY-1", "KG-YAKU-6", "KG-YAKU-1", "KG-DEAL-4"),
+         "kujuroku": ("KJ-DEAL-4", "KJ-ONI-7", "KJ-END-1"),
+         "musashino": ("MB-END-1", "MB-END-2", "MB-SCORE-1")}
+
+
+@pytest.mark.parametrize("game", sorted(SPLIT))
+def test_rules_command_shows_what_the_seed_states_and_what_we_decided(
+        game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from hanafuda.cli import main
+
+    assert main(["rules", game]) == 0
+    out = capsys.readouterr().out
+    spec = _spec(game)
+    for rid in SPLIT[game]:
+        r = spec.rule(rid)
+        assert r.evidence is Evidence.SEED and r.decided and r.gap, rid
+        tail = out.split(f"\n  {rid}  [")[1].splitlines()[1:]
+        block = " ".join(line.strip() for line in itertools.takewhile(lambda x: x.startswith("    "), tail))
+        assert "the source states: " in block and f"we decided ({r.gap}): " in block, block
+        stated = block.index("the source states: ")
+        assert stated < block.index("we decided")
+    assert main(["rules", game, "--json"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)["rules"]}
+    assert all(rows[rid]["decided"] == spec.rule(rid).decided for rid in SPLIT[game])

@@ -967,7 +967,7 @@ def _kj27_first_turn(**opts: str) -> Match[KujurokuState, object]:
     """The dealer holds the Oni, the field is 40 41 42 50 60 70 and the Jizo tops the draw pile: the
     dealer takes two of the three 4s (KJ-DEAL-6), then the Oni takes the third. The last 4 (43) is
     then confirmed as the Oni-holder's (KJ-ONI-7): four 4s and the Oni, Shi-Dan."""
-    m = deal(order(dealer=[ONI], field=[40, 41, 42, 50, 60, 70], stock=[JIZO], jizo=True), jizo="on", **opts)
+    m = deal(order(dealer=[ONI], field=[40, 41, 42, 50, 60, 70], stock=[JIZO], jizo=True), 0, jizo="on", **opts)
     assert m.state.phase is Phase.DEAL_TRIPLE
     m = m.apply(Action.parse("collect 40 41"))
     return m.apply(Action.parse("play 0 42"))

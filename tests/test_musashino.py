@@ -622,7 +622,8 @@ def _consistent(opts: dict[str, str]) -> bool:
     return True
 
 
-options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC.options if o.key != "length"}).filter(_consistent)
+options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC.options
+                                 if o.key != "length"}).filter(_consistent)
 
 
 @given(options, st.integers(0, 2**32), st.integers(0, 2**32))

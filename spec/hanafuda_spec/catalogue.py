@@ -214,14 +214,14 @@ class GameSpec:
             for o in g.options:
                 if o not in self.option_keys:
                     raise ValueError(f"{self.key}: gap {g.id} names unknown option {o}")
-        for o in self.options:
-            for link in o.links:
-                if link.other not in self.option_keys or link.other == o.key:
-                    raise ValueError(f"{self.key}: option {o.key} links to unknown option {link.other}")
+        for spec in self.options:
+            for link in spec.links:
+                if link.other not in self.option_keys or link.other == spec.key:
+                    raise ValueError(f"{self.key}: option {spec.key} links to unknown option {link.other}")
                 if any(w not in self.option(link.other).choices for w in link.when):
-                    raise ValueError(f"{self.key}: option {o.key}: link names a value {link.other} cannot take")
+                    raise ValueError(f"{self.key}: option {spec.key}: link names a value {link.other} cannot take")
                 if link.rule not in self._rule_index and link.rule not in gap_ids:
-                    raise ValueError(f"{self.key}: option {o.key}: link names unknown rule {link.rule}")
+                    raise ValueError(f"{self.key}: option {spec.key}: link names unknown rule {link.rule}")
         names = {rs.name for rs in self.rulesets}
         if self.default_ruleset not in names:
             raise ValueError(f"{self.key}: default ruleset {self.default_ruleset} is not declared")

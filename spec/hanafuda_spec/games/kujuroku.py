@@ -294,7 +294,7 @@ GAPS = (
         "The misdeal voids the deal, so nothing should be taken first; taking the Oni's card before "
         "looking for triples lets the dealer break a triple with the Oni, and the choice matters for the "
         "special cards (I-tsun, I-shi, the special 3). Re-examined in session 2 (issue 15) and kept: when the Oni "
-        "and the Jizo are dealt together the seed says the dealer 'doesn't get to take any other card', yet "
+        "and the Jizo are dealt together, the seed's Jizo rule adds that no other field card is taken, yet "
         "the dealer still takes two of three cards of a number. That clause sits in the Jizo's rule and answers "
         "the Oni's own rule (the Oni dealt alone brings a card of the dealer's choice; with the Jizo it brings "
         "none); the triple rule is a separate rule of the deal that keeps a card from capturing three at once. "

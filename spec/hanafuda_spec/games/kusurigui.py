@@ -357,7 +357,7 @@ RULES = (
        "KG-16", "tie_dealer"),
     _r("KG-SCORE-3", T.SCORING, "With bust=end a player never pays more chips than they hold: a Kusuri-gui "
        "payment or a settlement is cut to the payer's chips.",
-       (seed("Setup", "each containing"),), D, "KG-19", "bust"),
+       (dossier("KG-19", "No rule for running out of chips"), seed("Setup", "100 chips")), D, "KG-19", "bust"),
     _r("KG-END-1", T.END_ROUND, "The round ends when the stock and both hands are exhausted (after 40 plays). "
        "Cards left on the pile belong to nobody.",
        (seed("End of Round and Scoring", "cannot be captured"),), S),
