@@ -69,3 +69,16 @@ def test_a_planted_unknown_id_is_found() -> None:
     assert unknown_ids([("x.py", f"# decided in {gap}")], known) == [f"x.py:1: {gap}"]
     # a removed rule is found too: the same text against a catalogue without it
     assert unknown_ids([("doc.md", text)], known - {"MB-14"}) == ["doc.md:1: MB-14", f"doc.md:2: {planted}"]
+
+
+def test_a_planted_id_in_a_copy_of_a_project_file_is_found() -> None:
+    """The docstring slip issue 15 found, planted back into a copy of the catalogue module."""
+    rel = "spec/hanafuda_spec/games/kujuroku.py"
+    text = (ROOT / rel).read_text(encoding="utf-8")
+    known = known_ids(all_specs())
+    assert unknown_ids([(rel, text)], known) == []
+    planted = "KJ-" + "JIZO-" + "6"
+    copy = text.replace("KJ-SCORE-1 / KJ-JIZO-5", f"KJ-SCORE-1 / {planted}", 1)
+    assert copy != text
+    found = unknown_ids([(rel, copy)], known)
+    assert len(found) == 1 and found[0].startswith(rel + ":") and found[0].endswith(planted)

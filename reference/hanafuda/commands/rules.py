@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
                        "decided": r.decided, "citations": [str(c) for c in r.citations], "gap": r.gap,
                        "option": r.option} for r in spec.rules],
             "gaps": [{"id": g.id, "question": g.question, "sources_say": g.sources_say, "decision": g.decision,
-                      "reason": g.reason, "options": list(g.options)} for g in spec.gaps],
+                      "reason": g.reason, "options": list(g.options), "literal": g.literal} for g in spec.gaps],
             "options": [{"key": o.key, "choices": list(o.choices), "default": o.default, "text": o.text,
                          "citation": str(o.citation), "ours": list(o.ours),
                          "links": [_link(o.key, k) for k in o.links]} for o in spec.options],
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print()
     print("Gaps and decisions")
     for g in spec.gaps:
-        print(f"  {g.id}")
+        print(f"  {g.id}" + ("  [the source as written]" if g.literal else ""))
         print(wrap.fill("question: " + g.question))
         print(wrap.fill("decision: " + g.decision))
     print("\nOptions (--option KEY=VALUE)")

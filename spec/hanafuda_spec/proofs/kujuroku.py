@@ -58,7 +58,8 @@ DECISIONS: dict[str, str | None] = {
     # jokers), and the deal adds at most four cards, so a dekiyaku that needs two complete sets of
     # four (the 3s and the 4s), or a set of four and another dekiyaku that is not part of it, is
     # preceded by a smaller one that ends the round first (KJ-YAKU-1, KJ-8). The catalogue lists
-    # them (KJ-YAKU-5…8) without saying so; see _formation.
+    # them (KJ-YAKU-5…8) without saying so; see _formation. With the Jizo and jizo_timing=after-draw
+    # (KJ-27) the Oni's turn is checked once and every row can be paid.
     "dekiyaku-never-paid": "KJ-26",
 }
 
