@@ -211,6 +211,7 @@ class RecordReport:
     scores: tuple[int, ...] | None = None  # the scores the rules give where the replay stopped
     winners: tuple[int, ...] | None = None
     suggestions: list[str] = field(default_factory=list)  # option values that would explain the first problem
+    source: GameRecord | None = field(default=None, repr=False, compare=False)  # the record replayed
 
     @property
     def ok(self) -> bool:
@@ -621,18 +622,18 @@ class _Replay:
 
     def compare_round(self, deal: int, claim: RoundClaim, result: RoundResult) -> None:
         want = result.to_json()
-        diffs = []
+        breakdown: str | None = None
         for key, got in claim.fields.items():
             exp = want.get(key)
             if key == "yaku" and isinstance(got, list) and isinstance(exp, list):  # a null side is unknown
                 got = [g_ if g_ is not None else e for g_, e in zip(got, exp, strict=False)]  # noqa: PLW2901
             if got != exp and _normal(key, got) != _normal(key, exp):  # (yaku may come in any order)
-                diffs.append(key)
+                why = f"round ended by {result.reason}"
+                if key in ("deltas", "yaku", "notes", "winner"):  # what the score is made of, beside the claim
+                    breakdown = breakdown or score_breakdown(self.g, self.rules, result)
+                    why += f"; the rules score {breakdown}"
                 self.sink.add("REC-RESULT-1", f"{key}: the record says {_short(got)}, the rules give {_short(exp)} "
-                              f"(round ended by {result.reason})", deal, path=f"$.result.rounds[{deal - 1}].{key}")
-        if diffs and any(k in ("deltas", "yaku", "notes") for k in diffs):
-            self.sink.add("REC-RESULT-1", "the rules score it: " + score_breakdown(self.g, self.rules, result),
-                          deal, path=f"$.result.rounds[{deal - 1}]")
+                              f"({why})", deal, path=f"$.result.rounds[{deal - 1}].{key}")
 
     def compare_final(self, info: MatchInfo) -> None:
         rec, add = self.rec, self.sink.add
@@ -708,7 +709,7 @@ def _normal(key: str, v: Any) -> Any:
 
 def _short(v: Any) -> str:
     s = json.dumps(v, ensure_ascii=False)
-    return s if len(s) <= 120 else s[:117] + "..."
+    return s if len(s) <= 200 else s[:197] + "..."
 
 
 def _claimed_result(claim: RoundClaim, seats: int) -> RoundResult | None:
@@ -770,6 +771,7 @@ def validate_document(doc: Any, record: int = 1, line: int | None = None, lenien
                             unusable=unusable, meta=meta)
     report = replay(rec, record, line, lenient=lenient, ruleset=ruleset, options=options)
     report.problems[:0] = problems
+    report.source = rec
     return report
 
 
