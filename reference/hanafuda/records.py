@@ -503,8 +503,10 @@ class _Replay:
                 pos = start + claim.actions
                 result = _claimed_result(claim, len(info.scores))
                 if result is None:
-                    add("REC-RESULT-1", f"later deals not checked: deal {deal}'s claimed result is incomplete",
-                        deal, path=f"$.result.rounds[{deal - 1}]")
+                    lacks = [k for k in ("reason", "deltas") if not claim.fields.get(k)]
+                    add("REC-RESULT-1", f"later deals not checked: deal {deal} was not replayed to its end, and "
+                        f"its claimed result lacks {' and '.join(lacks) or 'a usable reason and deltas'}, "
+                        f"needed to settle it", deal, path=f"$.result.rounds[{deal - 1}]")
                     return
             else:
                 result = g.round_result(state)

@@ -16,9 +16,11 @@ engine's own code (repository ``suzukiplan/open-hanafuda-ai``, commit :data:`COM
 * ``drop take: a,b`` plays ``a`` taking ``b`` (``n/a``: the card of ``think drop`` takes nothing);
   ``floor open: c`` then ``floor take: c,t`` turns ``c`` from the pile taking ``t`` (or nothing);
 * ``[Round n] X chooses KOIKOI`` is a koi-koi call; ``[Round n] Winner=X ...`` ends the round with
-  X's stop. The engine asks for a decision only while nobody has called koi-koi in the round
-  and the player still holds cards (``src/ai.c``, ``is_koikoi_enabled``); otherwise the round
-  ends without one, and the record has no ``stop``;
+  X's stop (``stop``). The engine asks for a decision only while nobody has called koi-koi in the
+  round and the player still holds cards (``src/ai.c``, ``is_koikoi_enabled``); otherwise it ends
+  the round at once. The record writes ``stop`` in both cases: under the engine's profile
+  (``koikoi_limit=once-per-round``, ``koikoi_last_turn=forbidden``) our rules offer shōbu alone
+  there;
 * the result line gives the winner's points (``=> +N``, the other side scores 0) and its yaku, by
   name, with points; the loser's yaku are not logged (null). ``[Round n] Draw`` scores nothing;
 * ``Final Score: P1=a CPU=b`` are the final scores; ``Winner:`` the winner.
@@ -323,7 +325,7 @@ class _Reader:
             raise self.fail(no, f"the result of round {m.group(1)} inside round {r.number}")
         if r.pending_draw:
             raise self.fail(no, "the round ends in the middle of a turn")
-        if r.mover == seat and not r.koikoi and r.hand[seat] > 0:  # is_koikoi_enabled: a stop was chosen
+        if r.mover == seat:  # the round ends on the winner's own turn: a stop (chosen, or the only call left)
             r.actions.append("stop")
         r.deltas[seat] = int(m.group(5))
         self.last_yaku = []

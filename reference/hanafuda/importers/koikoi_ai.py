@@ -16,8 +16,8 @@ mapping was read from the engine's own code (repository ``guansanghai/KoiKoi-AI`
   ``true`` is a koi-koi call, ``false`` the end of the round by its player (the engine writes
   ``false`` both for a stop chosen and for the stop forced on the last turn), ``null`` no decision;
 * ``player1RoundPts``/``player2RoundPts`` are the round's deltas; the game starts at
-  ``player1InitPts``/``player2InitPts`` points (30), so the record's scores are the points won or
-  lost, ``EndPts - InitPts``, and the start is kept in ``meta``;
+  ``player1InitPts``/``player2InitPts`` points (30, the profile's ``start_points``) and the record's
+  scores are ``player1EndPts``/``player2EndPts`` (checked: the start plus the rounds' points);
 * a game whose ``result.isOver`` is false, or whose last round stops early, is ``abandoned``.
 
 Every drawn card is checked against the pile, every capture against the table and every turn
@@ -139,14 +139,12 @@ class KoiKoiAI:
             totals = [totals[0] + deltas[0], totals[1] + deltas[1]]
         is_over = result.get("isOver")
         status = "complete" if is_over is True and complete and len(claims) == ROUNDS else "abandoned"
+        scores = [init[0] + totals[0], init[1] + totals[1]]
         if status == "complete":
             ends = [_int(_get(result, f"player{i}EndPts", "$.result"), f"$.result.player{i}EndPts") for i in (1, 2)]
-            scores = [ends[0] - init[0], ends[1] - init[1]]
-            if scores != totals:
-                raise ImporterError(None, f"$.result: the rounds' points add up to {totals}, the end points say "
-                                    f"{scores} (from {init})")
-        else:
-            scores = totals
+            if scores != ends:
+                raise ImporterError(None, f"$.result: the end points are {ends}, but {init} and the rounds' points "
+                                    f"make {scores}")
         if not deals:
             raise ImporterError(None, "$.record: no round was dealt")
         gw = result.get("gameWinner")
