@@ -473,23 +473,28 @@ class _Replay:
                         add("REC-SEAT-1", f"claims seat {entry.seat} moves; seat {seat} is to move", deal, pos,
                             f"$.actions[{pos}].seat")
                     legal = legal_actions(state)
+                    named: tuple[int, ...] = ()
                     if a not in legal:
+                        named = a.cards[1:] if self.lenient else ()
                         alt = self.reading(legal, a, entry)
                         if alt is None:
                             rule_id, reason = _explain(g, state, a)
                             add(rule_id, f"{entry.text!r} is illegal: {reason}", deal, pos, f"$.actions[{pos}]")
                             broken = True
                             break
+                        named = named if alt.cards != a.cards else ()
                         a = alt
-                    tracked = entry.captures is not None or (pos + 1 < n_actions and actions[pos + 1].draw is not None)
+                    tracked = (entry.captures is not None or bool(named)
+                               or (pos + 1 < n_actions and actions[pos + 1].draw is not None))
                     if tracked:
                         before = g.snapshot(state)
                         self.step = (tuple(dict(before.zones).get("stock", ())), _captured(before),
                                      a.cards[0] if a.cards else None)
                         self.claimed = set()
                     state = do(state, a)
-                    if entry.captures is not None:
-                        self.check_captures(state, entry, deal, pos)
+                    if entry.captures is not None or named:
+                        self.check_captures(state, entry.captures if entry.captures is not None else named,
+                                            deal, pos)
                     if entry.after is not None:
                         diff = _snapshot_diff(g.snapshot(state, info), entry.after)
                         if diff is not None:
@@ -560,17 +565,17 @@ class _Replay:
                 return bare
         return None
 
-    def check_captures(self, state: Any, entry: ActionEntry, deal: int, pos: int) -> None:
-        assert self.step is not None and entry.captures is not None
+    def check_captures(self, state: Any, captures: Sequence[int], deal: int, pos: int) -> None:
+        """The cards a play claims it took (besides itself) are among those it did take (the draw
+        that follows is checked by its own entry)."""
+        assert self.step is not None
         moved = _captured(self.g.snapshot(state)) - self.step[1]
         played = self.step[2]
-        claim = {c for c in entry.captures if c != played}
+        claim = {c for c in captures if c != played}
         self.claimed = claim
         if not claim <= moved:
             self.sink.add("REC-CAPTURE-1", f"claims it captured {_ids(sorted(claim))}; it captured "
-                          f"{_ids(sorted(moved - {played})) or 'nothing'}", deal, pos, f"$.actions[{pos}].captures")
-        elif not claim and played is not None and played in moved and self.rec.actions[pos + 1:pos + 2] == ():
-            pass
+                          f"{_ids(sorted(moved - {played})) or 'nothing'}", deal, pos, f"$.actions[{pos}]")
 
     def draw_entry(self, state: Any, entry: ActionEntry, deal: int, pos: int) -> Any:
         """Check a draw entry (1.1) against the draw that followed the last play; when the drawn

@@ -47,6 +47,41 @@ reference's round result (``winner``, ``yaku``, ``card_points``, ``counts``, ``e
 Problems are reported with the record rule ids of :data:`RECORD_RULES` (``REC-...``) or, for an
 illegal action, the game rule the action breaks.
 
+**Format 1.1** (``"format": "hanafuda-record/1.1"``; a version-1 record reads as before, and
+``hanafuda.records.convert`` turns one into the other). It adds what makes records easy to write
+from another engine's logs (schema: ``schema/record-1.1.schema.json``, :func:`schema`):
+
+* a deal (``deck``, or an entry of ``deals``) may be given as **zones** instead of a deck order:
+  ``{"hands": [[...], [...]], "field": [...], "stock": [...]}`` — each seat's hand (seat 0
+  first) and the table, in any order, and the draw pile top first; Kusuri-gui adds
+  ``"facedown"`` (its three face-down cards, in the order dealt; its face-up card is the
+  ``field``). Validation checks that the zones hold every card of the deck once and that each
+  zone has the number of cards the rules deal to it (``REC-ZONES-1``), then replays the deal
+  that puts them there: the same deal as the deck order would give;
+* ``meta``: any JSON value (provenance: file, line, engine, commit); validators keep it and echo
+  it in their reports, and never interpret it;
+* ``status``: ``"complete"`` (the default) or ``"abandoned"``: the record stops early (between
+  deals or within one); it is valid when everything up to where it stops is, its ``result.rounds``
+  listing the deals played out (the unfinished one may be listed too) and its ``scores`` the scores
+  after them; reports say "abandoned";
+* claims may be unknown: a round needs only ``actions``; ``reason``, ``deltas``, ``yaku`` (or one
+  side of it), ``counts``, ``ends_game`` and ``notes`` may be omitted or ``null`` (not checked);
+  ``winner``, ``next_dealer`` and ``card_points`` keep their version-1 meaning of ``null``
+  ("none"), so omit them when unknown; ``result.scores`` may be ``null``;
+* captures may be written as the cards captured: an action object may carry ``"captures"`` (the
+  table cards it took, checked, ``REC-CAPTURE-1``), and a play that needs a target (two table
+  cards match) may name it there instead of in its text; a **draw entry**
+  ``{"draw": CARD, "captures": [...]}``, right after the play of the same turn, names the card
+  turned from the draw pile (checked against the pile, ``REC-DRAW-1``) and what it took; where
+  the drawn card matches two table cards, its ``captures`` choose the ``take``. So a writer needs
+  neither our deal nor to know when a capture is a choice.
+
+**Strict and lenient.** Strict validation (the default) accepts the above exactly; an action's
+text must still be the canonical one (a target only where there is a choice). Lenient validation
+(``validate --lenient``) also ignores unknown fields, and accepts a play whose text names the
+cards it captures where there is no choice (``"play 31 30"`` when 30 is the only match), checking
+that they are the cards it took.
+
 >>> doc = {"format": FORMAT, "game": "koikoi", "rules": {}, "players": ["a", "b"], "deck": [10],
 ...        "actions": ["play 10"], "result": {"rounds": [], "scores": [0, 0]}}
 >>> rec, problems = parse_record(doc)
@@ -311,9 +346,12 @@ def _deal_json(d: Deal) -> JsonValue:
     return d.to_json() if isinstance(d, DealZones) else list(d)
 
 
-def schema() -> dict[str, Any]:
-    """The JSON Schema of the format, as shipped in the package."""
-    text = resources.files("hanafuda_spec").joinpath("schema/record-1.schema.json").read_text("utf-8")
+def schema(version: str = FORMAT) -> dict[str, Any]:
+    """The JSON Schema of a format version (``FORMAT`` or ``FORMAT_1_1``), as shipped in the package."""
+    if version not in FORMATS:
+        raise ValueError(f"unknown format {version!r}")
+    name = "record-1.1.schema.json" if version == FORMAT_1_1 else "record-1.schema.json"
+    text = resources.files("hanafuda_spec").joinpath(f"schema/{name}").read_text("utf-8")
     out: dict[str, Any] = json.loads(text)
     return out
 
