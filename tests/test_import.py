@@ -157,7 +157,7 @@ def test_bad_input_is_one_located_error_and_the_other_files_are_imported(
 def test_nothing_is_written_when_nothing_is_imported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = _bad_files(tmp_path)["kai-truncated"]
     out_file = tmp_path / "out.jsonl"
-    code, out, err = run_cli(["import", "koikoi-ai", str(bad), "--out", str(out_file)], capsys)
+    code, out, _ = run_cli(["import", "koikoi-ai", str(bad), "--out", str(out_file)], capsys)
     assert code == 2 and not out_file.exists() and out == ""
 
 

@@ -362,13 +362,13 @@ def test_pretty_document_and_stdin(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_missing_file_and_empty_input_are_unusable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(["validate", str(tmp_path / "nope.json")], capsys)
+    code, _, err = run_cli(["validate", str(tmp_path / "nope.json")], capsys)
     assert code == 2 and "cannot read" in err
     (tmp_path / "empty.json").write_text("")
-    code, out, err = run_cli(["validate", str(tmp_path / "empty.json")], capsys)
+    code, _, err = run_cli(["validate", str(tmp_path / "empty.json")], capsys)
     assert code == 2 and "no records" in err
     (tmp_path / "n.json").write_text("42\n")
-    code, out, err = run_cli(["validate", str(tmp_path / "n.json")], capsys)
+    code, _, err = run_cli(["validate", str(tmp_path / "n.json")], capsys)
     assert code == 2 and "[REC-FORMAT-1]" in err
 
 
