@@ -16,6 +16,8 @@ import sys
 from typing import Any
 
 from hanafuda.adapter import ReferenceAdapter
+from hanafuda.records import redeal
+from hanafuda_spec.records import DealZones
 
 PROTOCOL = "hanafuda-referee/1"
 
@@ -51,6 +53,9 @@ def handle(engine: Engine, msg: dict[str, Any]) -> dict[str, Any] | None:
         return {"ok": True, "protocol": PROTOCOL, "engine": "hanafuda example engine"}
     if cmd == "start":
         a.start(msg["game"], msg.get("options") or {}, int(msg["seed"]), msg.get("deck"))
+        return {"ok": True}
+    if cmd == "deal":  # the deal in play, handed as zones (hanafuda referee --send-deals)
+        a._m = redeal(a.match, DealZones.from_json(msg.get("zones")))
         return {"ok": True}
     if cmd == "legal":
         return {"ok": True, "actions": engine.legal()}

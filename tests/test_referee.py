@@ -230,3 +230,40 @@ def test_a_failing_engine_shows_its_last_stderr_lines(tmp_path: Path, capsys: py
     assert main(["referee", GAMES[0], "--engine", _cmd([sys.executable, str(crash)])]) == 2
     err = capsys.readouterr().err
     assert "exit code 1" in err and "KeyError: 113 in score()" in err and len(err.strip().splitlines()) == 1
+
+
+class _OwnShuffle:
+    """An in-process engine with its own shuffle (it deals from another seed), which takes the deals
+    it is handed as zones."""
+
+    def __init__(self) -> None:
+        self.inner = ReferenceAdapter()
+
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        self.inner.start(game, options, seed + 1000, deck)
+
+    def deal(self, zones: Mapping[str, object]) -> None:
+        from hanafuda.records import redeal
+        from hanafuda_spec.records import DealZones
+
+        self.inner._m = redeal(self.inner.match, DealZones.from_json(dict(zones)))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_an_engine_with_its_own_shuffle_is_refereed_when_handed_the_deals(key: str) -> None:
+    from hanafuda.commands.referee import DealingReference
+
+    engine: EngineAdapter = _OwnShuffle()  # type: ignore[assignment]
+    alone = referee_match(engine, DealingReference, key, _values(key), 3, 3, piles=0)
+    assert [d.kind for d in alone.disagreements] == ["deal"]
+    handed = referee_match(engine, DealingReference, key, _values(key), 3, 3, piles=0, send_deals=True)
+    assert handed.ok, [str(d) for d in handed.disagreements[:3]]
+    assert handed.actions > 0
+
+
+def test_cli_send_deals_with_the_example_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["referee", GAMES[0], "--engine", _cmd(ENGINE), "--games", "2", "--send-deals"])
+    assert code == 0, capsys.readouterr()

@@ -53,10 +53,12 @@ __all__ = [
     "Source",
     "convert",
     "deal_layout",
+    "match_deal_zones",
     "order_from_zones",
     "problems_of",
     "read_documents",
     "record_match",
+    "redeal",
     "replay",
     "suggest_options",
     "validate_document",
@@ -189,6 +191,31 @@ def order_from_zones(layout: Sequence[str], zones: DealZones, seats: int) -> tup
             return f"{shown} holds {len(have)} cards; the rules deal it {want.get(name, 0)}"
     queues = {name: list(zones.zone(name) or ()) for name in want}
     return tuple(queues[w].pop(0) for w in layout)
+
+
+def match_deal_zones(m: Match[Any, Any]) -> dict[str, JsonValue]:
+    """The current deal of a match as zones (JSON): what ``hanafuda referee --send-deals`` hands an
+    engine with its own shuffle."""
+    g, rules = m.game, m.rules
+    layout = deal_layout(g, rules, m.info.dealer)
+    return zones_from_order(layout, m.deck_order, g.seats(rules)).to_json()
+
+
+def redeal(m: Match[Any, Any], zones: DealZones) -> Match[Any, Any]:
+    """The match with its current deal replaced by ``zones`` (same dealer, round and scores):
+    how an engine takes the opening position it is handed."""
+    g, rules = m.game, m.rules
+    order = order_from_zones(deal_layout(g, rules, m.info.dealer), zones, g.seats(rules))
+    if isinstance(order, str):
+        raise ValueError(order)
+    deck = g.deck(rules)
+    if sorted(order) != sorted(c.id for c in deck.cards):
+        raise ValueError("the zones are not the deck")
+    info = m.info
+    setup = RoundSetup(info.rounds_played + 1, info.dealer, g.seats_in_play(rules, info), info.scores)
+    state = g.start_round(rules, [deck.by_id(c) for c in order], setup)
+    from dataclasses import replace as _replace
+    return Match.advance(_replace(m, state=state, deck_order=tuple(order)))
 
 
 # -- replaying --------------------------------------------------------------------------------

@@ -258,6 +258,18 @@ class DealZones:
         return tuple(c for h in self.hands for c in h) + self.field + self.stock + tuple(
             c for _, z in self.other for c in z)
 
+    @classmethod
+    def from_json(cls, v: Any) -> DealZones:
+        """Zones from their JSON object (raises ``ValueError`` with the problem)."""
+        p = _Parser(None, None, False)
+        p.v11 = True
+        got = _parse_deal(p, v, "$")
+        if not isinstance(got, DealZones):
+            raise ValueError(str(p.problems[0]) if p.problems else "not an object of zones")
+        if p.problems:
+            raise ValueError(str(p.problems[0]))
+        return got
+
     def to_json(self) -> dict[str, JsonValue]:
         out: dict[str, JsonValue] = {"hands": [list(h) for h in self.hands], "field": list(self.field),
                                      "stock": list(self.stock)}

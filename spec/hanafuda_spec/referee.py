@@ -14,6 +14,13 @@ string. Requests:
     lists them). The engine deals from ``seed`` with the documented shuffle of
     :mod:`hanafuda_spec.shuffle` (one SplitMix64 for the whole match, the *k*-th shuffle for deal
     *k*); when ``deck`` is a list it is the first deal's order instead (top first). → ``{"ok": true}``
+``{"cmd": "deal", "zones": {"hands": [[...], ...], "field": [...], "stock": [...]}}``
+    Sent only when the referee hands the engine its deals (``referee_match(send_deals=True)``,
+    ``hanafuda referee --send-deals``), so that an engine with its own shuffle can be refereed:
+    right after ``start``, and after every action that ended a round (unless the match is over),
+    it replaces the deal in play by these zones (each seat's hand, the table, the draw pile top
+    first; the format of ``hanafuda_spec.records.DealZones``), same dealer, round and scores.
+    → ``{"ok": true}``. A misdeal the reference dealt and voided in between is not sent.
 ``{"cmd": "legal"}``
     → ``{"ok": true, "actions": ["play 11", "play 31 30", ...]}`` — every legal action in text
     form (see ``hanafuda.engine.Action``), empty when the match is over.
@@ -211,6 +218,10 @@ class ProcessEngine:
         self.request({"cmd": "start", "game": game, "options": dict(options), "seed": seed,
                       "deck": list(deck) if deck is not None else None})
         self._ended, self._over = [], False
+
+    def deal(self, zones: Mapping[str, Any]) -> None:
+        """Hand the engine the deal in play, as zones (see the ``deal`` request)."""
+        self.request({"cmd": "deal", "zones": dict(zones)})
 
     def legal_actions(self) -> Sequence[str]:
         acts = self.request({"cmd": "legal"}).get("actions")
@@ -479,7 +490,8 @@ def _outcome_diff(want: list[RoundOutcome], got: list[RoundOutcome], game: str =
 def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter], game: str,
                   options: Mapping[str, str], seed: int, policy_seed: int, *, piles: int = 8,
                   deck: Sequence[int] | None = None, max_actions: int = 100_000, max_disagreements: int = 20,
-                  report: RefereeReport | None = None, go_on: bool = True) -> RefereeReport:
+                  report: RefereeReport | None = None, go_on: bool = True,
+                  send_deals: bool = False) -> RefereeReport:
     """Play one match in lockstep and record every disagreement in ``report``.
 
     ``reference`` makes a fresh reference engine (a second one is used to ask which rule an
@@ -490,9 +502,23 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
     then goes on, the scores being ignored from there (they differ by that round), so that later
     rounds are checked too. Differences in the legal actions alone are all reported and play goes
     on, up to ``max_disagreements`` for the match. ``deck`` stacks the first deal (top first) for
-    both engines."""
+    both engines. With ``send_deals`` the engine is handed every deal as zones (the ``deal``
+    request), which the reference must be able to give (a ``deal_zones()`` method)."""
     rep = report if report is not None else RefereeReport()
     ref = reference()
+
+    def hand_deal() -> None:
+        if send_deals:
+            zones = getattr(ref, "deal_zones", None)
+            sender = getattr(engine, "deal", None)
+            if zones is None or sender is None:
+                raise EngineError("send_deals: the reference cannot give its deal as zones, or the engine "
+                                  "cannot take one")
+            try:
+                sender(zones())
+            except ValueError as e:
+                raise EngineError(f"the engine refuses the deal it is handed: {e}") from None
+
     history: list[str] = []
 
     def note(kind: str, message: str, rule: str | None = None, cause: str = "") -> None:
@@ -524,6 +550,7 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
     dealt = True  # the position to compare next is a fresh deal
     try:
         engine.start(game, options, seed, deck)
+        hand_deal()
         rng = SplitMix64(policy_seed)
         _compare_piles(engine, ref, game, options, seed, piles, note)
         for _ in range(max_actions):
@@ -567,6 +594,8 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
             rep.actions += 1
             ended = list(ref.rounds_ended())
             dealt = bool(ended)
+            if dealt and not ref.match_over():
+                hand_deal()
             found = _outcome_diff(ended, list(engine.rounds_ended()), game, options, scores_differ)
             if found is not None:
                 message, rule, cause = found

@@ -14,7 +14,15 @@ from hanafuda_spec.referee import EngineError, ProcessEngine, RefereeReport, gro
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import add_rules_arguments
+from hanafuda.records import match_deal_zones
 from hanafuda.registry import game
+
+
+class DealingReference(ReferenceAdapter):
+    """The reference adapter, able to give the deal in play as zones (for ``--send-deals``)."""
+
+    def deal_zones(self) -> dict[str, object]:
+        return dict(match_deal_zones(self.match))
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,6 +43,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="stop a match at its first round disagreement (by default play goes on, the scores "
                    "being ignored from there, so that later rounds are checked too)")
     p.add_argument("--all", action="store_true", help="list every disagreement instead of grouping repeats")
+    p.add_argument("--send-deals", action="store_true",
+                   help="hand the engine every deal as zones (the 'deal' request), for an engine with its own "
+                   "shuffle")
     add_rules_arguments(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run)
@@ -49,13 +60,13 @@ def run(args: argparse.Namespace) -> int:
     violations: list[Violation] = []
 
     def reference() -> EngineAdapter:
-        return ReferenceAdapter()
+        return DealingReference()
 
     try:
         with ProcessEngine(args.engine, timeout=args.timeout) as engine:
             for i in range(args.games):
                 referee_match(engine, reference, g.spec.key, values, args.seed + i, args.seed + i, report=report,
-                              go_on=not args.stop_at_round)
+                              go_on=not args.stop_at_round, send_deals=args.send_deals)
                 if any(d.kind == "protocol" for d in report.disagreements):
                     break
             if args.invariants and report.ok:
