@@ -19,7 +19,9 @@ from hanafuda.importers.koikoi_ai import IMPORTER as KOIKOI_AI
 from hanafuda.importers.koikoi_ai import card_id
 from hanafuda.records import suggest_options, validate_document
 from hanafuda.registry import game
-from hanafuda_spec.records import FORMAT_1_1, parse_record
+from hanafuda_spec.records import FORMAT_1_1, parse_record, schema
+
+from tests.test_records import schema_errors
 
 FIXTURES = Path(__file__).parent / "fixtures" / "peer-logs"
 KAI = sorted((FIXTURES / "koikoi-ai").glob("*.json"))
@@ -55,6 +57,7 @@ def test_each_log_is_one_strict_1_1_record_with_provenance(path: Path) -> None:
     doc = imported(path)
     rec, problems = parse_record(doc)
     assert problems == [] and rec is not None
+    assert schema_errors(doc, None, schema(FORMAT_1_1)) == []
     assert doc["format"] == FORMAT_1_1 and doc["game"] == "koikoi" and doc["status"] == "complete"
     meta = doc["meta"]
     assert meta["source"] == {"file": str(path), "line": 1}
