@@ -267,3 +267,21 @@ def test_an_engine_with_its_own_shuffle_is_refereed_when_handed_the_deals(key: s
 def test_cli_send_deals_with_the_example_engine(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["referee", GAMES[0], "--engine", _cmd(ENGINE), "--games", "2", "--send-deals"])
     assert code == 0, capsys.readouterr()
+
+
+class _SevenNotDoubled(ReferenceAdapter):
+    """An in-process engine playing one option differently: a base of 7 or more is not doubled."""
+
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        super().start(game, {**options, "seven_double": "off"}, seed, deck)
+
+
+def test_a_round_disagreement_names_the_option_value_that_explains_it() -> None:
+    """KK-SCORE-4: the engine does not double a base of 7; the verdict shows the multiplier on each
+    side, names the option value under which the reference agrees, and the rule of that option."""
+    report = referee_match(_SevenNotDoubled(), ReferenceAdapter, "koikoi", _values("koikoi"), 1, 1, piles=0)
+    rounds = [d for d in report.disagreements if d.kind == "round"]
+    assert rounds and rounds[0].rule_id == "KK-SCORE-4" and rounds[0].exact
+    assert "seven: engine 1, reference 2" in rounds[0].message
+    assert "with `seven_double=off` the reference agrees" in rounds[0].message
+    assert report.hints == {"seven 1 vs 2": ["seven_double=off"]}

@@ -341,11 +341,14 @@ def group_disagreements(ds: Sequence[Disagreement]) -> list[tuple[tuple[str, str
 
 @dataclass
 class RefereeReport:
-    """What refereeing found (matches and actions played in lockstep, every disagreement)."""
+    """What refereeing found (matches and actions played in lockstep, every disagreement), and for
+    each cause of a round disagreement, the option values under which the reference agrees with
+    the engine (``hints``, tried once per cause)."""
 
     matches: int = 0
     actions: int = 0
     disagreements: list[Disagreement] = field(default_factory=list)
+    hints: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -439,7 +442,11 @@ def _outcome_diff(want: list[RoundOutcome], got: list[RoundOutcome], game: str =
     """Every difference between the rounds the reference and the engine ended: (message, the exact
     rule id when one can be named, a cause key for grouping), or None when they agree."""
     if len(want) != len(got):
-        return f"the engine ends {len(got)} round(s) here, the reference {len(want)}", None, "rounds-ended"
+        def reasons(rs: list[RoundOutcome]) -> str:
+            return ", ".join(r.reason for r in rs) or "none"
+        return (f"the engine ends {len(got)} round(s) here ({reasons(got)}), the reference {len(want)} "
+                f"({reasons(want)}): a deal one side voids at once (a misdeal, a lucky hand) and the other plays",
+                None, f"rounds ended: engine {reasons(got)} vs reference {reasons(want)}")
     rules = yaku_rules(game, options or {}) if game else {}
     for i, (w, g) in enumerate(zip(want, got, strict=True)):
         which = f"round {i + 1} of {len(want)} ended here" if len(want) > 1 else "the round"
@@ -491,7 +498,7 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
                   options: Mapping[str, str], seed: int, policy_seed: int, *, piles: int = 8,
                   deck: Sequence[int] | None = None, max_actions: int = 100_000, max_disagreements: int = 20,
                   report: RefereeReport | None = None, go_on: bool = True,
-                  send_deals: bool = False) -> RefereeReport:
+                  send_deals: bool = False, explain: bool = True) -> RefereeReport:
     """Play one match in lockstep and record every disagreement in ``report``.
 
     ``reference`` makes a fresh reference engine (a second one is used to ask which rule an
@@ -503,7 +510,9 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
     rounds are checked too. Differences in the legal actions alone are all reported and play goes
     on, up to ``max_disagreements`` for the match. ``deck`` stacks the first deal (top first) for
     both engines. With ``send_deals`` the engine is handed every deal as zones (the ``deal``
-    request), which the reference must be able to give (a ``deal_zones()`` method)."""
+    request), which the reference must be able to give (a ``deal_zones()`` method). With
+    ``explain``, the first round disagreement of each cause is replayed under every other value of
+    every option, and the values under which the reference gives the engine's result are named."""
     rep = report if report is not None else RefereeReport()
     ref = reference()
 
@@ -596,9 +605,16 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
             dealt = bool(ended)
             if dealt and not ref.match_over():
                 hand_deal()
-            found = _outcome_diff(ended, list(engine.rounds_ended()), game, options, scores_differ)
+            theirs = list(engine.rounds_ended())
+            found = _outcome_diff(ended, theirs, game, options, scores_differ)
             if found is not None:
                 message, rule, cause = found
+                if explain and cause not in rep.hints and not scores_differ:
+                    rep.hints[cause] = _option_hints(reference, game, options, seed, deck, history, theirs)
+                hint = rep.hints.get(cause)
+                if hint:
+                    message += "; " + "; ".join(f"with `{h}` the reference agrees" for h in hint)
+                    rule = rule or _option_rule(game, hint)
                 note("round", message, rule, cause)
                 if not go_on:
                     return rep
@@ -613,6 +629,38 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
     except EngineError as e:
         note("protocol", str(e))
     return rep
+
+
+def _option_hints(reference: Callable[[], EngineAdapter], game: str, options: Mapping[str, str], seed: int,
+                  deck: Sequence[int] | None, history: Sequence[str], theirs: list[RoundOutcome]) -> list[str]:
+    """The single option values under which the reference, replaying ``history``, ends the last
+    round as the engine did (``KEY=VALUE`` each)."""
+    spec = spec_for(game)
+    out = []
+    for o in spec.options:
+        for v in o.choices:
+            if options.get(o.key, o.default) == v:
+                continue
+            trial = {**options, o.key: v}
+            ref = reference()
+            try:
+                ref.start(game, trial, seed, deck)
+                for a in history:
+                    ref.apply(a)
+            except Exception:  # the history is not legal under that value: not this option
+                continue
+            if _outcome_diff(list(ref.rounds_ended()), theirs, game, trial) is None:
+                out.append(f"{o.key}={v}")
+    return out
+
+
+def _option_rule(game: str, hints: Sequence[str]) -> str | None:
+    """The rule governing the option all the hints are about, when they name one option only."""
+    keys = {h.split("=", 1)[0] for h in hints}
+    if len(keys) != 1:
+        return None
+    (key,) = keys
+    return next((r.id for r in spec_for(game).rules if r.option == key), None)
 
 
 def _deal_diff(want: Snapshot, got: Snapshot) -> str:
