@@ -285,3 +285,19 @@ def test_a_round_disagreement_names_the_option_value_that_explains_it() -> None:
     assert "seven: engine 1, reference 2" in rounds[0].message
     assert "with `seven_double=off` the reference agrees" in rounds[0].message
     assert report.hints == {"seven 1 vs 2": ["seven_double=off"]}
+
+
+class _MustCapture(ReferenceAdapter):
+    """An in-process engine that forbids discarding while a capture is possible."""
+
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        super().start(game, {**options, "discard": "must-capture"}, seed, deck)
+
+
+def test_missing_legal_actions_name_the_option_that_explains_them() -> None:
+    """KK-CAP-5: the engine never offers a discard when it could capture: the verdict names
+    discard=must-capture and the rule of that option, not a chapter guess."""
+    report = referee_match(_MustCapture(), ReferenceAdapter, "koikoi", _values("koikoi"), 1, 1, piles=0)
+    missing = [d for d in report.disagreements if d.kind == "legal-missing"]
+    assert missing and all(d.rule_id == "KK-CAP-5" and d.exact for d in missing)
+    assert all("with `discard=must-capture` the reference agrees" in d.message for d in missing)

@@ -445,7 +445,7 @@ def _outcome_diff(want: list[RoundOutcome], got: list[RoundOutcome], game: str =
         def reasons(rs: list[RoundOutcome]) -> str:
             return ", ".join(r.reason for r in rs) or "none"
         return (f"the engine ends {len(got)} round(s) here ({reasons(got)}), the reference {len(want)} "
-                f"({reasons(want)}): a deal one side voids at once (a misdeal, a lucky hand) and the other plays",
+                f"({reasons(want)})",
                 None, f"rounds ended: engine {reasons(got)} vs reference {reasons(want)}")
     rules = yaku_rules(game, options or {}) if game else {}
     for i, (w, g) in enumerate(zip(want, got, strict=True)):
@@ -576,13 +576,22 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
                 return rep
             r_legal, e_legal = list(ref.legal_actions()), list(engine.legal_actions())
             r_set, e_set = set(r_legal), set(e_legal)
+            if r_set != e_set and explain:
+                key = "legal: " + ", ".join(sorted({f"offers {a.split()[0]}" for a in e_set - r_set}
+                                                    | {f"misses {a.split()[0]}" for a in r_set - e_set}))
+                if key not in rep.hints:
+                    rep.hints[key] = _option_hints(reference, game, options, seed, deck, history, None, e_set)
+                legal_hint = rep.hints[key]
+            else:
+                legal_hint = []
+            tail = "; " + "; ".join(f"with `{h}` the reference agrees" for h in legal_hint) if legal_hint else ""
             for a in sorted(e_set - r_set):
                 rid = why_illegal(a)
-                note("legal-extra", f"the engine offers {a!r}, which the reference refuses", rid,
-                     f"offers {a.split()[0]}")
+                note("legal-extra", f"the engine offers {a!r}, which the reference refuses{tail}",
+                     rid or _option_rule(game, legal_hint), f"offers {a.split()[0]}")
             for a in sorted(r_set - e_set):
-                note("legal-missing", f"the engine does not offer {a!r}, which the reference allows", None,
-                     f"misses {a.split()[0]}")
+                note("legal-missing", f"the engine does not offer {a!r}, which the reference allows{tail}",
+                     _option_rule(game, legal_hint), f"misses {a.split()[0]}")
             if ref.match_over() != engine.match_over():
                 note("match-over", f"engine says the match is {'over' if engine.match_over() else 'not over'}")
                 return rep
@@ -610,7 +619,7 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
             if found is not None:
                 message, rule, cause = found
                 if explain and cause not in rep.hints and not scores_differ:
-                    rep.hints[cause] = _option_hints(reference, game, options, seed, deck, history, theirs)
+                    rep.hints[cause] = _option_hints(reference, game, options, seed, deck, history, theirs, None)
                 hint = rep.hints.get(cause)
                 if hint:
                     message += "; " + "; ".join(f"with `{h}` the reference agrees" for h in hint)
@@ -632,9 +641,11 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
 
 
 def _option_hints(reference: Callable[[], EngineAdapter], game: str, options: Mapping[str, str], seed: int,
-                  deck: Sequence[int] | None, history: Sequence[str], theirs: list[RoundOutcome]) -> list[str]:
+                  deck: Sequence[int] | None, history: Sequence[str], theirs: list[RoundOutcome] | None,
+                  legal: set[str] | None) -> list[str]:
     """The single option values under which the reference, replaying ``history``, ends the last
-    round as the engine did (``KEY=VALUE`` each)."""
+    round as the engine did (``theirs``), or offers the engine's legal actions (``legal``):
+    ``KEY=VALUE`` each."""
     spec = spec_for(game)
     out = []
     for o in spec.options:
@@ -649,7 +660,14 @@ def _option_hints(reference: Callable[[], EngineAdapter], game: str, options: Ma
                     ref.apply(a)
             except Exception:  # the history is not legal under that value: not this option
                 continue
-            if _outcome_diff(list(ref.rounds_ended()), theirs, game, trial) is None:
+            try:
+                if legal is not None:
+                    agrees = set(ref.legal_actions()) == legal
+                else:
+                    agrees = theirs is not None and _outcome_diff(list(ref.rounds_ended()), theirs, game, trial) is None
+            except Exception:  # the reference cannot go on under that value
+                continue
+            if agrees:
                 out.append(f"{o.key}={v}")
     return out
 
