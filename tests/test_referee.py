@@ -301,3 +301,17 @@ def test_missing_legal_actions_name_the_option_that_explains_them() -> None:
     missing = [d for d in report.disagreements if d.kind == "legal-missing"]
     assert missing and all(d.rule_id == "KK-CAP-5" and d.exact for d in missing)
     assert all("with `discard=must-capture` the reference agrees" in d.message for d in missing)
+
+
+class _DealPasses(ReferenceAdapter):
+    """An in-process engine whose deal passes after a drawn round."""
+
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        super().start(game, {**options, "draw_dealer": "pass"}, seed, deck)
+
+
+def test_a_different_next_deal_is_a_deal_named_with_its_option() -> None:
+    report = referee_match(_DealPasses(), ReferenceAdapter, "koikoi", _values("koikoi"), 0, 0, piles=0)
+    (d,) = report.disagreements
+    assert d.kind == "deal" and d.message.startswith("a different deal: dealer: engine")
+    assert "with `draw_dealer=pass` the reference agrees" in d.message and d.exact

@@ -64,7 +64,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
 from hanafuda_spec.catalogue import Topic
@@ -349,6 +349,10 @@ class RefereeReport:
     actions: int = 0
     disagreements: list[Disagreement] = field(default_factory=list)
     hints: dict[str, list[str]] = field(default_factory=dict)
+    explained: int = 0  # position and deal differences for which option values were tried
+
+    #: at most this many position or deal differences are replayed under other option values
+    EXPLAIN_POSITIONS: ClassVar[int] = 10
 
     @property
     def ok(self) -> bool:
@@ -568,11 +572,17 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
                 want, got = replace(want, scores=()), replace(got, scores=())
             diff = _snap_diff(want, got)
             if diff is not None:
+                hint: list[str] = []
+                if explain and not scores_differ and rep.explained < rep.EXPLAIN_POSITIONS:
+                    rep.explained += 1
+                    hint = _option_hints(reference, game, options, seed, deck, history, None, None, got)
+                tail = "; " + "; ".join(f"with `{h}` the reference agrees" for h in hint) if hint else ""
                 if dealt:
                     note("deal", _deal_diff(want, got) + (" (after an earlier round disagreement)"
-                                                         if scores_differ else ""), None, "deal")
+                                                         if scores_differ else "") + tail,
+                         _option_rule(game, hint), "deal")
                 else:
-                    note("position", diff, None, "position")
+                    note("position", diff + tail, _option_rule(game, hint), "position")
                 return rep
             r_legal, e_legal = list(ref.legal_actions()), list(engine.legal_actions())
             r_set, e_set = set(r_legal), set(e_legal)
@@ -620,10 +630,10 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
                 message, rule, cause = found
                 if explain and cause not in rep.hints and not scores_differ:
                     rep.hints[cause] = _option_hints(reference, game, options, seed, deck, history, theirs, None)
-                hint = rep.hints.get(cause)
-                if hint:
-                    message += "; " + "; ".join(f"with `{h}` the reference agrees" for h in hint)
-                    rule = rule or _option_rule(game, hint)
+                round_hint = rep.hints.get(cause, [])
+                if round_hint:
+                    message += "; " + "; ".join(f"with `{h}` the reference agrees" for h in round_hint)
+                    rule = rule or _option_rule(game, round_hint)
                 note("round", message, rule, cause)
                 if not go_on:
                     return rep
@@ -642,10 +652,10 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
 
 def _option_hints(reference: Callable[[], EngineAdapter], game: str, options: Mapping[str, str], seed: int,
                   deck: Sequence[int] | None, history: Sequence[str], theirs: list[RoundOutcome] | None,
-                  legal: set[str] | None) -> list[str]:
+                  legal: set[str] | None, position: Snapshot | None = None) -> list[str]:
     """The single option values under which the reference, replaying ``history``, ends the last
-    round as the engine did (``theirs``), or offers the engine's legal actions (``legal``):
-    ``KEY=VALUE`` each."""
+    round as the engine did (``theirs``), offers the engine's legal actions (``legal``) or reaches
+    its position (``position``): ``KEY=VALUE`` each."""
     spec = spec_for(game)
     out = []
     for o in spec.options:
@@ -661,7 +671,9 @@ def _option_hints(reference: Callable[[], EngineAdapter], game: str, options: Ma
             except Exception:  # the history is not legal under that value: not this option
                 continue
             try:
-                if legal is not None:
+                if position is not None:
+                    agrees = _snap_diff(ref.snapshot(), position) is None
+                elif legal is not None:
                     agrees = set(ref.legal_actions()) == legal
                 else:
                     agrees = theirs is not None and _outcome_diff(list(ref.rounds_ended()), theirs, game, trial) is None
@@ -684,14 +696,15 @@ def _option_rule(game: str, hints: Sequence[str]) -> str | None:
 def _deal_diff(want: Snapshot, got: Snapshot) -> str:
     """A different deal, as a deal: which zones (a seat's hand, the table, the draw pile) differ, or
     whether one side ended the deal at once (a misdeal, a lucky hand) and the other did not."""
-    parts = []
+    parts = [f"{key}: engine {getattr(got, key)!r}, reference {getattr(want, key)!r}"
+             for key in ("dealer", "round") if getattr(want, key) != getattr(got, key)]
     wz, gz = dict(want.zones), dict(got.zones)
     for name in sorted(set(wz) | set(gz)):
         if sorted(wz.get(name, ())) != sorted(gz.get(name, ())):
             shown = f"seat {name[5:]}'s hand" if name.startswith("hand.") else {
                 "field": "the table", "stock": "the draw pile"}.get(name, f"zone {name}")
             parts.append(f"{shown}: engine {sorted(gz.get(name, ()))}, reference {sorted(wz.get(name, ()))}")
-    for key in ("to_move", "phase", "dealer", "round"):
+    for key in ("to_move", "phase"):
         if getattr(want, key) != getattr(got, key):
             parts.append(f"{key}: engine {getattr(got, key)!r}, reference {getattr(want, key)!r}")
     if not parts:
