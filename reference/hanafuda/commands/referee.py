@@ -31,7 +31,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        "stdin/stdout; see hanafuda_spec.referee) in lockstep with the reference: we deal from a "
                        "seed, the engine reports its legal actions, applies ours, reports positions, round "
                        "results and pile scores. Every disagreement is reported with a rule id. Exit 0 no "
-                       "disagreement, 1 disagreements, 2 the engine is unusable.")
+                       "disagreement, 1 disagreements, 2 the engine is unusable (with its last stderr lines).",
+                       epilog="Limits: a match stops at a difference of position or deal, and after 20 "
+                       "disagreements; option values that explain a difference are tried once per cause of a "
+                       "round or legal-action difference, and for the first 10 position or deal differences "
+                       "of a run; identical causes are grouped (--all lists each).")
     p.add_argument("game")
     p.add_argument("--engine", "-e", required=True, metavar="CMD", help="the engine's command line")
     p.add_argument("--games", "-n", type=int, default=10, metavar="N")
