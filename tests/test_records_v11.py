@@ -382,3 +382,12 @@ def test_parse_keeps_1_1_fields() -> None:
     r, problems = parse_record(doc)
     assert problems == [] and r is not None and isinstance(r.deck, DealZones) and r.meta == [1, 2]
     assert r.deck.zone("facedown") is not None and len(r.deck.field) == 1
+
+
+@pytest.mark.parametrize("args", [["-r", "nosuch"], ["-o", "nosuch=1"], ["--select", ""], ["-o", "junk"]])
+def test_bad_rule_arguments_are_usage_errors(args: list[str], tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "r.jsonl"
+    p.write_text(json.dumps(rec("kekoro")) + "\n", encoding="utf-8")
+    code, out, err = run_cli(["validate", str(p), *args], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err

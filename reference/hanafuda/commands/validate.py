@@ -13,6 +13,7 @@ from hanafuda_spec.records import LIMITS, Problem
 from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import add_rules_arguments
 from hanafuda.records import RecordReport, consequences, suggest_options, validate_stream
+from hanafuda.registry import available
 
 _KEEP = 1000  # record summaries kept per file for --json (the rest are counted)
 _SUGGEST = 20  # invalid records per file for which option values are tried
@@ -57,6 +58,7 @@ def _matches(rule: str, patterns: Sequence[str]) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
+    _check_rules(args.ruleset, options)
     for pat in (*args.select, *args.ignore):
         if not pat.strip():
             raise UsageError("--select/--ignore: an empty rule id")
@@ -96,6 +98,18 @@ def run(args: argparse.Namespace) -> int:
         json.dump({"ok": code == 0, "exit": code, "files": files_out}, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     return code
+
+
+def _check_rules(ruleset: str | None, options: dict[str, str]) -> None:
+    """A ruleset or option no game has is a usage error (one that a record's game lacks is that
+    record's REC-RULES-1)."""
+    specs = [g.spec for g in available()]
+    if ruleset is not None and not any(ruleset in {r.name for r in sp.rulesets} for sp in specs):
+        known = sorted({r.name for sp in specs for r in sp.rulesets})
+        raise UsageError(f"--ruleset {ruleset!r}: no game has it (known: {', '.join(known)})")
+    for key in options:
+        if not any(key in {o.key for o in sp.options} for sp in specs):
+            raise UsageError(f"--option {key}: no game has this option (see 'hanafuda rules GAME')")
 
 
 def _filter(rep: RecordReport, select: Sequence[str], ignore: Sequence[str]) -> None:
