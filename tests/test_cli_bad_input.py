@@ -8,6 +8,7 @@ exactly those input files (and, for a successful row, what it is documented to w
 
 from __future__ import annotations
 
+import argparse
 import functools
 import io
 import json
@@ -158,7 +159,7 @@ ROWS: dict[str, Row] = {
     "score an option-like card after --": Row(["score", "koikoi", "--", "-5"], 2, "card '-5'"),
     "score unknown card": Row(["score", "koikoi", "999"], 2, "card '999'"),
     # -- validate -------------------------------------------------------------------------------
-    "#18 validate /nonexistent": Row(["validate", "/nonexistent"], 2, "/nonexistent: cannot read"),
+    "#18 validate /nonexistent": Row(["validate", "/nonexistent"], 2, "/nonexistent: [REC-JSON-1] cannot read"),
     "#18 validate a directory": Row(["validate", "."], 2, "is a directory"),
     "#18 validate a record with a UTF-8 BOM": Row(["validate", "F"], 0, out="1 valid",
                                                   files={"F": b"\xef\xbb\xbf" + b"RECORD\n"}),
@@ -187,6 +188,12 @@ ROWS: dict[str, Row] = {
     "perft empty game": Row(["perft", ""], 2, "game name is empty"),
     "perft --seed 2**64-1 is a seed": Row(["perft", "kekoro", "--seed", str(MAX_SEED), "--depth", "1"], 0,
                                           out="sequences"),
+    # -- import ---------------------------------------------------------------------------------
+    "import an unknown format": Row(["import", "nope", "F"], 2, "unknown format 'nope'", files={"F": b"x"}),
+    "import a missing file": Row(["import", "koikoi-ai", "nope.json"], 2, "nope.json: cannot read"),
+    "import garbage": Row(["import", "koikoi-ai", "F", "--out", "o.jsonl"], 2, "F", files={"F": b"garbage"}),
+    "import a binary file": Row(["import", "battle-hanafuda", "F", "--out", "o.jsonl"], 2, "F", files={"F": BINARY}),
+    "import an empty name": Row(["import", "koikoi-ai", ""], 2, "file name is empty"),
     # -- the program ----------------------------------------------------------------------------
     "no command": Row([], 2, "a COMMAND is required"),
     "unknown command": Row(["frobnicate"], 2, "unknown command 'frobnicate'"),
@@ -237,11 +244,16 @@ def test_every_row_of_the_issue_is_in_the_table() -> None:
 
 
 def _subcommands() -> list[str]:
-    import argparse
-
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return sorted(sub.choices)
+
+
+def _subparser(command: str) -> argparse.ArgumentParser:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    found: argparse.ArgumentParser = sub.choices[command]
+    return found
 
 
 @pytest.mark.parametrize("command", _subcommands())
@@ -267,7 +279,8 @@ def test_help_shows_defaults_games_and_an_example(command: str, capsys: pytest.C
     text = " ".join(capsys.readouterr().out.split())
     assert "examples: hanafuda " + command in text
     assert "exit codes: 0 success, 1 a check failed, 2 bad input" in text
-    if "GAME" in text:
+    parser = _subparser(command)
+    if any(a.metavar == "GAME" for a in parser._actions):
         assert all(k in text for k in GAME_KEYS), text
 
 
