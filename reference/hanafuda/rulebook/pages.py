@@ -38,6 +38,7 @@ from hanafuda_spec.invariants import GENERIC, GameProfile
 from hanafuda_spec.shuffle import SHUFFLE_VECTORS
 from hanafuda_spec.verify import option_sets
 
+from hanafuda.rulebook.learn import sources_table, write_learning
 from hanafuda.rulebook.pictures import card_svg, kind_label, picture_name
 from hanafuda.rulebook.yakuview import YakuView, game_yaku
 
@@ -172,17 +173,17 @@ def _deck_of(spec: GameSpec) -> Deck:
 
 def rule_block(spec: GameSpec, r: Rule) -> str:
     """One rule: id, evidence, text, citations, and the decision and option it relates to."""
-    lines = [":::{container} rule", f":name: {rule_label(r.id)}", "",
-             f"**{r.id}** · *{md_escape(r.evidence.value)}*", "", md_escape(r.text), "",
-             "Source: " + "; ".join(cite(c) for c in r.citations) + "."]
-    extra = []
+    from hanafuda.rulebook.learn import EVIDENCE_BADGES
+
+    badge = EVIDENCE_BADGES[r.evidence][0]
+    refs = ["; ".join(cite(c) for c in r.citations)]
     if r.gap is not None:
-        extra.append("decision " + _ref(rule_label(r.gap), r.gap))
+        refs.append("decision " + _ref(rule_label(r.gap), r.gap))
     if r.option is not None:
-        extra.append("option " + _ref(f"{spec.key}-options", r.option))
-    if extra:
-        lines += ["", "See " + ", ".join(extra) + "."]
-    lines.append(":::")
+        refs.append("option " + _ref(f"{spec.key}-options", r.option))
+    lines = [":::{container} rule", f":name: {rule_label(r.id)}", "",
+             f"**{r.id}** [{badge}]{{.badge .ev-{badge}}} {md_escape(r.text)}", "",
+             "[" + " · ".join(refs) + "]{.cite}", ":::"]
     return "\n".join(lines) + "\n"
 
 
@@ -298,7 +299,9 @@ def options_section(spec: GameSpec) -> str:
 
 def rulebook_page(spec: GameSpec, has_examples: bool) -> str:
     deck = _deck_of(spec)
-    out = [f"({spec.key})=", f"# {md_escape(spec.name)}", "",
+    from hanafuda.rulebook.learn import evidence_legend
+
+    out = [f"({spec.key}-rules)=", f"# {md_escape(spec.name)}: the rules", "",
            f"*{md_escape(spec.summary)}*", "",
            f"Also called: {', '.join(md_escape(a) for a in spec.aliases)}. "
            f"Deck: {deck.name} ({len(deck)} cards). Sources: "
@@ -306,10 +309,7 @@ def rulebook_page(spec: GameSpec, has_examples: bool) -> str:
            f"Every rule below is enforced by the reference and has an id (errors and tests name it), a "
            f"citation, and how it is supported. Where the sources are silent or disagree, the rule names the "
            f"decision recorded on {_ref(f'{spec.key}-decisions', 'Sources and decisions')}.", "",
-           "```{toctree}", ":maxdepth: 1", "", "decisions", "status"]
-    if has_examples:
-        out.append(f"../../examples/{spec.key}")
-    out += ["```", ""]
+           evidence_legend(), ""]
     for n, topic in enumerate(Topic, 1):
         rules = [r for r in spec.rules if r.topic is topic]
         out += [f"({spec.key}-{topic.name.lower()})=", f"## {n}. {topic.value}", ""]
@@ -393,8 +393,8 @@ def found_gaps(key: str, report: Sequence[CheckRow] | None) -> tuple[FoundGap, .
 
 def gap_block(spec: GameSpec, g: Gap) -> str:
     rules = [r.id for r in spec.rules if r.gap == g.id]
-    out = [f"({rule_label(g.id)})=", f"## {g.id}", "",
-           f"**Question.** {md_escape(g.question)}", "",
+    out = [f"({rule_label(g.id)})=", f"## {md_escape(g.question)}", "",
+           f"*Decision {g.id}.*", "",
            f"**What the sources say.** {md_escape(g.sources_say)}", "",
            f"**Decision.** {md_escape(g.decision)}", "",
            f"**Reason.** {md_escape(g.reason)}", ""]
@@ -777,7 +777,8 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
     tests = rule_tests(_tests_dir())
     for s in specs:
         has_examples = (docs / "examples" / f"{s.key}.md").is_file()
-        _write(gen / s.key / "index.md", rulebook_page(s, has_examples))
+        _write(gen / s.key / "rules.md", rulebook_page(s, has_examples))
+        write_learning(gen / s.key, s, has_examples)
         _write(gen / s.key / "decisions.md", decisions_page(s, checks))
         _write(gen / s.key / "status.md", status_page(s, tests, checks))
     overview = ["(rulebooks)=", "# The rulebooks", "",
@@ -796,6 +797,7 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
                  "Ids are `rank × 10 + copy`; copy 0 of ranks 1, 3 and 4 is the special card; the jokers are "
                  "Oni (0) and, in the Jizo variant, Jizo (1).", "", deck_table(DAINI_JIZO, "cards")]
     _write(gen / "rulebooks.md", "\n".join(overview) + "\n")
+    _write(gen / "sources.md", sources_table())
     spec_pages = ["invariants", "proofs", "shuffle", "records"]
     _write(gen / "spec" / "invariants.md", invariants_page(specs))
     _write(gen / "spec" / "proofs.md", proofs_page(specs, checks))
