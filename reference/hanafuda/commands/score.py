@@ -7,6 +7,7 @@ import argparse
 from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import add_rules_arguments, print_json
 from hanafuda.registry import game
+from hanafuda.rulebook.yakuview import display_names
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     deck = g.deck(rules)
     cards = deck.parse_many(args.cards)
     ps = g.score(rules, cards, month)
-    names = g.yaku_names(rules)
+    names = dict(g.yaku_names(rules))
+    if any(y.id not in names for y in ps.yaku):  # the names the catalogue's yaku data gives
+        names = {**display_names(g.spec.key), **names}
     if args.json:
         print_json({
             "game": g.spec.key,

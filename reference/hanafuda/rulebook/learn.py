@@ -94,7 +94,9 @@ def legend(deck: Deck) -> str:
 
 def yaku_names(key: str) -> dict[str, str]:
     """Display names of a game's yaku ids (every option set)."""
-    return {v.id: v.name for v in game_yaku(key)}
+    from hanafuda.rulebook.yakuview import display_names
+
+    return display_names(key)
 
 
 # -- How to play --------------------------------------------------------------------------------
@@ -129,11 +131,11 @@ def _section(spec: GameSpec, s: Section, n: int) -> list[str]:
 
 def _yaku_strip(spec: GameSpec, deck: Deck) -> list[str]:
     views = [v for v in game_yaku(spec.key) if not v.option]
-    out = [":::{container} yaku-strip", ""]
+    out = ["::::{container} yaku-strip", ""]
     for v in views:
         out += [":::{container} yaku-mini", "", f"**{_md(v.name)}** · {_md(v.points)}", "",
                 _imgs(v.cards, deck), ":::", ""]
-    out += [":::", "", f"Every yaku with its exact condition and the options that change it: "
+    out += ["::::", "", f"Every yaku with its exact condition and the options that change it: "
             f"{{ref}}`the yaku gallery <{spec.key}-gallery>`.", ""]
     return out
 

@@ -391,10 +391,27 @@ def found_gaps(key: str, report: Sequence[CheckRow] | None) -> tuple[FoundGap, .
     return tuple(c for r in report if r.game == key and r.kind == "proof" for c in r.cases)
 
 
+def headline(question: str, limit: int = 100) -> str:
+    """A decision's title: its question, cut at the question mark or the first clause if long.
+
+    >>> headline("Who deals first? The seed does not say.")
+    'Who deals first?'
+    """
+    q = " ".join(question.split())
+    if "?" in q[:limit + 20]:
+        return q[:q.index("?") + 1]
+    for sep in (": ", "; ", " (", ", "):
+        if sep in q[20:limit]:
+            return q[:q.index(sep, 20)]
+    if len(q) <= limit:
+        return q
+    return q[:q.rindex(" ", 0, limit)] + " …"
+
+
 def gap_block(spec: GameSpec, g: Gap) -> str:
     rules = [r.id for r in spec.rules if r.gap == g.id]
-    out = [f"({rule_label(g.id)})=", f"## {md_escape(g.question)}", "",
-           f"*Decision {g.id}.*", "",
+    out = [f"({rule_label(g.id)})=", f"## {md_escape(headline(g.question))}", "",
+           f"*Decision {g.id}.* **Question.** {md_escape(g.question)}", "",
            f"**What the sources say.** {md_escape(g.sources_say)}", "",
            f"**Decision.** {md_escape(g.decision)}", "",
            f"**Reason.** {md_escape(g.reason)}", ""]
