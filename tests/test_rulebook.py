@@ -240,7 +240,7 @@ def test_how_to_play_names_only_rules_of_its_game() -> None:
     assert set(HOWTO) == {s.key for s in all_specs()}
     for key, h in HOWTO.items():
         spec = spec_for(key)
-        assert [s.title for s in h.sections][0] == "The object of the game"
+        assert h.sections[0].title == "The object of the game"
         unknown = [r for r in h.rule_ids() if not spec.has_rule(r)]
         assert not unknown, f"{key}: unknown rule ids {unknown}"
         assert {s.show for s in h.sections} >= {"deck", "yaku", "example"}, key

@@ -125,7 +125,8 @@ _PROBE = """() => {
       const r = e.getBoundingClientRect();
       return r.width > 0 && r.height > 0 && r.right > limit && getComputedStyle(e).visibility !== 'hidden'
         && !scrolls(e);
-    }).slice(0, 3).map(e => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right - limit)}px`);
+    }).slice(0, 3).map(e =>
+      `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right - limit)}px`);
   }
   const imgs = Array.from(document.images);
   const cards = imgs.filter(i => /\\/(hf|daini)-\\d+\\.svg$/.test(i.currentSrc || i.src));

@@ -60,8 +60,8 @@ class ExampleSpec:
 #: an instant victory.
 EXAMPLES: dict[str, ExampleSpec] = {
     ex.game: ex for ex in (
-        ExampleSpec("koikoi", 12, 12, 1, "a player forms yaku, calls koi-koi, is answered by the opponent's "
-                    "koi-koi, then stops: the doubling for seven points or more and for the opponent's koi-koi",
+        ExampleSpec("koikoi", 12, 12, 1, "a player forms a yaku and calls koi-koi; the opponent then stops with "
+                    "seven points, doubled for reaching seven and doubled again for the koi-koi",
                     {"length": "1"}),
         ExampleSpec("kusurigui", 4, 4, 1, "willows (Oni-fuda) capturing the pile, and Kusuri-gui payments made on "
                     "the spot", {"rounds": "6"}),
@@ -136,7 +136,7 @@ def make_record(ex: ExampleSpec) -> dict[str, JsonValue]:
     history = m.info.history
     shuffle = SplitMix64(ex.seed)
     orders: list[JsonValue] = [[c.id for c in shuffled(g.deck(rules).cards, shuffle)] for _ in history]
-    rounds: list[JsonValue] = [{"deal": k + 1, "actions": counts[k], **dict(r.to_json())}  # type: ignore[dict-item]
+    rounds: list[JsonValue] = [json.loads(json.dumps({"deal": k + 1, "actions": counts[k], **r.to_json()}))
                                for k, r in enumerate(history)]
     return {
         "format": "hanafuda-record/1",
@@ -278,9 +278,9 @@ def replay_deal(doc: Mapping[str, Any], ex: ExampleSpec) -> DealView:
     yaku = _pile_yaku(g, rules, start)
     group: list[str] = []
     group_start = start
-    seat = g.to_move(m.state)
+    seat = _mover(g, m.state)
     while len(m.info.history) < ex.deal:
-        mover = g.to_move(m.state)
+        mover = _mover(g, m.state)
         text = texts[i]
         if group and (mover != seat or _at_deal(group[-1]) != _at_deal(text)):
             turns.append(_turn(g, rules, seat, group, group_start, prev, yaku))
@@ -298,9 +298,16 @@ def replay_deal(doc: Mapping[str, Any], ex: ExampleSpec) -> DealView:
     return DealView(start, tuple(turns), end, m.info.history[ex.deal - 1], before)
 
 
+def _mover(g: Any, state: Any) -> int:
+    seat = g.to_move(state)
+    if not isinstance(seat, int):
+        raise ExampleError("the example's deal ended before its recorded actions did")
+    return seat
+
+
 def _at_deal(text: str) -> bool:
     """Whether an action is a take at the deal (Kujuroku's dealer collecting jokers and triples)."""
-    return text.split()[0] == "collect"
+    return text.split(maxsplit=1)[0] == "collect"
 
 
 def _turn(g: Any, rules: Any, seat: int, actions: Sequence[str], a: Snapshot, b: Snapshot,
@@ -308,9 +315,12 @@ def _turn(g: Any, rules: Any, seat: int, actions: Sequence[str], a: Snapshot, b:
     za, zb = _zones(a), _zones(b)
     hand = f"hand.{seat}"
     played = tuple(c for c in za.get(hand, ()) if c not in zb.get(hand, ()))
-    drawn = tuple(c for c in za.get("stock", ()) if c not in zb.get("stock", ()))
+    in_hands = {c for name, cards in zb.items() if name.startswith("hand.") for c in cards}
+    left_stock = [c for c in za.get("stock", ()) if c not in zb.get("stock", ())]
+    drawn = tuple(c for c in left_stock if c not in in_hands)
+    redealt = tuple(c for c in left_stock if c in in_hands)
     captured: list[int] = []
-    elsewhere: list[tuple[str, tuple[int, ...]]] = []
+    elsewhere: list[tuple[str, tuple[int, ...]]] = [("redeal", redealt)] if redealt else []
     to_table: tuple[int, ...] = ()
     for name, cards in zb.items():
         new = tuple(c for c in cards if c not in za.get(name, ()))
@@ -325,8 +335,8 @@ def _turn(g: Any, rules: Any, seat: int, actions: Sequence[str], a: Snapshot, b:
     after = _pile_yaku(g, rules, b)
     new_yaku = tuple(ScoredYaku(yid, pts) for name, ys in after.items() for yid, pts in sorted(ys)
                      if (yid, pts) not in yaku_before.get(name, set()))
-    return Turn(seat, tuple(actions), all(_at_deal(a) for a in actions), played, drawn, tuple(sorted(captured)), to_table, tuple(elsewhere),
-                new_yaku, b)
+    return Turn(seat, tuple(actions), all(_at_deal(a) for a in actions), played, drawn, tuple(sorted(captured)),
+                to_table, tuple(elsewhere), new_yaku, b)
 
 
 def main(argv: Sequence[str]) -> int:

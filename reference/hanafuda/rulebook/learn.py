@@ -168,7 +168,7 @@ def _zone_title(name: str, dealer: int) -> str:
         return f"Captured by {_seat(int(name.split('.')[1]), dealer)}"
     return {"field": "The table", "pile": "The discard pile", "stock": "The draw pile",
             "out.facedown": "Face down, out of the round", "out.willows": "Willows set aside",
-            "out.oni": "The Oni, out of the round"}.get(name, name)
+            "out.oni": "The Oni, out of the round", "redeal": "Hands dealt again from the stock"}.get(name, name)
 
 
 def _position(s: Snapshot, deck: Deck, skip_empty: bool = True) -> list[str]:
@@ -205,7 +205,8 @@ def _arithmetic(key: str, view: DealView, names: Mapping[str, str]) -> list[str]
         pays = [notes.get(f"payments.{i}", 0) for i in seats]
         if any(pays):
             out.append("Kusuri-gui payments made during the round: " + ", ".join(
-                f"seat {i} {p:+d}" for i, p in enumerate(pays)) + ".")
+                f"seat {i} {p:+d}" for i, p in enumerate(pays)) + "; each player's change is the settlement plus "
+                "these payments.")
     elif key == "kujuroku" and r.card_points is not None:
         cps = [f"seat {i}: {r.card_points[i]} points → {notes.get(f'chips.{i}', 0):+d} chip(s)" for i in seats
                if f"chips.{i}" in notes]
@@ -216,15 +217,16 @@ def _arithmetic(key: str, view: DealView, names: Mapping[str, str]) -> list[str]
     elif key == "musashino":
         tot = [f"seat {i} {notes[f'total.{i}']}" for i in seats if f"total.{i}" in notes]
         if r.reason == "insta-win":
-            out.append("An insta-win: each losing side pays the winner 8 (the cap of 8 applies).")
+            out.append("An insta-win: each losing side pays the winning side the insta-win value, 8.")
         if tot:
             out.append("Dekiyaku totals: " + ", ".join(tot) + ".")
+    elif key == "kekoro" and r.reason == "instant-victory":
+        out.append(f"Seat {r.winner} is {notes.get('yaku_lead', 3)} yaku ahead and declares the instant victory: "
+                   f"the round is not scored, and the declarer wins the game.")
     elif key == "kekoro" and r.card_points is not None:
         parts = [f"seat {i}: {r.card_points[i]} + 30 × {len(r.yaku[i]) if r.yaku else 0} = {r.deltas[i]}"
                  for i in seats]
         out.append("Card values plus 30 per yaku: " + "; ".join(parts) + ".")
-    elif key == "kekoro" and r.reason == "instant-victory":
-        out.append("The instant victory ends the round unscored and wins the game for the declarer.")
     return out
 
 
@@ -345,18 +347,19 @@ def quickref_page(spec: GameSpec) -> str:
     howto = HOWTO[spec.key]
     deck = _deck(spec)
     out = [f"({spec.key}-quickref)=", f"# {_md(spec.name)}: quick reference", "",
-           ":::{container} quickref", "",
+           ":::::{container} quickref", "",
            f"*{_md(spec.summary)}* Deck: {_md(deck.name)}, {len(deck)} cards. Print this page: it fits on two "
            f"A4 sides.", ""]
     for s in howto.sections[1:]:
         if s.show == "yaku":
             continue
         out += [f"**{_md(s.title)}.** " + " ".join(_md(x.text) for x in s.lines), ""]
-    out += ["**Yaku (default rules).**", "", "| yaku | points | cards |", "|---|---|---|"]
+    out += ["**Yaku (default rules), with their points.**", "", "::::{container} yaku-strip", ""]
     for v in game_yaku(spec.key):
         if not v.option:
-            out.append(f"| {_md(v.name)} | {_md(v.points)} | {_imgs(v.cards, deck)} |")
-    out += ["", ":::", ""]
+            out += [":::{container} yaku-mini", "", f"**{_md(v.name)}** · {_md(v.points)}", "",
+                    _imgs(v.cards, deck), ":::", ""]
+    out += ["::::", "", ":::::", ""]
     return "\n".join(out) + "\n"
 
 

@@ -38,7 +38,7 @@ from hanafuda_spec.invariants import GENERIC, GameProfile
 from hanafuda_spec.shuffle import SHUFFLE_VECTORS
 from hanafuda_spec.verify import option_sets
 
-from hanafuda.rulebook.learn import sources_table, write_learning
+from hanafuda.rulebook.learn import legend, sources_table, write_learning
 from hanafuda.rulebook.pictures import card_svg, kind_label, picture_name
 from hanafuda.rulebook.yakuview import YakuView, game_yaku
 
@@ -320,7 +320,8 @@ def rulebook_page(spec: GameSpec, has_examples: bool) -> str:
         if topic is Topic.EQUIPMENT:
             out += [f"({spec.key}-deck)=", "### The deck", "",
                     f"The {deck.name} deck, {len(deck)} cards (ids, names and kinds: "
-                    + _ref("deck-tables", "the deck tables") + "):", "", deck_grid(deck, "../cards")]
+                    + _ref("deck-tables", "the deck tables") + "):", "", deck_grid(deck, "../cards"),
+                    legend(deck), ""]
             for other in DECKS.values():
                 if other.name.startswith(deck.name + "-"):
                     extra = [c for c in other.cards if c not in deck.cards]
@@ -810,9 +811,11 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
                  "Card ids are `month × 10 + index` (the numbering of the FudaWiki card images); the pictures "
                  "here are our own drawings: the plant's colour and month at the top, the kind in the middle "
                  "(sun disc: Bright; ring: Animal; ribbon in its colour; grass: Chaff), a short name below.", "",
+                 legend(HANAFUDA), "",
                  deck_table(HANAFUDA, "cards"), "", "## The Daini deck (Kujuroku)", "",
                  "Ids are `rank × 10 + copy`; copy 0 of ranks 1, 3 and 4 is the special card; the jokers are "
-                 "Oni (0) and, in the Jizo variant, Jizo (1).", "", deck_table(DAINI_JIZO, "cards")]
+                 "Oni (0) and, in the Jizo variant, Jizo (1).", "", legend(DAINI_JIZO), "",
+                 deck_table(DAINI_JIZO, "cards")]
     _write(gen / "rulebooks.md", "\n".join(overview) + "\n")
     _write(gen / "sources.md", sources_table())
     spec_pages = ["invariants", "proofs", "shuffle", "records"]
