@@ -17,8 +17,8 @@ settlement with its arithmetic.
 >>> check_record(doc, ex)
 []
 >>> doc["actions"][0] = "play 999"
->>> check_record(doc, ex)[0]  # doctest: +ELLIPSIS
-'record 1, deal 1, action 0, ...illegal...'
+>>> print(check_record(doc, ex)[0])  # doctest: +ELLIPSIS
+record 1, deal 1, action 0, $.actions[0]: [KK-TURN-2] 'play 999' is illegal: ...
 """
 
 from __future__ import annotations
