@@ -270,6 +270,8 @@ def test_a_tampered_example_record_fails_the_build(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(ExampleError, match=r"koikoi\.json: the example record does not validate"):
         load_checked("koikoi", path.parent)
+    assert build(tmp_path / "out", docs=docs) == 1
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_rules_change_that_changes_the_example_fails_the_build(tmp_path: Path,

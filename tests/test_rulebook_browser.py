@@ -25,7 +25,7 @@ def _book_pages(site: Path) -> list[str]:
     return pages
 
 
-@pytest.mark.parametrize("width", [1280, 800])
+@pytest.mark.parametrize("width", [1280, 800, 412])
 def test_every_page_of_every_book_renders_cleanly(site: Path, width: int) -> None:
     pages = _book_pages(site)
     assert len(pages) >= 8 * len(all_specs())

@@ -17,6 +17,7 @@ reference of each game.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from hanafuda_spec.cards import DECKS, HANAFUDA, Deck
@@ -324,7 +325,8 @@ def gallery_page(spec: GameSpec) -> str:
         first = vs[0]
         title = _md(first.name) + (f" {_md(first.name_ja)}" if first.name_ja else "")
         out += [":::{container} gallery-item", "", f"### {title}", ""]
-        for v in vs:
+        same = [v for v in vs[1:] if v.cards == first.cards and v.condition == first.condition]
+        for v in [first, *[v for v in vs[1:] if v not in same]]:
             facts = [f"**{_md(v.points)}** points" if v.points else ""]
             if v.group:
                 facts.append(f"group {_md(v.group)}")
@@ -335,6 +337,9 @@ def gallery_page(spec: GameSpec) -> str:
             if v.condition:
                 out += [_md(v.condition[0].upper() + v.condition[1:]) + ".", ""]
             out += [_imgs(v.cards, deck), ""]
+            if v is first and same:
+                out += ["Other values, same cards: " + "; ".join(
+                    f"**{_md(x.points)}** with `{x.option}`" for x in same) + ".", ""]
         out += [":::", ""]
     return "\n".join(out) + "\n"
 
@@ -411,15 +416,16 @@ def landing_page(spec: GameSpec, has_doctests: bool) -> str:
         "```{toctree}", ":maxdepth: 1", "", *pages, "```", ""]) + "\n"
 
 
-def write_learning(out: Any, spec: GameSpec, has_doctests: bool) -> None:
+def write_learning(out: Path, spec: GameSpec, has_doctests: bool, records: Path | None = None) -> None:
     """Write a game's landing page and learning pages into ``out`` (``gen/<game>/``). The example
-    record is checked first: :class:`~hanafuda.rulebook.example.ExampleError` stops the build."""
+    record (in ``records``, default ``docs/examples/records``) is checked first:
+    :class:`~hanafuda.rulebook.example.ExampleError` stops the build."""
     from hanafuda.rulebook.example import load_checked
     from hanafuda.rulebook.pages import _write
 
     _write(out / "index.md", landing_page(spec, has_doctests))
     _write(out / "howto.md", howto_page(spec))
-    doc = load_checked(spec.key)
+    doc = load_checked(spec.key, records)
     if doc is not None:
         _write(out / "example.md", example_page(spec, doc))
     _write(out / "gallery.md", gallery_page(spec))

@@ -796,7 +796,7 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
     for s in specs:
         has_examples = (docs / "examples" / f"{s.key}.md").is_file()
         _write(gen / s.key / "rules.md", rulebook_page(s, has_examples))
-        write_learning(gen / s.key, s, has_examples)
+        write_learning(gen / s.key, s, has_examples, docs / "examples" / "records")
         _write(gen / s.key / "decisions.md", decisions_page(s, checks))
         _write(gen / s.key / "status.md", status_page(s, tests, checks))
     overview = ["(rulebooks)=", "# The rulebooks", "",
