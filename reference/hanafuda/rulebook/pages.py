@@ -183,6 +183,7 @@ def rule_block(spec: GameSpec, r: Rule) -> str:
         refs.append("option " + _ref(f"{spec.key}-options", r.option))
     lines = [":::{container} rule", f":name: {rule_label(r.id)}", "",
              f"**{r.id}** [{badge}]{{.badge .ev-{badge}}} {md_escape(r.text)}", "",
+             *([f"*Our decision ({r.gap}):* {md_escape(r.decided)}", ""] if r.decided else []),
              "[" + " · ".join(refs) + "]{.cite}", ":::"]
     return "\n".join(lines) + "\n"
 
