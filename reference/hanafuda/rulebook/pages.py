@@ -794,10 +794,12 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
     specs = list(all_specs())
     write_pictures(gen / "cards")
     tests = rule_tests(_tests_dir())
+    # the example records of the docs being built (a project without examples/ uses the checkout's)
+    records = docs / "examples" / "records" if (docs / "examples").is_dir() else None
     for s in specs:
         has_examples = (docs / "examples" / f"{s.key}.md").is_file()
         _write(gen / s.key / "rules.md", rulebook_page(s, has_examples))
-        write_learning(gen / s.key, s, has_examples, docs / "examples" / "records")
+        write_learning(gen / s.key, s, has_examples, records)
         _write(gen / s.key / "decisions.md", decisions_page(s, checks))
         _write(gen / s.key / "status.md", status_page(s, tests, checks))
     overview = ["(rulebooks)=", "# The rulebooks", "",
