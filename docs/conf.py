@@ -37,7 +37,7 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinxcontrib.bibtex",
 ]
-myst_enable_extensions = ["colon_fence", "deflist"]
+myst_enable_extensions = ["colon_fence", "deflist", "attrs_inline"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", ".gitignore"]
 html_theme = "furo"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hanafuda_spec.games import all_specs
+from hanafuda_spec.games.howto import HOWTO
 
 SOURCES = Path(__file__).parents[2] / "shared" / "sources"
 RUN = 10
@@ -29,6 +30,10 @@ def _texts() -> Iterator[tuple[str, str]]:
             yield g.id, " ".join((g.question, g.sources_say, g.decision, g.reason))
         for o in s.options:
             yield f"{s.key} option {o.key}", o.text
+    for h in HOWTO.values():
+        for sec in h.sections:
+            for line in sec.lines:
+                yield f"{h.game} how to play: {sec.title}", line.text
 
 
 @pytest.mark.skipif(not SOURCES.is_dir(), reason="source documents not available")

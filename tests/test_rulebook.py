@@ -1,6 +1,8 @@
-"""The rulebooks (issue 8): a fresh Sphinx build with warnings as errors, every rule id with its
-citation and every yaku with its card pictures in the rendered HTML, the worked examples as
-doctests, the bibliography, and a real browser's screenshot showing the card pictures."""
+"""The rulebooks (issues 8 and 16): a fresh Sphinx build with warnings as errors; each book opens
+with How to play, every sentence linked to its rules; the example round, replayed from a record
+checked at every build (a rules change that changes it fails the build); every rule id with its
+citation and evidence badge and every yaku with its card pictures in the rendered HTML; the worked
+examples as doctests; the bibliography. The browser checks are in test_rulebook_browser.py."""
 
 from __future__ import annotations
 
@@ -15,23 +17,18 @@ import pytest
 from hanafuda.cli import build_parser
 from hanafuda.rulebook.bib import bib_keys, render_bib
 from hanafuda.rulebook.build import build, docs_dir
-from hanafuda.rulebook.pages import GENERIC_INVARIANTS, rule_label, rule_tests, yaku_label
+from hanafuda.rulebook.example import EXAMPLES, ExampleError, load_checked, make_record
+from hanafuda.rulebook.learn import EVIDENCE_BADGES
+from hanafuda.rulebook.pages import GENERIC_INVARIANTS, rule_label, rule_tests, write_site, yaku_label
 from hanafuda.rulebook.pictures import card_svg, picture_name
-from hanafuda.rulebook.screenshot import chromium, colours_found, screenshot
 from hanafuda.rulebook.yakuview import game_yaku
 from hanafuda_spec.cards import DAINI_JIZO, HANAFUDA
-from hanafuda_spec.games import all_specs
+from hanafuda_spec.games import all_specs, spec_for
+from hanafuda_spec.games.howto import HOWTO
 from hanafuda_spec.sources import SOURCES
 
 DOCS = docs_dir()
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One fresh build of the whole site with -W -n (warnings are errors, nitpicky references)."""
-    out = tmp_path_factory.mktemp("rulebook") / "html"
-    assert build(out) == 0, "the rulebook build failed: see the warnings above"
-    return out
+BOOK_PAGES = ("index", "howto", "example", "gallery", "quickref", "rules", "decisions", "status")
 
 
 def _block(html: str, element_id: str) -> str:
@@ -48,7 +45,7 @@ def _text(fragment: str) -> str:
 def test_fresh_build_with_warnings_as_errors_passes(site: Path) -> None:
     assert (site / "index.html").is_file()
     for s in all_specs():
-        for page in ("index", "decisions", "status"):
+        for page in BOOK_PAGES:
             assert (site / "gen" / s.key / f"{page}.html").is_file(), f"{s.key}/{page} missing"
     for page in ("spec/invariants", "spec/shuffle", "spec/proofs", "cli", "api/index"):
         assert (site / "gen" / f"{page}.html").is_file(), page
@@ -56,10 +53,12 @@ def test_fresh_build_with_warnings_as_errors_passes(site: Path) -> None:
 
 def test_every_rule_id_appears_with_its_citation(site: Path) -> None:
     for s in all_specs():
-        html = (site / "gen" / s.key / "index.html").read_text(encoding="utf-8")
+        html = (site / "gen" / s.key / "rules.html").read_text(encoding="utf-8")
         for r in s.rules:
             block = _block(html, rule_label(r.id))
             assert f"<strong>{r.id}</strong>" in block, r.id
+            badge = EVIDENCE_BADGES[r.evidence][0]
+            assert f'<span class="badge ev-{badge}">{badge}</span>' in block, f"{r.id}: no evidence badge"
             text = _text(block)
             assert r.text.split()[0] in text
             for c in r.citations:
@@ -82,7 +81,7 @@ def test_every_gap_has_its_decision_on_the_sources_page(site: Path) -> None:
 def test_every_yaku_is_shown_with_its_card_pictures(site: Path) -> None:
     shown = 0
     for s in all_specs():
-        html = (site / "gen" / s.key / "index.html").read_text(encoding="utf-8")
+        html = (site / "gen" / s.key / "rules.html").read_text(encoding="utf-8")
         for y in game_yaku(s.key):
             block = _block(html, yaku_label(s.key, y.label))
             pictures = re.findall(r'<img alt="(\d+) [^"]*" src="[^"]*/((?:hf|daini)-\d+\.svg)"', block)
@@ -99,7 +98,7 @@ def test_card_value_and_chip_tables_are_generated(site: Path) -> None:
     for s in all_specs():
         mod = importlib.import_module(f"hanafuda_spec.games.{s.key}")
         if hasattr(mod, "CARD_VALUES") or hasattr(mod, "CHIP_TABLE"):
-            html = (site / "gen" / s.key / "index.html").read_text(encoding="utf-8")
+            html = (site / "gen" / s.key / "rules.html").read_text(encoding="utf-8")
             assert f'id="{s.key}-value-tables"' in html, s.key
             for scale in getattr(mod, "CARD_VALUES", {}):
                 assert "Card values (<code" in html and f"={scale}</span>" in html
@@ -180,13 +179,6 @@ def test_rulebook_command_is_registered() -> None:
     assert "rulebook" in help_text
 
 
-@pytest.mark.skipif(chromium() is None, reason="chromium is not installed")
-def test_headless_chromium_shows_the_card_pictures(site: Path, tmp_path: Path) -> None:
-    png = screenshot(site / "gen" / "koikoi" / "index.html", tmp_path / "koikoi.png")
-    found = colours_found(png)
-    assert len(found) == 12, f"plant colours of the card pictures seen in the screenshot: {found}"
-
-
 def test_labels_are_the_ids_docutils_gives() -> None:
     from docutils.nodes import make_id as docutils_make_id  # type: ignore[import-untyped]
 
@@ -213,3 +205,146 @@ def test_verification_report_cases_appear_as_z3_found_gaps(tmp_path: Path) -> No
     assert "a case nobody decided | **open: no recorded decision**" in page
     assert "0 of 1 checks passed" in status_page(spec, {}, checks)
     assert "without a verification report" in decisions_page(spec, None)
+
+
+# -- learning from the books (issue 16) ---------------------------------------------------------
+
+
+def test_each_rulebook_opens_with_how_to_play(site: Path) -> None:
+    for s in all_specs():
+        index = (site / "gen" / s.key / "index.html").read_text(encoding="utf-8")
+        body = index[index.index('<div class="toctree-wrapper compound">'):]
+        toc = re.findall(r'<li class="toctree-l1"><a class="reference internal" href="([^"#]+)"', body)
+        assert toc and toc[0] == "howto.html", f"{s.key}: the book opens with {toc[:1]}"
+        assert toc[1] == "example.html", s.key
+        howto = (site / "gen" / s.key / "howto.html").read_text(encoding="utf-8")
+        assert f"<h1>How to play {s.name}" in howto
+        for sec in HOWTO[s.key].sections:
+            assert f"{sec.title}<a" in howto, f"{s.key}: section {sec.title!r} missing"
+            for line in sec.lines:
+                links = re.findall(r'href="rules\.html#([^"]+)"', _sentence(howto, line.text))
+                assert links == [rule_label(r) for r in line.rules], f"{s.key}: {line.text!r}"
+        pictures = re.findall(r'<img alt="\d+ [^"]*" src="[^"]*/(?:hf|daini)-\d+\.svg"', howto)
+        assert len(pictures) >= 40, f"{s.key}: How to play shows {len(pictures)} card pictures"
+
+
+def _sentence(html: str, text: str) -> str:
+    """The paragraph of How to play that holds a sentence (its first words locate it)."""
+    start = " ".join(text.split()[:8]).replace("'", "\u2019")
+    i = html.find(start)
+    assert i >= 0, f"sentence not found: {text!r}"
+    return html[i:html.index("</p>", i)]
+
+
+def test_how_to_play_names_only_rules_of_its_game() -> None:
+    assert set(HOWTO) == {s.key for s in all_specs()}
+    for key, h in HOWTO.items():
+        spec = spec_for(key)
+        assert h.sections[0].title == "The object of the game"
+        unknown = [r for r in h.rule_ids() if not spec.has_rule(r)]
+        assert not unknown, f"{key}: unknown rule ids {unknown}"
+        assert {s.show for s in h.sections} >= {"deck", "yaku", "example"}, key
+
+
+def test_example_records_validate_and_show_the_special_cards() -> None:
+    special = {"kujuroku": {0, 1}, "kusurigui": {110, 111, 112, 113}, "musashino": {10, 30, 80, 110, 120}}
+    for key, ex in EXAMPLES.items():
+        doc = load_checked(key)
+        assert doc is not None
+        assert doc == json.loads(json.dumps(make_record(ex))), f"{key}: the committed record is not the seed's"
+        start = sum(r["actions"] for r in doc["result"]["rounds"][:ex.deal - 1])
+        n = doc["result"]["rounds"][ex.deal - 1]["actions"]
+        moved = {int(c) for a in doc["actions"][start:start + n] for c in a["action"].split()[1:] if c.isdigit()}
+        assert special.get(key, set()) & moved or key not in special, f"{key}: no special card is played"
+    reasons = {k: load_checked(k)["result"]["rounds"][0]["reason"] for k in EXAMPLES}  # type: ignore[index]
+    assert reasons["kekoro"] == "instant-victory" and reasons["musashino"] == "insta-win"
+    assert reasons["koikoi"] == "shobu"
+
+
+def test_a_tampered_example_record_fails_the_build(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs, ignore=shutil.ignore_patterns("_build", "gen"))
+    path = docs / "examples" / "records" / "koikoi.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["result"]["rounds"][0]["deltas"][0] += 1
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ExampleError, match=r"koikoi\.json: the example record does not validate"):
+        load_checked("koikoi", path.parent)
+    assert build(tmp_path / "out", docs=docs) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_rules_change_that_changes_the_example_fails_the_build(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The koi-koi doubling (KK-SCORE-1) switched off in the engine: the example's settlement no
+    longer replays, and writing the site (what every build does first) stops with the reason."""
+    import dataclasses
+
+    from hanafuda.games import koikoi
+
+    real = koikoi.KoiKoi.round_result
+
+    def no_doubling(self: koikoi.KoiKoi, state: koikoi.KoiKoiState) -> object:
+        r = real(self, state)
+        return dataclasses.replace(r, deltas=tuple(d // 2 for d in r.deltas))
+
+    monkeypatch.setattr(koikoi.KoiKoi, "round_result", no_doubling)
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs, ignore=shutil.ignore_patterns("_build", "gen"))
+    with pytest.raises(ExampleError, match="REC-RESULT-1"):
+        write_site(docs)
+
+
+def test_example_page_shows_the_deal_the_turns_and_the_settlement(site: Path) -> None:
+    for key, ex in EXAMPLES.items():
+        html = (site / "gen" / key / "example.html").read_text(encoding="utf-8")
+        for heading in ("The deal", "The play", "The end of the round", "The settlement"):
+            assert f"{heading}<a" in html, f"{key}: {heading}"
+        turns = html.count('class="turn docutils container"')
+        doc = load_checked(key)
+        assert doc is not None
+        assert turns >= 5, f"{key}: {turns} turns shown"
+        assert html.count("<img") >= 30, key
+        assert f"seed {ex.seed}" in html
+
+
+def test_gallery_shows_every_yaku_and_quick_reference_every_default_one(site: Path) -> None:
+    for s in all_specs():
+        gallery = (site / "gen" / s.key / "gallery.html").read_text(encoding="utf-8")
+        quick = (site / "gen" / s.key / "quickref.html").read_text(encoding="utf-8")
+        for y in game_yaku(s.key):
+            assert y.name.replace("'", "\u2019") in gallery, y.name
+            if not y.option:
+                assert y.name.split()[0] in quick, y.name
+
+
+def test_decision_pages_are_titled_by_their_question(site: Path) -> None:
+    for s in all_specs():
+        html = (site / "gen" / s.key / "decisions.html").read_text(encoding="utf-8")
+        for g in s.gaps:
+            m = re.search(rf'<section id="{rule_label(g.id)}">\s*(?:<span id="[^"]*"></span>)?<h2>(.*?)<a', html, re.S)
+            assert m is not None, g.id
+            def words(t: str) -> list[str]:
+                return re.sub(r"[^\w ]", "", t).split()[:2]
+
+            assert words(_text(m.group(1))) == words(g.question), g.id
+            assert f"Decision {g.id}" in html
+
+
+def test_sources_page_says_what_every_tag_is(site: Path) -> None:
+    html = _text((site / "references.html").read_text(encoding="utf-8"))
+    for key, src in SOURCES.items():
+        assert key in html and src.title.split()[0] in html, key
+
+
+def test_score_prints_display_names_for_every_game() -> None:
+    import subprocess
+    import sys
+
+    cases = {"kujuroku": ("40", "41", "42", "43"), "kusurigui": ("70", "100"), "musashino": ("90", "120"),
+             "kekoro": ("20", "40", "120"), "koikoi": ("10", "30", "80")}
+    for key, cards in cases.items():
+        out = subprocess.run([sys.executable, "-m", "hanafuda", "score", key, *cards], capture_output=True,
+                             text=True, check=True).stdout
+        first = out.splitlines()[1].strip()
+        assert first[0].isupper() and "-" not in first.split("  ")[0], f"{key}: {first!r}"

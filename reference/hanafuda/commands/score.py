@@ -8,6 +8,7 @@ import hanafuda
 from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import GAMES_HELP, add_command, add_rules_arguments, game_name, print_json
 from hanafuda.registry import game
+from hanafuda.rulebook.yakuview import display_names
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
                              "(viewing=weather): give them with --table CARD,CARD (or --table none)") from None
         raise UsageError(f"{flag}: {e}") from None
     cards = g.deck(rules).parse_many(args.cards)
-    names = g.yaku_names(rules)
+    names = dict(g.yaku_names(rules))
+    if any(y.id not in names for y in ps.yaku):  # the names the catalogue's yaku data gives
+        names = {**display_names(g.spec.key), **names}
     if args.json:
         print_json({
             "game": g.spec.key,

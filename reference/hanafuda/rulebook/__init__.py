@@ -10,8 +10,11 @@ drawings made here (month, plant colour, kind, name): no artwork is copied.
 * :mod:`hanafuda.rulebook.yakuview` reads each game's yaku data into one shape for display;
 * :mod:`hanafuda.rulebook.bib` writes ``docs/references.bib`` from the sources;
 * :mod:`hanafuda.rulebook.pages` writes the MyST pages (``docs/conf.py`` calls it);
+* :mod:`hanafuda.rulebook.learn` writes the pages a player learns from: How to play, the example
+  round, the yaku gallery and the quick reference;
+* :mod:`hanafuda.rulebook.example` keeps each game's example record and checks it at every build;
 * :mod:`hanafuda.rulebook.build` runs Sphinx (``hanafuda rulebook``);
-* :mod:`hanafuda.rulebook.screenshot` photographs a page with headless Chromium.
+* :mod:`hanafuda.rulebook.browser` looks at the built pages in headless Chromium (Playwright).
 """
 
 from __future__ import annotations

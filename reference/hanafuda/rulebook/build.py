@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -34,13 +35,22 @@ def build(out: Path, builder: str = "html", docs: Path | None = None, quiet: boo
           jobs: str = "auto", report: Path | None = None) -> int:
     """Build the site into ``out`` with ``-W -n`` (warnings are errors, every reference must resolve).
 
-    Returns Sphinx's exit status (0 on success). ``builder`` is a Sphinx builder name: ``html``,
+    Returns Sphinx's exit status (0 on success), or 1 without running Sphinx when an example
+    round's record does not replay (:mod:`hanafuda.rulebook.example`). ``builder`` is a Sphinx builder name: ``html``,
     or ``doctest`` to run the worked examples. ``report`` is a ``hanafuda verify --json`` report
     whose results the status and decisions pages include.
     """
     from sphinx.cmd.build import build_main
 
+    from hanafuda.rulebook.example import EXAMPLES, ExampleError, load_checked
+
     src = docs or docs_dir()
+    try:  # the example rounds' records replay before anything is drawn (docs/conf.py checks them too)
+        for key in EXAMPLES if (src / "examples").is_dir() else ():
+            load_checked(key, src / "examples" / "records")
+    except ExampleError as e:
+        print(f"hanafuda: error: {e}", file=sys.stderr)
+        return 1
     out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="hanafuda-docs-") as tmp:

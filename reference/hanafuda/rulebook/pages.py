@@ -38,6 +38,7 @@ from hanafuda_spec.invariants import GENERIC, GameProfile
 from hanafuda_spec.shuffle import SHUFFLE_VECTORS
 from hanafuda_spec.verify import option_sets
 
+from hanafuda.rulebook.learn import legend, sources_table, write_learning
 from hanafuda.rulebook.pictures import card_svg, kind_label, picture_name
 from hanafuda.rulebook.yakuview import YakuView, game_yaku
 
@@ -172,18 +173,18 @@ def _deck_of(spec: GameSpec) -> Deck:
 
 def rule_block(spec: GameSpec, r: Rule) -> str:
     """One rule: id, evidence, text, citations, and the decision and option it relates to."""
-    lines = [":::{container} rule", f":name: {rule_label(r.id)}", "",
-             f"**{r.id}** · *{md_escape(r.evidence.value)}*", "", md_escape(r.text), "",
-             *([f"*Our decision ({r.gap}):* {md_escape(r.decided)}", ""] if r.decided else []),
-             "Source: " + "; ".join(cite(c) for c in r.citations) + "."]
-    extra = []
+    from hanafuda.rulebook.learn import EVIDENCE_BADGES
+
+    badge = EVIDENCE_BADGES[r.evidence][0]
+    refs = ["; ".join(cite(c) for c in r.citations)]
     if r.gap is not None:
-        extra.append("decision " + _ref(rule_label(r.gap), r.gap))
+        refs.append("decision " + _ref(rule_label(r.gap), r.gap))
     if r.option is not None:
-        extra.append("option " + _ref(f"{spec.key}-options", r.option))
-    if extra:
-        lines += ["", "See " + ", ".join(extra) + "."]
-    lines.append(":::")
+        refs.append("option " + _ref(f"{spec.key}-options", r.option))
+    lines = [":::{container} rule", f":name: {rule_label(r.id)}", "",
+             f"**{r.id}** [{badge}]{{.badge .ev-{badge}}} {md_escape(r.text)}", "",
+             *([f"*Our decision ({r.gap}):* {md_escape(r.decided)}", ""] if r.decided else []),
+             "[" + " · ".join(refs) + "]{.cite}", ":::"]
     return "\n".join(lines) + "\n"
 
 
@@ -299,7 +300,9 @@ def options_section(spec: GameSpec) -> str:
 
 def rulebook_page(spec: GameSpec, has_examples: bool) -> str:
     deck = _deck_of(spec)
-    out = [f"({spec.key})=", f"# {md_escape(spec.name)}", "",
+    from hanafuda.rulebook.learn import evidence_legend
+
+    out = [f"({spec.key}-rules)=", f"# {md_escape(spec.name)}: the rules", "",
            f"*{md_escape(spec.summary)}*", "",
            f"Also called: {', '.join(md_escape(a) for a in spec.aliases)}. "
            f"Deck: {deck.name} ({len(deck)} cards). Sources: "
@@ -307,10 +310,7 @@ def rulebook_page(spec: GameSpec, has_examples: bool) -> str:
            f"Every rule below is enforced by the reference and has an id (errors and tests name it), a "
            f"citation, and how it is supported. Where the sources are silent or disagree, the rule names the "
            f"decision recorded on {_ref(f'{spec.key}-decisions', 'Sources and decisions')}.", "",
-           "```{toctree}", ":maxdepth: 1", "", "decisions", "status"]
-    if has_examples:
-        out.append(f"../../examples/{spec.key}")
-    out += ["```", ""]
+           evidence_legend(), ""]
     for n, topic in enumerate(Topic, 1):
         rules = [r for r in spec.rules if r.topic is topic]
         out += [f"({spec.key}-{topic.name.lower()})=", f"## {n}. {topic.value}", ""]
@@ -321,7 +321,8 @@ def rulebook_page(spec: GameSpec, has_examples: bool) -> str:
         if topic is Topic.EQUIPMENT:
             out += [f"({spec.key}-deck)=", "### The deck", "",
                     f"The {deck.name} deck, {len(deck)} cards (ids, names and kinds: "
-                    + _ref("deck-tables", "the deck tables") + "):", "", deck_grid(deck, "../cards")]
+                    + _ref("deck-tables", "the deck tables") + "):", "", deck_grid(deck, "../cards"),
+                    legend(deck), ""]
             for other in DECKS.values():
                 if other.name.startswith(deck.name + "-"):
                     extra = [c for c in other.cards if c not in deck.cards]
@@ -392,10 +393,27 @@ def found_gaps(key: str, report: Sequence[CheckRow] | None) -> tuple[FoundGap, .
     return tuple(c for r in report if r.game == key and r.kind == "proof" for c in r.cases)
 
 
+def headline(question: str, limit: int = 100) -> str:
+    """A decision's title: its question, cut at the question mark or the first clause if long.
+
+    >>> headline("Who deals first? The seed does not say.")
+    'Who deals first?'
+    """
+    q = " ".join(question.split())
+    if "?" in q[:limit + 20]:
+        return q[:q.index("?") + 1]
+    for sep in (": ", "; ", " (", ", "):
+        if sep in q[20:limit]:
+            return q[:q.index(sep, 20)]
+    if len(q) <= limit:
+        return q
+    return q[:q.rindex(" ", 0, limit)] + " …"
+
+
 def gap_block(spec: GameSpec, g: Gap) -> str:
     rules = [r.id for r in spec.rules if r.gap == g.id]
-    out = [f"({rule_label(g.id)})=", f"## {g.id}", "",
-           f"**Question.** {md_escape(g.question)}", "",
+    out = [f"({rule_label(g.id)})=", f"## {md_escape(headline(g.question))}", "",
+           f"*Decision {g.id}.* **Question.** {md_escape(g.question)}", "",
            f"**What the sources say.** {md_escape(g.sources_say)}", "",
            f"**Decision.** {md_escape(g.decision)}", "",
            f"**Reason.** {md_escape(g.reason)}", ""]
@@ -776,9 +794,12 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
     specs = list(all_specs())
     write_pictures(gen / "cards")
     tests = rule_tests(_tests_dir())
+    # the example records of the docs being built (a project without examples/ uses the checkout's)
+    records = docs / "examples" / "records" if (docs / "examples").is_dir() else None
     for s in specs:
         has_examples = (docs / "examples" / f"{s.key}.md").is_file()
-        _write(gen / s.key / "index.md", rulebook_page(s, has_examples))
+        _write(gen / s.key / "rules.md", rulebook_page(s, has_examples))
+        write_learning(gen / s.key, s, has_examples, records)
         _write(gen / s.key / "decisions.md", decisions_page(s, checks))
         _write(gen / s.key / "status.md", status_page(s, tests, checks))
     overview = ["(rulebooks)=", "# The rulebooks", "",
@@ -793,10 +814,13 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
                  "Card ids are `month × 10 + index` (the numbering of the FudaWiki card images); the pictures "
                  "here are our own drawings: the plant's colour and month at the top, the kind in the middle "
                  "(sun disc: Bright; ring: Animal; ribbon in its colour; grass: Chaff), a short name below.", "",
+                 legend(HANAFUDA), "",
                  deck_table(HANAFUDA, "cards"), "", "## The Daini deck (Kujuroku)", "",
                  "Ids are `rank × 10 + copy`; copy 0 of ranks 1, 3 and 4 is the special card; the jokers are "
-                 "Oni (0) and, in the Jizo variant, Jizo (1).", "", deck_table(DAINI_JIZO, "cards")]
+                 "Oni (0) and, in the Jizo variant, Jizo (1).", "", legend(DAINI_JIZO), "",
+                 deck_table(DAINI_JIZO, "cards")]
     _write(gen / "rulebooks.md", "\n".join(overview) + "\n")
+    _write(gen / "sources.md", sources_table())
     spec_pages = ["invariants", "proofs", "shuffle", "records"]
     _write(gen / "spec" / "invariants.md", invariants_page(specs))
     _write(gen / "spec" / "proofs.md", proofs_page(specs, checks))

@@ -35,7 +35,7 @@ from hanafuda_spec.games import spec_for
 from hanafuda_spec.verify import option_sets
 from hanafuda_spec.yaku import YakuDef
 
-__all__ = ["YakuView", "describe", "game_yaku"]
+__all__ = ["YakuView", "describe", "display_names", "game_yaku"]
 
 
 @dataclass(frozen=True)
@@ -204,3 +204,12 @@ def game_yaku(key: str) -> tuple[YakuView, ...]:
             ids.add(v.id)
             seen[identity] = v
     return tuple(seen.values())
+
+
+def display_names(key: str) -> dict[str, str]:
+    """The display name of every yaku id of a game, under any option set (for ``hanafuda score``).
+
+    >>> display_names("kujuroku")["shi-yaku"]
+    'Shi Yaku'
+    """
+    return {v.id: v.name for v in game_yaku(key)}

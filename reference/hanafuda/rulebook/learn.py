@@ -1,0 +1,432 @@
+"""The pages a player learns from: How to play, the example round, the yaku gallery and the quick
+reference of each game.
+
+* :func:`howto_page` writes the introduction from :data:`hanafuda_spec.games.howto.HOWTO`; every
+  sentence links the rules it summarises, and the deck, yaku and value tables are generated from
+  the catalogue.
+* :func:`example_page` draws the example round of :mod:`hanafuda.rulebook.example` from its
+  checked record: the deal, one line of pictures per turn, the yaku as they form, the settlement
+  with its arithmetic.
+* :func:`gallery_page` shows every yaku or dekiyaku with its cards, points and the options that
+  change it; :func:`quickref_page` fits the game on two printed A4 sides.
+
+>>> rid_links(("KK-EQ-1", "KK-SCORE-1"))
+'[{ref}`KK-EQ-1 <kk-eq-1>`, {ref}`KK-SCORE-1 <kk-score-1>`]{.rids}'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from hanafuda_spec.cards import DECKS, HANAFUDA, Deck
+from hanafuda_spec.catalogue import Evidence, GameSpec
+from hanafuda_spec.games.howto import HOWTO, HowToPlay, Section
+from hanafuda_spec.neutral import Snapshot
+
+from hanafuda.registry import game
+from hanafuda.rulebook.example import EXAMPLES, DealView, replay_deal
+from hanafuda.rulebook.yakuview import YakuView, game_yaku
+
+__all__ = ["EVIDENCE_BADGES", "evidence_legend", "example_page", "gallery_page", "howto_page", "landing_page",
+           "legend", "quickref_page", "rid_links", "sources_table", "write_learning", "yaku_names"]
+
+#: The short badge of each kind of evidence, and what it means (one legend per book).
+EVIDENCE_BADGES: dict[Evidence, tuple[str, str]] = {
+    Evidence.SEED: ("seed", "stated in the seed document, the page this project started from"),
+    Evidence.LATER_REVISION: ("revision", "taken from a later revision of the same page"),
+    Evidence.RELATED_SOURCE: ("related", "taken from a page the seed defers to, or that a decision adopts"),
+    Evidence.DECISION: ("decision", "our decision where the sources are silent or disagree; the decisions page "
+                                    "gives the question, the readings and the reason"),
+}
+
+
+def _md(text: str) -> str:
+    from hanafuda.rulebook.pages import md_escape
+
+    return md_escape(text)
+
+
+def _label(rule_id: str) -> str:
+    from hanafuda.rulebook.pages import rule_label
+
+    return rule_label(rule_id)
+
+
+def rid_links(rule_ids: Sequence[str]) -> str:
+    """The rule ids a sentence summarises, as small links to the rules."""
+    return "[" + ", ".join(f"{{ref}}`{r} <{_label(r)}>`" for r in rule_ids) + "]{.rids}"
+
+
+def _deck(spec: GameSpec) -> Deck:
+    return DECKS.get(spec.deck, HANAFUDA)
+
+
+def _family(deck: Deck) -> Deck:
+    from hanafuda_spec.cards import DAINI_JIZO
+
+    return DAINI_JIZO if deck.name.startswith("daini") else HANAFUDA
+
+
+def _img(cid: int, deck: Deck, rel: str = "../cards") -> str:
+    from hanafuda.rulebook.pages import card_image
+
+    return card_image(_family(deck).by_id(cid), rel)
+
+
+def _imgs(ids: Sequence[int], deck: Deck, rel: str = "../cards") -> str:
+    return " ".join(_img(c, deck, rel) for c in ids) if ids else "—"
+
+
+def legend(deck: Deck) -> str:
+    """What every mark on the card pictures means."""
+    if _family(deck) is HANAFUDA:
+        return ("*Reading the pictures:* the band at the top is the plant's colour with its month; the middle "
+                "shows the kind: a red sun disc marked 20 is a Bright, a ring marked 10 an Animal, an upright "
+                "band a Ribbon (red with lines: Poetry; blue; plain red), blades of grass a Chaff (a zigzag on "
+                "the willow's Chaff: the Lightning). The name at the bottom is what the card shows besides "
+                "the plant.")
+    return ("*Reading the pictures:* the band at the top gives the rank (or *joker*); the big figure is the "
+            "number. A yellow dot in the top right corner marks the special card of its number (I-tsun for "
+            "the 1s, the special 3, I-shi for the 4s), drawn with a dark blue frame. The jokers, Oni and Jizo, "
+            "have a red frame.")
+
+
+def yaku_names(key: str) -> dict[str, str]:
+    """Display names of a game's yaku ids (every option set)."""
+    from hanafuda.rulebook.yakuview import display_names
+
+    return display_names(key)
+
+
+# -- How to play --------------------------------------------------------------------------------
+
+
+def _section(spec: GameSpec, s: Section, n: int) -> list[str]:
+    out = [f"## {n}. {s.title}", ""]
+    for line in s.lines:
+        out += [_md(line.text) + " " + rid_links(line.rules), ""]
+    deck = _deck(spec)
+    if s.show == "deck":
+        from hanafuda.rulebook.pages import deck_grid
+
+        out += [deck_grid(deck, "../cards"), legend(deck), ""]
+    elif s.show == "yaku":
+        out += _yaku_strip(spec, deck)
+    elif s.show == "values":
+        from hanafuda.rulebook.pages import value_tables
+
+        text = value_tables(spec, deck)
+        if text:
+            lines = [x for x in text.splitlines() if not x.startswith(f"({spec.key}-value-tables)=")]
+            out += lines
+            out.append("")
+    elif s.show == "example":
+        ex = EXAMPLES.get(spec.key)
+        if ex is not None:
+            out += [f"To see all of this at work, follow {{ref}}`the example round <{spec.key}-example>`: "
+                    f"{_md(ex.shows)}.", ""]
+    return out
+
+
+def _yaku_strip(spec: GameSpec, deck: Deck) -> list[str]:
+    views = [v for v in game_yaku(spec.key) if not v.option]
+    out = ["::::{container} yaku-strip", ""]
+    for v in views:
+        out += [":::{container} yaku-mini", "", f"**{_md(v.name)}** · {_md(v.points)}", "",
+                _imgs(v.cards, deck), ":::", ""]
+    out += ["::::", "", f"Every yaku with its exact condition and the options that change it: "
+            f"{{ref}}`the yaku gallery <{spec.key}-gallery>`.", ""]
+    return out
+
+
+def howto_page(spec: GameSpec, howto: HowToPlay | None = None) -> str:
+    """The How to play chapter of a rulebook."""
+    howto = howto or HOWTO[spec.key]
+    deck = _deck(spec)
+    out = [f"({spec.key}-howto)=", f"# How to play {_md(spec.name)}", "",
+           f"*{_md(spec.summary)}*", "",
+           f"This chapter tells the game in plain words. Each sentence ends with the ids of the rules it "
+           f"summarises; the rules themselves, with their sources, are in "
+           f"{{ref}}`the rules <{spec.key}-rules>`. Deck: {_md(deck.name)}, {len(deck)} cards.", ""]
+    for n, s in enumerate(howto.sections, 1):
+        out += _section(spec, s, n)
+    return "\n".join(out) + "\n"
+
+
+# -- the example round --------------------------------------------------------------------------
+
+
+def _seat(i: int, dealer: int) -> str:
+    return f"seat {i}" + (" (dealer)" if i == dealer else "")
+
+
+def _zone_title(name: str, dealer: int) -> str:
+    if name.startswith("hand."):
+        return f"Hand of {_seat(int(name.split('.')[1]), dealer)}"
+    if name.startswith("captured."):
+        return f"Captured by {_seat(int(name.split('.')[1]), dealer)}"
+    return {"field": "The table", "pile": "The discard pile", "stock": "The draw pile",
+            "out.facedown": "Face down, out of the round", "out.willows": "Willows set aside",
+            "out.oni": "The Oni, out of the round", "redeal": "Hands dealt again from the stock"}.get(name, name)
+
+
+def _position(s: Snapshot, deck: Deck, skip_empty: bool = True) -> list[str]:
+    out = []
+    for name, cards in s.zones:
+        if name in ("stock", "drawn") or (skip_empty and not cards):
+            continue
+        out += [f"**{_zone_title(name, s.dealer)}** ({len(cards)})", "", _imgs(cards, deck), ""]
+    out += [f"The draw pile holds {len(s.zone('stock'))} cards.", ""]
+    return out
+
+
+def _yaku_text(ys: Sequence[Any], names: Mapping[str, str]) -> str:
+    return ", ".join(f"{_md(names.get(y.id, y.id))} ({y.points})" for y in ys)
+
+
+def _arithmetic(key: str, view: DealView, names: Mapping[str, str]) -> list[str]:
+    r = view.result
+    notes = dict(r.notes)
+    seats = range(len(r.deltas))
+    out: list[str] = []
+    totals = [sum(y.points for y in side) for side in r.yaku] if r.yaku else []
+    if key == "koikoi" and r.reason == "shobu" and r.winner is not None:
+        base = notes.get("base", 0)
+        factors = [(notes.get("seven", 1), "seven or more"), (notes.get("koikoi", 1), "the opponent's koi-koi"),
+                   (notes.get("field", 1), "Brights on the table")]
+        expr = " × ".join([str(base)] + [f"{f} ({why})" for f, why in factors if f != 1])
+        out.append(f"Seat {r.winner} stopped with yaku worth {base}: {expr} = **{r.deltas[r.winner]}**; the "
+                   f"opponent scores nothing.")
+    elif key == "kusurigui":
+        if totals:
+            out.append(f"Dekiyaku totals {totals[0]} and {totals[1]}: the difference, "
+                       f"{notes.get('settlement', abs(totals[0] - totals[1]))}, is paid to the higher total.")
+        pays = [notes.get(f"payments.{i}", 0) for i in seats]
+        if any(pays):
+            out.append("Kusuri-gui payments made during the round: " + ", ".join(
+                f"seat {i} {p:+d}" for i, p in enumerate(pays)) + "; each player's change is the settlement plus "
+                "these payments.")
+    elif key == "kujuroku" and r.card_points is not None:
+        cps = [f"seat {i}: {r.card_points[i]} points → {notes.get(f'chips.{i}', 0):+d} chip(s)" for i in seats
+               if f"chips.{i}" in notes]
+        out.append("Card points against the chip table: " + "; ".join(cps) + ".")
+    elif key == "kujuroku" and r.reason == "dekiyaku":
+        out.append(f"The dekiyaku is worth {notes.get('value', '?')}: each other player in the round pays that "
+                   f"to its maker.")
+    elif key == "musashino":
+        tot = [f"seat {i} {notes[f'total.{i}']}" for i in seats if f"total.{i}" in notes]
+        if r.reason == "insta-win":
+            out.append("An insta-win: each losing side pays the winning side the insta-win value, 8.")
+        if tot:
+            out.append("Dekiyaku totals: " + ", ".join(tot) + ".")
+    elif key == "kekoro" and r.reason == "instant-victory":
+        out.append(f"Seat {r.winner} is {notes.get('yaku_lead', 3)} yaku ahead and declares the instant victory: "
+                   f"the round is not scored, and the declarer wins the game.")
+    elif key == "kekoro" and r.card_points is not None:
+        parts = [f"seat {i}: {r.card_points[i]} + 30 × {len(r.yaku[i]) if r.yaku else 0} = {r.deltas[i]}"
+                 for i in seats]
+        out.append("Card values plus 30 per yaku: " + "; ".join(parts) + ".")
+    return out
+
+
+def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
+    """The example round, drawn from a record :func:`~hanafuda.rulebook.example.load_checked` accepted."""
+    ex = EXAMPLES[spec.key]
+    view = replay_deal(doc, ex)
+    g = game(spec.key)
+    rules = g.rules(ex.ruleset, ex.options)
+    deck = g.deck(rules)
+    names = {**yaku_names(spec.key), **g.yaku_names(rules)}
+    opts = ", ".join(f"`{k}={v}`" for k, v in ex.options.items()) or "the defaults"
+    start = view.start
+    out = [f"({spec.key}-example)=", f"# {_md(spec.name)}: an example round", "",
+           f"This round shows {_md(ex.shows)}. It is deal {ex.deal} of a match played from seed {ex.seed} under "
+           f"the {_md(doc['rules']['ruleset'])} ruleset with {opts}; the players take the capturing move when "
+           f"they have one. The match is kept as a game record (`docs/examples/records/{spec.key}.json`, "
+           f"format `hanafuda-record/1`) and every build replays it through the reference before drawing this "
+           f"page: if a change to the rules changed any move, position or payment shown here, the build "
+           f"fails.", "",
+           "## The deal", "", f"Seat {start.dealer} deals. Scores before the round: "
+           + ", ".join(f"seat {i} {s}" for i, s in enumerate(start.scores)) + ".", "",
+           ":::{container} example-deal", "", *_position(start, deck), ":::", "",
+           "## The play", "",
+           "Each line is one turn: the card played from the hand, the card turned from the draw pile, the cards "
+           "that went to the capture pile, and any card left on the table.", ""]
+    n = 0
+    for t in view.turns:
+        n += 0 if t.at_deal else 1
+        parts = []
+        if t.played:
+            parts.append("plays " + _imgs(t.played, deck))
+        if t.drawn:
+            parts.append("draws " + _imgs(t.drawn, deck))
+        if t.captured:
+            parts.append("captures " + _imgs(t.captured, deck))
+        if t.to_table:
+            parts.append("leaves on the table " + _imgs(t.to_table, deck))
+        for zone, cards in t.elsewhere:
+            parts.append(f"{_md(_zone_title(zone, start.dealer)).lower()}: " + _imgs(cards, deck))
+        acts = ", ".join(f"`{a}`" for a in t.actions)
+        who = _seat(t.seat, start.dealer).capitalize()
+        head = f"**At the deal.** {who} takes from the table — {acts}" if t.at_deal else f"**{n}.** {who} — {acts}"
+        out += [":::{container} turn", "", head, "",
+                " · ".join(parts) if parts else "(no card moves)", ""]
+        if t.new_yaku:
+            out += [f"**Yaku formed:** {_yaku_text(t.new_yaku, names)}", ""]
+        out += [":::", ""]
+    r = view.result
+    out += ["## The end of the round", "", f"The round ends: *{_md(r.reason)}*.", "",
+            ":::{container} example-deal", ""]
+    for name, cards in view.end.zones:
+        if name.startswith("captured.") and cards:
+            out += [f"**{_zone_title(name, start.dealer)}** ({len(cards)})", "", _imgs(cards, deck), ""]
+    out += [":::", "", "## The settlement", ""]
+    for i, side in enumerate(r.yaku):
+        if side:
+            out += [f"- Seat {i}: {_yaku_text(side, names)}"]
+    if any(r.yaku):
+        out.append("")
+    out += _arithmetic(spec.key, view, names)
+    out.append("")
+    after = [b + d for b, d in zip(view.before.scores, r.deltas, strict=False)]
+    out += ["| seat | before | change | after |", "|---|---|---|---|"]
+    for i, d in enumerate(r.deltas):
+        if i < len(view.before.scores):
+            out.append(f"| {_seat(i, start.dealer)} | {view.before.scores[i]} | {d:+d} | {after[i]} |")
+    out.append("")
+    if r.notes:
+        out += ["The reference's notes on this settlement: " + ", ".join(f"`{k}` {v}" for k, v in r.notes) + ".",
+                ""]
+    return "\n".join(out) + "\n"
+
+
+# -- the yaku gallery ---------------------------------------------------------------------------
+
+
+def _variants(views: Sequence[YakuView]) -> dict[str, list[YakuView]]:
+    by_id: dict[str, list[YakuView]] = {}
+    for v in views:
+        by_id.setdefault(v.id, []).append(v)
+    return by_id
+
+
+def gallery_page(spec: GameSpec) -> str:
+    """Every yaku with its cards, points, rule and the options that change it."""
+    views = game_yaku(spec.key)
+    deck = _deck(spec)
+    rule_ids = {r.id for r in spec.rules}
+    out = [f"({spec.key}-gallery)=", f"# {_md(spec.name)}: yaku gallery", "",
+           "Every yaku (or dekiyaku) the reference scores, drawn with its cards. Where it takes any few of a "
+           "larger set, the whole set is drawn and the condition says how many. Rows that exist or differ only "
+           "under some option name that option.", "", legend(deck), ""]
+    for vs in _variants(views).values():
+        first = vs[0]
+        title = _md(first.name) + (f" {_md(first.name_ja)}" if first.name_ja else "")
+        out += [":::{container} gallery-item", "", f"### {title}", ""]
+        same = [v for v in vs[1:] if v.cards == first.cards and v.condition == first.condition]
+        for v in [first, *[v for v in vs[1:] if v not in same]]:
+            facts = [f"**{_md(v.points)}** points" if v.points else ""]
+            if v.group:
+                facts.append(f"group {_md(v.group)}")
+            if v.rule:
+                facts.append(f"{{ref}}`{v.rule} <{_label(v.rule)}>`" if v.rule in rule_ids else _md(v.rule))
+            facts.append(f"only with `{v.option}`" if v.option else "default rules")
+            out += [" · ".join(f for f in facts if f), ""]
+            if v.condition:
+                out += [_md(v.condition[0].upper() + v.condition[1:]) + ".", ""]
+            out += [_imgs(v.cards, deck), ""]
+            if v is first and same:
+                out += ["Other values, same cards: " + "; ".join(
+                    f"**{_md(x.points)}** with `{x.option}`" for x in same) + ".", ""]
+        out += [":::", ""]
+    return "\n".join(out) + "\n"
+
+
+# -- the quick reference ------------------------------------------------------------------------
+
+
+def quickref_page(spec: GameSpec) -> str:
+    """The game on two printed A4 sides: deck, deal, turn, yaku table with pictures, settlement."""
+    howto = HOWTO[spec.key]
+    deck = _deck(spec)
+    out = [f"({spec.key}-quickref)=", f"# {_md(spec.name)}: quick reference", "",
+           ":::::{container} quickref", "",
+           f"*{_md(spec.summary)}* Deck: {_md(deck.name)}, {len(deck)} cards. Print this page: it fits on two "
+           f"A4 sides.", ""]
+    for s in howto.sections[1:]:
+        if s.show == "yaku":
+            continue
+        out += [f"**{_md(s.title)}.** " + " ".join(_md(x.text) for x in s.lines), ""]
+    out += ["**Yaku (default rules), with their points.**", "", "::::{container} yaku-strip", ""]
+    for v in game_yaku(spec.key):
+        if not v.option:
+            out += [":::{container} yaku-mini", "", f"**{_md(v.name)}** · {_md(v.points)}", "",
+                    _imgs(v.cards, deck), ":::", ""]
+    out += ["::::", "", ":::::", ""]
+    return "\n".join(out) + "\n"
+
+
+# -- the book around them -----------------------------------------------------------------------
+
+
+def evidence_legend() -> str:
+    """The legend of the evidence badges, once per rulebook."""
+    items = "; ".join(f"[{b}]{{.badge .ev-{b}}} {_md(text)}" for b, text in EVIDENCE_BADGES.values())
+    return (f"*How each rule is supported:* {items}. The source tags ({{cite:p}}`SEED-001`, {{cite:p}}`FW-KK`, "
+            f"…) link to {{ref}}`the list of sources <sources>`, which says what each one is.")
+
+
+def sources_table() -> str:
+    """What each source tag is (included at the top of the bibliography page)."""
+    from hanafuda_spec.games import all_specs
+    from hanafuda_spec.sources import SOURCES
+
+    cited: dict[str, list[str]] = {}
+    for s in all_specs():
+        keys = {c.source for r in s.rules for c in r.citations} | set(s.sources)
+        for k in keys:
+            cited.setdefault(k, []).append(s.name)
+    out = ["| tag | what it is | cited by |", "|---|---|---|"]
+    for key, src in SOURCES.items():
+        what = f"{_md(src.title)}, {_md(src.author)}, {_md(src.date)}"
+        if src.note:
+            what += f": {_md(src.note)}"
+        out.append(f"| **{key}** | {what} | {', '.join(cited.get(key, [])) or '—'} |")
+    return "\n".join(out) + "\n"
+
+
+def landing_page(spec: GameSpec, has_doctests: bool) -> str:
+    """A rulebook's first page: what is in the book, How to play first."""
+    pages = ["howto"]
+    if spec.key in EXAMPLES:
+        pages.append("example")
+    pages += ["gallery", "quickref", "rules", "decisions", "status"]
+    if has_doctests:
+        pages.append(f"../../examples/{spec.key}")
+    aliases = ", ".join(_md(a) for a in spec.aliases)
+    return "\n".join([
+        f"({spec.key})=", f"# {_md(spec.name)}", "", f"*{_md(spec.summary)}*", "",
+        f"Also called {aliases}. Start with {{ref}}`How to play <{spec.key}-howto>`, then follow "
+        + (f"{{ref}}`an example round <{spec.key}-example>` card by card. " if spec.key in EXAMPLES else "")
+        + f"The {{ref}}`yaku gallery <{spec.key}-gallery>` draws every yaku, the {{ref}}`quick reference "
+        f"<{spec.key}-quickref>` prints on two A4 sides, and {{ref}}`the rules <{spec.key}-rules>` give every "
+        f"rule with its id and source.", "",
+        "```{toctree}", ":maxdepth: 1", "", *pages, "```", ""]) + "\n"
+
+
+def write_learning(out: Path, spec: GameSpec, has_doctests: bool, records: Path | None = None) -> None:
+    """Write a game's landing page and learning pages into ``out`` (``gen/<game>/``). The example
+    record (in ``records``, default ``docs/examples/records``) is checked first:
+    :class:`~hanafuda.rulebook.example.ExampleError` stops the build."""
+    from hanafuda.rulebook.example import load_checked
+    from hanafuda.rulebook.pages import _write
+
+    _write(out / "index.md", landing_page(spec, has_doctests))
+    _write(out / "howto.md", howto_page(spec))
+    doc = load_checked(spec.key, records)
+    if doc is not None:
+        _write(out / "example.md", example_page(spec, doc))
+    _write(out / "gallery.md", gallery_page(spec))
+    _write(out / "quickref.md", quickref_page(spec))
