@@ -279,7 +279,7 @@ def run(modules: Sequence[str], count: int, seed: int, out: Path) -> int:
     try:
         for mod in modules:
             tests, keyword = MODULES[mod]
-            original = (ROOT / mod).read_text(encoding="utf-8")
+            original = (box.dir / mod).read_text(encoding="utf-8")  # the copy the sandbox was made from
             all_sites = sites(original)
             picked = sample(len(all_sites), count, seed)
             base_status, base_time = box.run(tests, keyword, timeout=1800)
