@@ -25,10 +25,12 @@ from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
 from hanafuda_spec.games.kekoro import DECLARE, INSTANT_VICTORY
 from hanafuda_spec.games.kujuroku import ONI
 from hanafuda_spec.games.kusurigui import WILLOWS
-from hanafuda_spec.invariants import GENERIC, GameProfile, Invariant, Step, action_sort_key
+from hanafuda_spec.invariants import GENERIC, GameProfile, Invariant, Step, action_sort_key, run_random
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64
 from hanafuda_spec.yaku import ScoredYaku
+
+from tests.wrapping import Delegate
 
 Options = tuple[tuple[str, str], ...]
 
@@ -740,3 +742,35 @@ def test_outcome_helpers_are_consistent() -> None:
                                                                                        (3, -3)), (), (o,), False, 1)
     t = with_deltas(s, 0, (4, -3))
     assert t.after.scores == (4, -3) and t.outcomes[0].deltas == (4, -3)
+
+
+# -- the harness's own checks, through a wrong engine behind the adapter protocol -------------------
+
+class _RefusesItsFifthAction(Delegate):
+    """An engine that refuses an action it has just offered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.applied = 0
+
+    def apply(self, action: str) -> None:
+        self.applied += 1
+        if self.applied == 5:
+            raise ValueError("refused")
+        super().apply(action)
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_an_offered_action_refused_is_reported(game: str) -> None:
+    opts = dict(spec_for(game).resolve(None, {}))
+    rep = run_random(_RefusesItsFifthAction(), profile_for(game), opts, 1, 1)
+    assert [v.invariant for v in rep.violations] == ["legal-action-accepted"]
+    assert len(rep.violations[0].actions) == 4
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_a_match_that_does_not_end_is_reported(game: str) -> None:
+    opts = dict(spec_for(game).resolve(None, {}))
+    rep = run_random(Delegate(), profile_for(game), opts, 1, 1, max_actions=6)
+    assert [v.invariant for v in rep.violations] == ["bounded-match-length"]
+    assert run_random(Delegate(), profile_for(game), opts, 1, 1).violations == ()
