@@ -270,6 +270,15 @@ def _kk_turn(steps: tuple[Step, ...]) -> tuple[int, Step]:
     return i, replace(s, after=replace(s.after, to_move=1 - s.after.to_move))
 
 
+@case("koikoi", "KK-TURN-1 turn order", "a draw-only turn while a hand still holds a card",
+      {"length": "3", "after_hands": "draw-pile"})
+def _kk_draw_turn(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, lambda s: s.after.phase == "draw" and not s.outcomes and len(s.after.zone("stock")) > 1)
+    s = steps[i]
+    assert s.after.to_move is not None
+    return i, replace(s, after=move(s.after, s.after.zone("stock")[-1], "stock", f"hand.{s.after.to_move}"))
+
+
 @case("koikoi", "KK-SCORE-1 only the stopper scores", "the loser scores too", {"length": "3"})
 def _kk_stopper(steps: tuple[Step, ...]) -> tuple[int, Step]:
     i = find(steps, lambda s: any(max(o.deltas) > 0 for o in s.outcomes) and not s.match_over)
@@ -290,6 +299,12 @@ def _kk_no_zero_sum(steps: tuple[Step, ...]) -> tuple[int, Step]:
 def _kk_length(steps: tuple[Step, ...]) -> tuple[int, Step]:
     i = find(steps, round_end)
     return i, ended_early(steps[i])
+
+
+@case("koikoi", "KK-GAME-1 game length", "a fourth round dealt in a game of 3", {"length": "3"})
+def _kk_extra_round(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, mid)
+    return i, replace(steps[i], after=replace(steps[i].after, round=4))
 
 
 @case("koikoi", "KK-GAME-1 game length", "a game to 50 ended below 50", {"length": "to-50"})
