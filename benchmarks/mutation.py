@@ -30,6 +30,7 @@ import argparse
 import ast
 import copy
 import datetime
+import difflib
 import json
 import os
 import shutil
@@ -279,6 +280,7 @@ def run(modules: Sequence[str], count: int, seed: int, out: Path) -> int:
     try:
         for mod in modules:
             tests, keyword = MODULES[mod]
+            tests = (*tests, mod)  # the module's own doctests too
             original = (box.dir / mod).read_text(encoding="utf-8")  # the copy the sandbox was made from
             all_sites = sites(original)
             picked = sample(len(all_sites), count, seed)
@@ -364,6 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=19, help="seed of the sample (default 19)")
     p.add_argument("--out", type=Path, default=RESULTS, help=f"results file (default {RESULTS.relative_to(ROOT)})")
     p.add_argument("--list", action="store_true", help="list the modules, their mutation sites and their tests")
+    p.add_argument("--show", metavar="MODULE:SITE", help="print the diff a mutant makes (to judge a survivor)")
     p.add_argument("--render", action="store_true", help="rewrite the table in docs/mutation.md from the results")
     try:
         args = p.parse_args(argv)
@@ -377,7 +380,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             for m in modules:
                 tests, kw = MODULES[m]
                 n = len(sites((ROOT / m).read_text(encoding="utf-8")))
-                print(f"{m}: {n} sites; tests {' '.join(tests)}{f' -k {kw}' if kw else ''}")
+                print(f"{m}: {n} sites; tests {' '.join(tests)} and its doctests{f' -k {kw}' if kw else ''}")
+            return 0
+        if args.show:
+            mod, _, k = args.show.rpartition(":")
+            if mod not in MODULES or not k.isdigit():
+                raise UsageError(f"--show: expected MODULE:SITE with a rule module, not {args.show!r}")
+            src = (ROOT / mod).read_text(encoding="utf-8")
+            if int(k) >= len(sites(src)):
+                raise UsageError(f"--show: {mod} has {len(sites(src))} sites, not {int(k) + 1}")
+            before = ast.unparse(ast.parse(src)).splitlines()
+            after = mutate(src, int(k)).splitlines()
+            sys.stdout.writelines(line + "\n" for line in difflib.unified_diff(before, after, mod, "mutant", n=2,
+                                                                               lineterm=""))
             return 0
         if args.render:
             table = render(args.out, VERDICTS)

@@ -230,6 +230,31 @@ def _not_zero_sum(steps: tuple[Step, ...]) -> tuple[int, Step]:
     return i, with_deltas(s, k, tuple(d + 1 if j == w else d for j, d in enumerate(s.outcomes[k].deltas)))
 
 
+def _second_round(steps: tuple[Step, ...], forget: bool) -> tuple[int, Step]:
+    """A step that ends a round and then a void deal (two outcomes), the void deal's final position
+    showing the scores before (``forget``) or after the first round's settlement."""
+    def ok(s: Step) -> bool:
+        return round_end(s) and len(s.outcomes) == 1 and any(s.outcomes[0].deltas) and s.before is not None
+    i = find(steps, ok)
+    s = steps[i]
+    assert s.before is not None
+    shown = s.before.scores if forget else s.after.scores
+    void = RoundOutcome("misdeal", (0,) * len(shown), False, tuple(() for _ in shown),
+                        final=replace(s.after, scores=shown))
+    return i, replace(s, outcomes=(*s.outcomes, void))
+
+
+case("koikoi", "final-positions", "a second round's final position forgets the first settlement",
+     {"length": "3"})(lambda steps: _second_round(steps, True))
+
+
+def test_two_rounds_in_one_step_settled_in_order_pass() -> None:
+    """The other side of the case above: final positions that follow each settlement in turn pass."""
+    steps = record("koikoi", (("length", "3"),))
+    i, good = _second_round(steps, False)
+    assert failing("koikoi", steps[:i], good) == set()
+
+
 #: Options under which a game settles zero-sum, and what else a non-zero-sum settlement breaks there.
 _ZERO_SUM: dict[str, tuple[dict[str, str], tuple[str, ...]]] = {
     "koikoi": ({"zero_sum": "on", "length": "3"}, ()),

@@ -74,3 +74,13 @@ def test_MB_STORM_no_storm_without_the_storm_rule() -> None:
             acts = a.legal_actions()
             a.apply(acts[rng.below(len(acts))])
     assert checked
+
+
+def test_an_action_compares_unequal_to_other_things() -> None:
+    """``Action == x`` for an ``x`` that is not an action is False, not an error (reference/hanafuda/
+    engine.py: the NotImplemented answer deleted)."""
+    from hanafuda.engine import Action
+
+    a = Action.parse("play 31 30")
+    assert a not in ("play 31 30", ("play", (31, 30), ""), None, 3)
+    assert a == Action("play", (31, 30)) and a in [None, "x", Action("play", (31, 30))]

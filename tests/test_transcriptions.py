@@ -220,6 +220,15 @@ def test_musashino_deals() -> None:
         assert (len(s.zone("field")), len(s.zone("stock"))) == (r["field"], r["stock"])
 
 
+def test_musashino_storm_and_sun() -> None:
+    t = load("musashino")["storm"]
+    assert sorted(mb.STORM_CARDS) == sorted(t["storm_cards"])
+    assert sorted(mb.STORM_VICTIMS) == sorted(t["victims"])
+    assert sorted(mb.BANQUETS) == sorted(t["banquets"])
+    assert t["sun"] == mb.SUN_CARD
+    assert set(t["banquets"]) <= {d.id for d in mb.yaku_table(spec_for("musashino").resolve(None, {}))}
+
+
 # -- Kusuri-gui ------------------------------------------------------------------------------------
 
 def test_kusurigui_deck_and_deal() -> None:
