@@ -276,6 +276,7 @@ def load_verdicts(path: Path) -> dict[str, dict[str, str]]:
 
 def run(modules: Sequence[str], count: int, seed: int, out: Path) -> int:
     data = load_json(out)
+    commit = _commit()  # the code the sandbox copies (uncommitted changes included, marked "+")
     box = Sandbox()
     try:
         for mod in modules:
@@ -300,7 +301,7 @@ def run(modules: Sequence[str], count: int, seed: int, out: Path) -> int:
             killed = sum(1 for r in rows if r["status"] != "survived")
             data["modules"][mod] = {
                 "date": datetime.date.today().isoformat(),
-                "commit": _commit(),
+                "commit": commit,
                 "seed": seed, "sites": len(all_sites), "sampled": len(rows), "killed": killed,
                 "tests": list(tests), "keyword": keyword, "baseline_seconds": round(base_time, 1),
                 "mutants": rows,
@@ -314,7 +315,9 @@ def run(modules: Sequence[str], count: int, seed: int, out: Path) -> int:
 
 def _commit() -> str:
     r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False)
-    return r.stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "reference", "spec", "tests"], cwd=ROOT,
+                           capture_output=True, text=True, check=False).stdout.strip()
+    return (r.stdout.strip() or "unknown") + ("+" if dirty else "")
 
 
 def render(results: Path, verdicts_path: Path) -> str:
