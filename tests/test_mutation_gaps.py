@@ -36,7 +36,7 @@ def test_the_deal_count_covers_every_round_played(game: str) -> None:
 
 
 @pytest.mark.parametrize("mode", ["double", "count"])
-def test_KK_SCORE_3_the_field_multiplier_follows_the_brights_dealt(mode: str) -> None:
+def test_KK_SCORE_3_koikoi_field_multiplier_follows_the_brights_dealt(mode: str) -> None:
     """KK-SCORE-3: with field_multiplier=double a round is doubled only if a Bright was dealt to the
     table; with count, multiplied by one more than their number (reference/hanafuda/games/koikoi.py:
     'double' doubled every round)."""
@@ -59,7 +59,7 @@ def test_KK_SCORE_3_the_field_multiplier_follows_the_brights_dealt(mode: str) ->
     assert seen == {True, False}  # both kinds of deal were scored
 
 
-def test_MB_STORM_no_storm_without_the_storm_rule() -> None:
+def test_MB_STORM_musashino_no_storm_without_the_storm_rule() -> None:
     """With storm=off nobody is ever stormed, though storm cards are captured (reference/hanafuda/games/
     musashino.py: the early 'storm is off' answer deleted)."""
     checked = 0
