@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import textwrap
 
+from hanafuda_spec.sources import IMPLEMENTATION, SOURCES
+
 from hanafuda.commands._common import print_json
 from hanafuda.registry import game
 
@@ -29,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
                       "reason": g.reason, "options": list(g.options)} for g in spec.gaps],
             "options": [{"key": o.key, "choices": list(o.choices), "default": o.default, "text": o.text,
                          "citation": str(o.citation)} for o in spec.options],
-            "rulesets": [{"name": rs.name, "text": rs.text, "values": dict(rs.values)} for rs in spec.rulesets],
+            "rulesets": [{"name": rs.name, "text": rs.text, "values": dict(rs.values), "citation": str(rs.citation)}
+                         for rs in spec.rulesets],
         })
         return 0
     wrap = textwrap.TextWrapper(width=100, initial_indent="    ", subsequent_indent="    ")
@@ -51,7 +54,19 @@ def run(args: argparse.Namespace) -> int:
     for o in spec.options:
         print(f"  {o.key} = {'|'.join(o.choices)} (default {o.default})")
         print(wrap.fill(o.text))
-    print("\nRulesets (--ruleset NAME)")
+        print(wrap.fill(f"source: {o.citation}"))
+    print("\nRulesets and engine profiles (--ruleset NAME)")
     for rs in spec.rulesets:
         print(f"  {rs.name}: {rs.text}")
+        if rs.values:
+            print(wrap.fill("options: " + " ".join(f"{k}={v}" for k, v in rs.values.items())))
+        print(wrap.fill(f"source: {rs.citation}"))
+    engines = sorted({c.source for c in (*(c for r in spec.rules for c in r.citations),
+                                          *(o.citation for o in spec.options), *(rs.citation for rs in spec.rulesets))}
+                     & {k for k, s in SOURCES.items() if s.kind == IMPLEMENTATION})
+    if engines:
+        print("\nEngines cited (implementation sources)")
+        for k in engines:
+            src = SOURCES[k]
+            print(f"  {k}: {src.title}, {src.repository} at commit {src.commit}")
     return 0

@@ -225,6 +225,28 @@ GAPS = (
         "The decision point stays and offers shōbu alone, so a record names the stop as an action (`stop`), as "
         "the engines' logs do.",
         "It keeps one action per decision point under every option, and the engines' logs list the stop."),
+    Gap("KK-26", "Decisions reviewed again (issue 15): exhaustive=last-yaku and the multipliers; yaku_count=best "
+        "and a new yaku worth less than the best; lucky hands with hand_size=10; the table dealer-captures looks at.",
+        "FW-KK gives each variation in one sentence: the last improver 'obtains their yaku scores'; only the "
+        "'single most valuable yaku' scores; lucky hands are described for 8-card hands; the dealer captures four "
+        "of a month and deals four more. No source combines them.",
+        "Kept, each with its reason. exhaustive=last-yaku scores the yaku as a shōbu would, multipliers included, "
+        "since the variation says the player obtains their yaku score, and a score of yaku in Koi-Koi is the "
+        "multiplied one (KK-SCORE-1); a table that wants the plain total can add seven_double=off and "
+        "multiplier=none. yaku_count=best: a new yaku worth less than the best changes nothing the player would "
+        "score, so it gives no decision (the scored yaku list is the same); the decision follows the scored "
+        "yaku. hand_size=10: teshi and kuttsuki keep their definitions (four of a month; four disjoint pairs, "
+        "KK-16) on 10 cards, which makes lucky hands commoner (about one round in seven in random deals); no "
+        "source covers them, and teyaku=off or teyaku=misdeal are there for tables that disagree. "
+        "dealer-captures: the field multiplier (KK-SCORE-3) and the wild-if-susuki test (KK-WILD-5) look at the "
+        "table as dealt, before the replacements, because both speak of cards 'dealt to the field at the "
+        "beginning of the round'; the quad the dealer takes at the deal is in the dealer's pile from the start, "
+        "so the dealer's first turn compares against an empty list of yaku seen and a yaku the quad completes "
+        "(Cards of the Month) gives a decision after that turn even if the turn captured nothing: the yaku is "
+        "new to the dealer's decisions.",
+        "Each reading follows the sentence of its variation; every alternative is reachable with existing "
+        "options except the last, which only matters for Cards of the Month and is the literal reading of "
+        "'forms a new yaku'.", ("exhaustive", "yaku_count", "hand_size", "field_teyaku")),
     Gap("KK-21", "How does the wild Lightning combine with the turn variations? With turn=draw-first, is the "
         "Lightning taken into the hand at the start of a turn a hand card, or a drawn card that must take (and, "
         "as the last card, takes the table)? With turn=keep-unmatched, does a drawn wild Lightning with no "
