@@ -10,6 +10,7 @@ Layout (one directory per game and ruleset)::
     DIR/<game>/<ruleset>/scoring.json capture piles -> yaku and points (random piles; minimal piles
                                      forming each yaku and those piles less one card; the z3 model's
                                      boundary piles)
+    DIR/<game>/<ruleset>/perft.json   perft counts: legal action sequences from seeded deals
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from hanafuda_spec.shuffle import SplitMix64, shuffled
 
 from hanafuda.cli import UsageError
 from hanafuda.engine import RoundSetup
+from hanafuda.perft import perft
 from hanafuda.records import record_match
 from hanafuda.registry import available, game
 
@@ -77,7 +79,8 @@ def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool
                     f.write(json.dumps(record_match(g, rs.name, {}, seed, seed, snapshots=True),
                                        separators=(",", ":")) + "\n")
             _dump(d / "scoring.json", scoring_vectors(g, rs.name, values, n_piles, z3))
-            files += 3
+            _dump(d / "perft.json", perft_vectors(g, rs.name))
+            files += 4
             index.append(f"| {g.spec.key} | {rs.name} | `{g.spec.key}/{rs.name}/` |")
     (out / "README.md").write_text(_README.replace("{INDEX}", "\n".join(index)), encoding="utf-8")
     return files + 1
@@ -122,6 +125,23 @@ def deal_vectors(g: AnyGame, ruleset: str) -> list[dict[str, object]]:
                     "dealt": g.snapshot(state, info).to_json(),
                     "legal": [str(a) for a in g.legal_actions(state)]})
     return out
+
+
+#: Perft tables: for each of these seeds, every depth from 1 until the first count above
+#: PERFT_NODES (that depth included), or PERFT_MAX_DEPTH.
+PERFT_SEEDS, PERFT_NODES, PERFT_MAX_DEPTH = (0, 1, 2), 20_000, 12
+
+
+def perft_vectors(g: AnyGame, ruleset: str) -> dict[str, object]:
+    rules = g.rules(ruleset)
+    rows: list[dict[str, object]] = []
+    for seed in PERFT_SEEDS:
+        for depth in range(1, PERFT_MAX_DEPTH + 1):
+            count = perft(g, rules, seed, depth)
+            rows.append(count.to_json())
+            if count.nodes > PERFT_NODES:
+                break
+    return {"game": g.spec.key, "ruleset": ruleset, "first_dealer": 0, "counts": rows}
 
 
 def scoring_vectors(g: AnyGame, ruleset: str, values: Mapping[str, str], n: int,
@@ -223,14 +243,24 @@ first, `captured.<side>`, `out.<what>`; `to_move`, `phase`, `dealer`, `round`, `
   of the yaku table generates: just formed, one card short, one card past a bonus threshold; the
   file's `z3` field says whether they are included for that game).
 
+* `<game>/<ruleset>/perft.json` - perft counts, as chess engines publish them: for seeds 0, 1 and
+  2 (first dealer seat 0), the number of sequences of exactly `depth` legal actions from the
+  match's first deal (`nodes`), and how many end with each kind of action (`by_kind`). Sequences
+  go on into later rounds; one that ends the match early counts nothing (`hanafuda_spec.perft`
+  defines it). `hanafuda perft GAME --seed S --depth D --divide` splits a count by first action to
+  find where two engines part.
+
 ## Using them
 
 1. Reproduce `shuffle.json` with your generator.
 2. For each deal vector, deal from the order and compare the position and legal actions.
 3. For each record, replay the actions, comparing your legal actions, positions and round
    results; or write your own games as records and run `hanafuda validate FILE`.
-4. For each pile, compare your scorer's yaku (as a set of id and points) and card points.
-5. To check an engine move by move, speak the referee protocol (`hanafuda_spec.referee`) and run
+4. Reproduce the perft counts: they check that you generate the same legal actions everywhere
+   along thousands of sequences. Through the adapter protocol, `hanafuda_spec.perft.perft_adapter`
+   counts for any engine.
+5. For each pile, compare your scorer's yaku (as a set of id and points) and card points.
+6. To check an engine move by move, speak the referee protocol (`hanafuda_spec.referee`) and run
    `hanafuda referee GAME --engine "CMD"`.
 
 ## Index
