@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hanafuda.cli import main
@@ -19,7 +20,7 @@ KK = game("koikoi")
 VARIED = [o for o in SPEC.options if o.key != "length"]
 
 
-def _records(ruleset: str, options: dict[str, str], seeds: range) -> list[object]:
+def _records(ruleset: str, options: dict[str, str], seeds: range) -> list[dict[str, Any]]:
     return [record_match(KK, ruleset, options, seed=s, policy_seed=s + 100) for s in seeds]
 
 
@@ -53,7 +54,7 @@ def test_identify_names_each_profile() -> None:
 def test_identify_reports_the_first_problem_of_an_unexplained_record(tmp_path: Path,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     docs = _records("fudawiki", {"length": "1"}, range(3))
-    broken = dict(docs[1])  # type: ignore[arg-type]
+    broken = dict(docs[1])
     broken["actions"] = ["play 999", *broken["actions"][1:]]
     path = tmp_path / "r.jsonl"
     path.write_text("".join(json.dumps(d) + "\n" for d in (docs[0], broken, docs[2])), encoding="utf-8")

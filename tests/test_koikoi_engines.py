@@ -27,7 +27,7 @@ from tests.test_koikoi import state, yaku
 
 def _call_state(hand0: list[int], captured0: list[int], calls: tuple[int, int] = (0, 0), **opts: str) -> KoiKoiState:
     """Seat 0 at a decision point (it has just formed a yaku)."""
-    s = state((hand0, [12, 13]), [22, 23], [32, 33], (captured0, []), **opts)
+    s = state((hand0, [12, 13]), [22, 23], [32, 33], (captured0, []), 0, **opts)
     return replace(s, phase=Phase.CALL, calls=calls)
 
 
@@ -214,7 +214,8 @@ def test_profile_records_validate(profile: str) -> None:
     doc = record_match(g, profile, {}, seed=7, policy_seed=7)
     assert problems_of(doc) == []
     if profile == "koikoi-japan":
-        assert doc["rules"]["options"]["length"] == "8"  # type: ignore[index]
+        rules: Any = doc["rules"]
+        assert rules["options"]["length"] == "8"
 
 
 def test_KK_TURN_9_koikoi_japan_forces_the_stop_on_the_last_turn() -> None:

@@ -9,7 +9,8 @@ of its game, ignoring the rules the record names. The search is deterministic:
    until no single change improves it. A score is, in order: the number of records that validate,
    then how far the failing records replay before their first problem (the sum of the action
    indices of the first problems; a claimed result counts as the end of its deal, a final claim as
-   the end of the record), so that fixing one of several differences already counts as progress. Ties go to the earlier option and value in the catalogue's order.
+   the end of the record), so that fixing one of several differences already counts as progress.
+   Ties go to the earlier option and value in the catalogue's order.
 3. **Choice.** The starting point whose end score is best wins; ties go to fewer options changed,
    then to the ruleset declared first.
 4. **Undetermined options.** For the chosen assignment, each other value of each option is tried

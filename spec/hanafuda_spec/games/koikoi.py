@@ -404,7 +404,8 @@ RULES = (
        "(double: ×2 if any; count: × number of Brights + 1).", (fw("Field Multipliers"),), RS, "KK-1",
        "field_multiplier"),
     _r("KK-YAKU-16", T.YAKU, "With chaff_doubles, the cards it names count as two Chaff each: the Sake Cup, the "
-       "Lightning and the yellow Paulownia all three (on), or any one or two of them on their own.", (fw("Additional Card Properties", "each count as 2 Chaff"),), RS, "KK-1",
+       "Lightning and the yellow Paulownia all three (on), or any one or two of them on their own.",
+       (fw("Additional Card Properties", "each count as 2 Chaff"),), RS, "KK-1",
        "chaff_doubles"),
     _r("KK-YAKU-17", T.YAKU, "With viewing_value=1-3, each viewing yaku is worth 1 point, or 3 once its holder has "
        "called koi-koi in the round.", (kkai("koikoigame.py: KoiKoiRoundStateBase.yaku"),), IMPL, "KK-22",

@@ -863,7 +863,8 @@ def count_option_sets(quick: bool) -> list[dict[str, str]]:
                                              ("normal", "wild")[i // 3]):
                 continue
             out.append(kk.SPEC.resolve(None, {"turn": turn, "after_hands": after, "lightning": light,
-                                              "hand_size": hs, "field_teyaku": ft, "field_pairs": "play", "draw_dealer": "pass"}))
+                                              "hand_size": hs, "field_teyaku": ft, "field_pairs": "play",
+                                              "draw_dealer": "pass"}))
     if not quick:  # KK-WILD-5, once per turn option
         out += [kk.SPEC.resolve(None, {"turn": turn, "lightning": "wild-if-susuki", "after_hands": "draw-pile",
                                        "draw_dealer": "pass"}) for turn in TURNS]
@@ -1016,7 +1017,8 @@ def _counts(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
             for j, (turn, after) in enumerate(combos):
                 if quick and j != (i + 1) % len(combos):  # one deal per case, every option in turn
                     continue
-                opts = kk.SPEC.resolve(None, {"hand_size": str(hh), "field_teyaku": "dealer-captures", "field_pairs": "play", "teyaku": "off",
+                opts = kk.SPEC.resolve(None, {"hand_size": str(hh), "field_teyaku": "dealer-captures",
+                                              "field_pairs": "play", "teyaku": "off",
                                               "lightning": "wild", "turn": turn, "after_hands": after})
                 runs.append((opts, stacked_deal(hh, qq), qq, True))
         bad, watches = _watch_play(adapter, runs, rng, 1)
