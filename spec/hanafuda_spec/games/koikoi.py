@@ -239,8 +239,8 @@ GAPS = (
         "KK-16) on 10 cards, which makes lucky hands commoner (about one round in seven in random deals); no "
         "source covers them, and teyaku=off or teyaku=misdeal are there for tables that disagree. "
         "dealer-captures: the field multiplier (KK-SCORE-3) and the wild-if-susuki test (KK-WILD-5) look at the "
-        "table as dealt, before the replacements, because both speak of cards 'dealt to the field at the "
-        "beginning of the round'; the quad the dealer takes at the deal is in the dealer's pile from the start, "
+        "table as dealt, before the replacements, because both speak of the cards the table is dealt at the "
+        "start of the round; the quad the dealer takes at the deal is in the dealer's pile from the start, "
         "so the dealer's first turn compares against an empty list of yaku seen and a yaku the quad completes "
         "(Cards of the Month) gives a decision after that turn even if the turn captured nothing: the yaku is "
         "new to the dealer's decisions.",
