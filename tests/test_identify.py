@@ -45,7 +45,7 @@ def test_identify_finds_an_assignment_equal_on_every_distinguishable_option(
 
 
 def test_identify_names_each_profile() -> None:
-    for profile in ("battle-hanafuda", "koikoi-japan"):
+    for profile in ("battle-hanafuda", "koikoi-japan", "go-koikoi"):
         recs, _ = parse_all(_records(profile, {}, range(2)))
         found = identify("koikoi", recs)
         assert found.ruleset == profile and found.valid == 2 and not found.options, found

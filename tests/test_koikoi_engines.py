@@ -84,6 +84,13 @@ def test_KK_DEAL_9_three_of_a_month_on_the_table() -> None:
     assert not start_from_deck(GAME, GAME.rules(), order).info.history
 
 
+def test_KK_DEAL_12_four_of_a_month_on_the_table_is_played_on() -> None:
+    order = koikoi_order([20, 21, 30, 31, 40, 41, 50, 60], [10, 11, 12, 13, 70, 80, 90, 100],
+                         [22, 32, 42, 51, 61, 71, 81, 91])
+    m = start_from_deck(GAME, GAME.rules(None, {"field_teyaku": "play"}), order)
+    assert not m.info.history and {10, 11, 12, 13} <= {c.id for c in m.state.table.field}
+
+
 FOUR_PAIRS = [10, 11, 20, 21, 30, 31, 40, 41]
 
 
@@ -182,9 +189,12 @@ def test_KK_GAME_3_thirty_points_and_the_end_at_zero() -> None:
 
 # -- profiles and sources ---------------------------------------------------------------------------
 
+PROFILES = ["battle-hanafuda", "koikoi-japan", "go-koikoi"]
+
+
 def test_implementation_sources_name_repository_and_commit() -> None:
     engines = [s for s in SOURCES.values() if s.kind == IMPLEMENTATION]
-    assert {s.key for s in engines} >= {"ENG-BH", "ENG-KKAI"}
+    assert {s.key for s in engines} >= {"ENG-BH", "ENG-KKAI", "ENG-GOKK"}
     for s in engines:
         assert len(s.commit) == 40 and "/" in s.repository and s.commit in s.url
     for r in SPEC.rules:
@@ -192,7 +202,7 @@ def test_implementation_sources_name_repository_and_commit() -> None:
             assert all(SOURCES[c.source].kind == IMPLEMENTATION and ": " in c.section for c in r.citations), r.id
 
 
-@pytest.mark.parametrize("profile", ["battle-hanafuda", "koikoi-japan"])
+@pytest.mark.parametrize("profile", PROFILES)
 def test_profiles_cite_the_engine(profile: str) -> None:
     rs = SPEC.ruleset(profile)
     assert SOURCES[rs.citation.source].kind == IMPLEMENTATION
@@ -200,7 +210,7 @@ def test_profiles_cite_the_engine(profile: str) -> None:
         SPEC.option(key)
 
 
-@pytest.mark.parametrize("profile", ["battle-hanafuda", "koikoi-japan"])
+@pytest.mark.parametrize("profile", PROFILES)
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_profiles_keep_the_invariants(profile: str, seed: int) -> None:
@@ -208,7 +218,7 @@ def test_profiles_keep_the_invariants(profile: str, seed: int) -> None:
     assert not rep.violations, str(rep.violations[0])
 
 
-@pytest.mark.parametrize("profile", ["battle-hanafuda", "koikoi-japan"])
+@pytest.mark.parametrize("profile", PROFILES)
 def test_profile_records_validate(profile: str) -> None:
     g = game("koikoi")
     doc = record_match(g, profile, {}, seed=7, policy_seed=7)

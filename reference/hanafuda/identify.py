@@ -3,7 +3,9 @@
 Every record is replayed (claims included, as ``validate`` does) under candidate rule assignments
 of its game, ignoring the rules the record names. The search is deterministic:
 
-1. **Rulesets.** Each named ruleset of the game is a starting point.
+1. **Rulesets.** Every named ruleset of the game is scored as it is; the ones with the best score
+   (see 2) are the starting points (an engine that plays one of our rulesets or profiles exactly is
+   found here, with no further search).
 2. **Coordinate ascent.** From a starting point, every single change (one option set to one other
    value) is scored; the best change that improves the score is taken, and the step is repeated
    until no single change improves it. A score is, in order: the number of records that validate,
@@ -18,10 +20,12 @@ of its game, ignoring the rules the record names. The search is deterministic:
    values apart, and the option is reported as undetermined (with the values that fit) instead of
    being guessed; it is not listed among the options that differ from the ruleset.
 
-Cost. With *R* rulesets, *V* option values in all and *N* records, one ascent step replays the
-failing records *V* times, and a step is taken only when the score improves, so the search costs
-about R × (steps + 1) × V × (failing records) replays, plus V × (valid records) for step 4, where a
-value that some record rules out usually stops at that record. To keep a step cheap on large inputs,
+Cost. With *R* rulesets, *V* option values in all and *N* records, scoring the rulesets costs R × N
+replays; one ascent step replays the failing records *V* times, and a step is taken only when the
+score improves, so the ascent costs about (steps + 1) × V × (failing records) replays from each
+starting point, plus V × (valid records) for step 4, where a value that some record rules out
+usually stops at that record. The cost is linear in the number of option values and in the number
+of records; it does not grow with the number of combinations of values. To keep a step cheap on large inputs,
 a change is first scored on a probe of at most :data:`PROBE` failing records, and only changes that
 gain there are scored on all records. Records are replayed through :func:`hanafuda.records.replay`;
 Koi-Koi records replay at tens of thousands of actions a second, so a thousand records take minutes.
@@ -42,7 +46,7 @@ from hanafuda.registry import game
 __all__ = ["PROBE", "Identification", "Unexplained", "identify", "parse_all"]
 
 #: How many failing records a candidate change is first scored on.
-PROBE = 40
+PROBE = 24
 
 
 @dataclass(frozen=True)
@@ -135,9 +139,13 @@ def identify(game_key: str, recs: Sequence[GameRecord]) -> Identification:
     sc = _Scorer(recs)
     everyone = range(len(recs))
     best: tuple[tuple[int, int], int, int, str, Assignment] | None = None
-    for order, rs in enumerate(spec.rulesets):
+    starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)
+              for order, rs in enumerate(spec.rulesets)]
+    top = max(s for s, _, _ in starts)
+    for score, order, rs in starts:
+        if score != top:
+            continue  # only the best starting points are searched further
         values: Assignment = tuple(sorted(spec.resolve(rs.name).items()))
-        score = sc.score(everyone, rs.name, values)
         while score[0] < len(recs):
             failing = [i for i in everyone if sc.first_problem(i, rs.name, values) is not None]
             probe = failing[:PROBE]

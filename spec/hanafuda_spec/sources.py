@@ -100,6 +100,8 @@ SOURCES: dict[str, Source] = {
         engine("ENG-KKAI", "guansanghai/KoiKoi-AI", "89d789565c7c36c84b74662e43001d960bf80901", "2025-07-22",
                "KoiKoi-AI (koikoigame.py, the rules of the KoiKoi-Japan game)", "Sanghai Guan",
                "MIT; Python; the engine of the 201 human game records of the paper"),
+        engine("ENG-GOKK", "ngs/go-koikoi", "3c1068c76bfe0540a8c961605fad1ec93e0c3cb5", "2026-03-30",
+               "go-koikoi (a terminal Koi-Koi game)", "ngs", "Go; its docs/rules.md claims Nintendo's rules"),
         Source("DOSSIER", "Rules sources and seed audit", "hanafuda project", "2026",
                "", "our research notes: gap ids and checked arithmetic"),
     )

@@ -34,6 +34,7 @@ ha = Citer("FW-HA")
 #: Engines read at the commit their source entry names; the section is "file: function".
 bh = Citer("ENG-BH")
 kkai = Citer("ENG-KKAI")
+gokk = Citer("ENG-GOKK")
 
 BRIGHTS = frozenset({10, 30, 80, 110, 120})
 DRY_BRIGHTS = frozenset({10, 30, 80, 120})
@@ -297,6 +298,9 @@ RULES = (
        "choice, whatever field_teyaku does with four of a month. Under field_teyaku=dealer-captures the pairs are "
        "counted on the table play begins with, after the replacements.",
        (fw("Setup Variations", "Four Pairs"),), RS, "KK-1", "field_pairs"),
+    _r("KK-DEAL-12", T.DEALING, "With field_teyaku=play, four of a month on the table is played on: no card can "
+       "capture them, and they stay on the table to the end of the round.",
+       (gokk("game.go: Game.StartRound"),), IMPL, None, "field_teyaku"),
     _r("KK-DEAL-11", T.DEALING, "With hand_pairs=off, four pairs in a hand (kuttsuki) is neither a lucky hand nor a "
        "misdeal; only four of a month (teshi) counts.",
        (kkai("koikoigame.py: KoiKoiRoundStateBase.__deal_card"),), IMPL, None, "hand_pairs"),
@@ -481,9 +485,9 @@ OPTIONS = (
                fw("Setup Variations", "constitute a misdeal")),
     OptionSpec("teyaku_both", ("6", "12"), "6", "Score for holding both lucky hands.",
                fw("Checking for Lucky Hands", "score 12 points")),
-    OptionSpec("field_teyaku", ("misdeal", "dealer-captures", "dealer-wins"), "misdeal",
+    OptionSpec("field_teyaku", ("misdeal", "dealer-captures", "dealer-wins", "play"), "misdeal",
                "Four of a month on the table: a misdeal; captured by the dealer with four replacements dealt; the "
-               "dealer wins 6. (Four pairs on the table: field_pairs.)",
+               "dealer wins 6; play on, the four cards staying on the table (go-koikoi). (Four pairs: field_pairs.)",
                fw("Setup Variations", "Four of a Kind")),
     OptionSpec("field_pairs", ("misdeal", "play"), "misdeal", "Four pairs on the table: a misdeal; or play on.",
                fw("Setup Variations", "Four Pairs")),
@@ -567,6 +571,11 @@ RULESETS = (
                  "oyaken": "1", "teyaku": "misdeal", "hand_pairs": "off", "field_pairs": "play", "length": "8",
                  "start_points": "30", "game_end": "zero", "koikoi_last_turn": "forbidden"},
                 kkai("koikoigame.py: KoiKoiRoundStateBase, KoiKoiGameStateBase")),
+    RulesetSpec("go-koikoi", "Engine profile of go-koikoi (ENG-GOKK): Nintendo's values; no lucky hands and no "
+                "misdeal at all; the Sake Cup is an Animal only; a yaku formed with an empty hand is a shōbu.",
+                {**_NINTENDO, "teyaku": "off", "field_teyaku": "play", "field_pairs": "play", "sake_cup": "animal",
+                 "koikoi_last_turn": "forbidden"},
+                gokk("game.go: Game.StartRound; yaku.go: CheckYaku; ui.go: UI.checkPlayerYaku")),
 )
 
 SPEC = KOIKOI = GameSpec(
