@@ -3,16 +3,21 @@
 Every record is replayed (claims included, as ``validate`` does) under candidate rule assignments
 of its game, ignoring the rules the record names. The search is deterministic:
 
-1. **Rulesets.** Every named ruleset of the game is scored as it is; the ones with the best score
-   (see 2) are the starting points (an engine that plays one of our rulesets or profiles exactly is
-   found here, with no further search).
+1. **Rulesets.** Every named ruleset of the game is scored as it is; the ones under which the most
+   records validate are the starting points (an engine that plays one of our rulesets or profiles
+   exactly is found here, with no further search).
 2. **Coordinate ascent.** From a starting point, every single change (one option set to one other
    value) is scored; the best change that improves the score is taken, and the step is repeated
    until no single change improves it. A score is, in order: the number of records that validate,
    then how far the failing records replay before their first problem (the sum of the action
    indices of the first problems; a claimed result counts as the end of its deal, a final claim as
    the end of the record), so that fixing one of several differences already counts as progress.
-   Ties go to the earlier option and value in the catalogue's order.
+   Ties go to the earlier option and value in the catalogue's order. When no single change improves
+   the score, pairs are tried among the single changes that altered the first problem of some
+   record (at most :data:`PAIRS` of them, in catalogue order): two differences that only show
+   together in one claim (say, a multiplier and a yaku value behind one wrong score) are found so.
+   Three or more differences that only show together are not searched for; their records are
+   reported as unexplained.
 3. **Choice.** The starting point whose end score is best wins; ties go to fewer options changed,
    then to the ruleset declared first.
 4. **Undetermined options.** For the chosen assignment, each other value of each option is tried
@@ -47,6 +52,9 @@ __all__ = ["PROBE", "Identification", "Unexplained", "identify", "parse_all"]
 
 #: How many failing records a candidate change is first scored on.
 PROBE = 24
+#: When no single change improves the score, pairs of the first this many changes that altered a
+#: first problem are tried.
+PAIRS = 24
 
 
 @dataclass(frozen=True)
@@ -141,26 +149,43 @@ def identify(game_key: str, recs: Sequence[GameRecord]) -> Identification:
     best: tuple[tuple[int, int], int, int, str, Assignment] | None = None
     starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)
               for order, rs in enumerate(spec.rulesets)]
-    top = max(s for s, _, _ in starts)
-    for score, order, rs in starts:
-        if score != top:
-            continue  # only the best starting points are searched further
+    top = max(s[0] for s, _, _ in starts)
+    for start, order, rs in starts:
+        score = start
+        if score[0] != top:
+            continue  # only the rulesets under which the most records validate are searched further
         values: Assignment = tuple(sorted(spec.resolve(rs.name).items()))
         while score[0] < len(recs):
             failing = [i for i in everyone if sc.first_problem(i, rs.name, values) is not None]
             probe = failing[:PROBE]
             base_probe = sc.score(probe, rs.name, values)
             step: tuple[tuple[int, int], Assignment] | None = None
+            before = [str(sc.first_problem(i, rs.name, values)) for i in probe]
+            moved: list[tuple[str, str]] = []  # single changes that alter some first problem of the probe
             for opt in spec.options:
                 for choice in opt.choices:
                     if dict(values)[opt.key] == choice:
                         continue
                     cand = _set(values, opt.key, choice)
                     if sc.score(probe, rs.name, cand) <= base_probe:
+                        after = (str(sc.first_problem(i, rs.name, cand)) for i in probe)
+                        if any(x != y for x, y in zip(after, before, strict=True)):
+                            moved.append((opt.key, choice))
                         continue
                     s = sc.score(everyone, rs.name, cand)
                     if s > score and (step is None or s > step[0]):
                         step = (s, cand)
+            if step is None:  # two differences that only show together: pairs of the changes that moved
+                for a, (k1, v1) in enumerate(moved[:PAIRS]):
+                    for k2, v2 in moved[a + 1:PAIRS]:
+                        if k1 == k2:
+                            continue
+                        cand = _set(_set(values, k1, v1), k2, v2)
+                        if sc.score(probe, rs.name, cand) <= base_probe:
+                            continue
+                        s = sc.score(everyone, rs.name, cand)
+                        if s > score and (step is None or s > step[0]):
+                            step = (s, cand)
             if step is None:
                 break
             score, values = step
