@@ -4,7 +4,9 @@ Its bugs (choose with ``--bug NAME``, repeatable; default: all of them):
 
 * ``forget-choice`` – when three or more actions are legal, it forgets to offer the last one;
 * ``extra-action`` – it also offers playing a card it does not hold (the first card of the stock);
-* ``double-deltas`` – it reports every round's score changes doubled.
+* ``double-deltas`` – it reports every round's score changes doubled;
+* ``yaku-value`` – it scores one yaku (``--yaku ID``, default ``flower-viewing``) one point higher,
+  in its round results (the side holding it gains that point) and in its pile scores.
 """
 
 from __future__ import annotations
@@ -16,13 +18,23 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0])
 
 from engine import Engine, main
 
-BUGS = ("forget-choice", "extra-action", "double-deltas")
+BUGS = ("forget-choice", "extra-action", "double-deltas", "yaku-value")
 
 
 class BrokenEngine(Engine):
-    def __init__(self, bugs: tuple[str, ...]) -> None:
+    def __init__(self, bugs: tuple[str, ...], yaku: str = "flower-viewing") -> None:
         super().__init__()
         self.bugs = bugs
+        self.yaku = yaku
+
+    def bump(self, side: list[dict[str, Any]]) -> bool:
+        """The wrong value of one yaku: one point more. Whether the side holds it."""
+        held = False
+        for y in side:
+            if y["id"] == self.yaku:
+                y["points"] += 1
+                held = True
+        return held
 
     def legal(self) -> list[str]:
         acts = super().legal()
@@ -39,7 +51,22 @@ class BrokenEngine(Engine):
         if "double-deltas" in self.bugs:
             for r in out:
                 r["deltas"] = [2 * d for d in r["deltas"]]
+        if "yaku-value" in self.bugs:
+            for r in out:
+                for seat, side in enumerate(r["yaku"]):
+                    if self.bump(side) and r["deltas"][seat] > 0:
+                        r["deltas"][seat] += 1
         return out
+
+    def score(self, msg: dict[str, Any]) -> dict[str, Any]:
+        reply = super().score(msg)
+        if "yaku-value" in self.bugs:
+            self.bump(reply["yaku"])
+        return reply
+
+
+def _yaku(argv: list[str]) -> str:
+    return next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--yaku"), "flower-viewing")
 
 
 def _bugs(argv: list[str]) -> tuple[str, ...]:
@@ -51,4 +78,4 @@ def _bugs(argv: list[str]) -> tuple[str, ...]:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(BrokenEngine(_bugs(sys.argv[1:]))))
+    raise SystemExit(main(BrokenEngine(_bugs(sys.argv[1:]), _yaku(sys.argv[1:]))))

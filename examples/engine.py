@@ -16,6 +16,8 @@ import sys
 from typing import Any
 
 from hanafuda.adapter import ReferenceAdapter
+from hanafuda.records import redeal
+from hanafuda_spec.records import DealZones
 
 PROTOCOL = "hanafuda-referee/1"
 
@@ -29,10 +31,16 @@ class Engine:
     def legal(self) -> list[str]:
         return list(self.adapter.legal_actions())
 
+    def score(self, msg: dict[str, Any]) -> dict[str, Any]:
+        yaku, card_points = self.adapter.score_pile(msg["game"], msg.get("options") or {}, msg["cards"],
+                                                    msg.get("month"))
+        return {"ok": True, "yaku": [{"id": y.id, "points": y.points} for y in yaku], "card_points": card_points}
+
     def rounds_ended(self) -> list[dict[str, Any]]:
         return [{"reason": o.reason, "deltas": list(o.deltas), "counts": o.counts,
                  "yaku": [[{"id": y.id, "points": y.points} for y in side] for side in o.yaku],
                  "card_points": None if o.card_points is None else list(o.card_points),
+                 "notes": dict(o.notes),
                  "final": None if o.final is None else o.final.to_json()}
                 for o in self.adapter.rounds_ended()]
 
@@ -46,6 +54,9 @@ def handle(engine: Engine, msg: dict[str, Any]) -> dict[str, Any] | None:
     if cmd == "start":
         a.start(msg["game"], msg.get("options") or {}, int(msg["seed"]), msg.get("deck"))
         return {"ok": True}
+    if cmd == "deal":  # the deal in play, handed as zones (hanafuda referee --send-deals)
+        a._m = redeal(a.match, DealZones.from_json(msg.get("zones")))
+        return {"ok": True}
     if cmd == "legal":
         return {"ok": True, "actions": engine.legal()}
     if cmd == "apply":
@@ -54,8 +65,7 @@ def handle(engine: Engine, msg: dict[str, Any]) -> dict[str, Any] | None:
     if cmd == "state":
         return {"ok": True, "snapshot": a.snapshot().to_json()}
     if cmd == "score":
-        yaku, card_points = a.score_pile(msg["game"], msg.get("options") or {}, msg["cards"], msg.get("month"))
-        return {"ok": True, "yaku": [{"id": y.id, "points": y.points} for y in yaku], "card_points": card_points}
+        return engine.score(msg)
     if cmd == "quit":
         return None
     return {"ok": False, "error": f"unknown command {cmd!r}"}

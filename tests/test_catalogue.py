@@ -6,7 +6,16 @@ import re
 from pathlib import Path
 
 import pytest
-from hanafuda_spec.catalogue import Evidence, GameSpec
+from hanafuda_spec.catalogue import (
+    Citation,
+    Evidence,
+    GameSpec,
+    Gap,
+    OptionError,
+    OptionLink,
+    OptionSpec,
+    RulesetSpec,
+)
 from hanafuda_spec.games import all_specs
 from hanafuda_spec.sources import SOURCES
 
@@ -71,3 +80,34 @@ def test_defaults_resolve(spec: GameSpec) -> None:
     assert set(values) == set(spec.option_keys)
     for rs in spec.rulesets:
         spec.resolve(rs.name)
+
+
+# -- options that depend on other options (OptionLink, used by MB-14 and KJ-27) ------------------------
+
+def _linked_spec(links: tuple[OptionLink, ...] = (), rulesets: tuple[RulesetSpec, ...] = ()) -> GameSpec:
+    c = Citation("DOSSIER", "3.4")
+    base = (OptionLink("a", ("off",), "X-1", allowed=("off",)), OptionLink("a", ("on",), "X-1", default="yes"))
+    opts = (OptionSpec("a", ("off", "on"), "off", "a", c),
+            OptionSpec("b", ("off", "yes", "no"), "off", "b", c, links or base))
+    return GameSpec("x", "X", (), "hanafuda", "", (), (), (Gap("X-1", "q", "s", "d", "r", ("a", "b")),), opts,
+                    (RulesetSpec("r", "", {}, c), *rulesets), "r")
+
+
+def test_option_links_default_and_refuse_generically() -> None:
+    spec = _linked_spec()
+    assert spec.resolve() == {"a": "off", "b": "off"}
+    assert spec.resolve(None, {"a": "on"}) == {"a": "on", "b": "yes"}  # the link's default
+    assert spec.resolve(None, {"a": "on", "b": "no"}) == {"a": "on", "b": "no"}  # chosen: kept
+    with pytest.raises(OptionError, match=r"--option: option b=yes conflicts with a=off \(X-1"):
+        spec.resolve(None, {"b": "yes"})
+
+
+def test_option_links_are_checked_when_the_catalogue_is_built() -> None:
+    with pytest.raises(ValueError, match="unknown option"):
+        _linked_spec((OptionLink("zz", ("off",), "X-1", allowed=("off",)),))
+    with pytest.raises(ValueError, match="cannot take"):
+        _linked_spec((OptionLink("a", ("maybe",), "X-1", allowed=("off",)),))
+    with pytest.raises(ValueError, match="unknown rule"):
+        _linked_spec((OptionLink("a", ("off",), "X-99", allowed=("off",)),))
+    with pytest.raises(OptionError, match="ruleset bad: option b=yes conflicts"):
+        _linked_spec(rulesets=(RulesetSpec("bad", "", {"b": "yes"}, Citation("DOSSIER", "3.4")),))

@@ -269,16 +269,24 @@ def test_KE_YAKU_3_ribbon_forms_use_the_geese_and_the_yellow_paulownia() -> None
 def test_KE_YAKU_4_teikei_gundari_ribbons() -> None:
     assert yaku([21, 101, 121]) == {"gundari-ribbons": 30}
     assert yaku([21, 101, 121], gundari_ribbons="teikei") == {}
-    # the swap gives Gundari Ribbons exactly the cards of Mist Island Ribbons (decision KE-9)
-    assert yaku([21, 41, 121], gundari_ribbons="teikei") == {"mist-island-ribbons": 30, "gundari-ribbons": 30}
-    row = next(y for y in yaku_table(SPEC.resolve("teikei-1921")) if y.id == "gundari-ribbons")
-    assert row.rule == "KE-YAKU-4"
+
+
+
+def test_KE_9_a_card_set_scores_once_under_the_teikei_swap() -> None:
+    """The swap gives Gundari Ribbons exactly the cards of Mist Island Ribbons: one yaku, 30 points, one
+    toward the instant victory's lead (decision KE-9)."""
+    assert yaku([21, 41, 121], gundari_ribbons="teikei") == {"mist-island-ribbons": 30}
+    table = yaku_table(SPEC.resolve("teikei-1921"))
+    assert len(table) == 25 and len({y.pool for y in table}) == 25
+    assert "gundari-ribbons" not in {y.id for y in table}
+    rules = GAME.rules("teikei-1921")
+    assert GAME.score(rules, [card(i) for i in (21, 41, 121)]).yaku_total == 30
 
 
 def test_KE_YAKU_5_teikei_eight_islands() -> None:
     assert yaku([80, 40, 110], eight_islands="teikei") == {"eight-islands": 30}
     assert yaku([80, 40, 20], eight_islands="teikei") == {}
-    assert len(GAME.score(GAME.rules("teikei-1921"), [card(i) for i in ALL]).yaku) == 26
+    assert len(GAME.score(GAME.rules("teikei-1921"), [card(i) for i in ALL]).yaku) == 25  # KE-9
 
 
 # -- round scoring and the next dealer -------------------------------------------------------

@@ -14,6 +14,7 @@ from hanafuda.fishing import Table
 from hanafuda.games.kujuroku import GAME, INDEX, KujurokuState, Phase
 from hanafuda.simulate import simulate
 from hanafuda_spec.cards import DAINI, DAINI_JIZO, DainiCard
+from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.games import kujuroku as kj
 from hanafuda_spec.games.kujuroku import JIZO, ONI, PROFILE, SPEC
 from hanafuda_spec.invariants import run_random
@@ -872,7 +873,16 @@ def test_KJ_ONI_6_predicate_examples() -> None:
 
 # -- random play, the CLI --------------------------------------------------------------------------
 
-options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC.options})
+def _consistent(opts: dict[str, str]) -> bool:
+    """Option values that do not conflict (OptionLink: e.g. a Sun without a Storm is refused)."""
+    try:
+        SPEC.resolve(None, opts)
+    except OptionError:
+        return False
+    return True
+
+
+options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC.options}).filter(_consistent)
 
 
 @given(options, st.integers(0, 2**32), st.integers(0, 2**32))
@@ -949,3 +959,37 @@ def test_KJ_SCORE_1_settlement_checked_exactly_from_the_final_position() -> None
     tampered = replace(found, deltas=tuple(d))
     assert shape(step(tampered)) is None  # the old bound-style check does not see it
     assert "chips moved" in (exact(step(tampered)) or "")
+
+
+# -- KJ-27: the Jizo undo comes before the dekiyaku check ---------------------------------------------
+
+def _kj27_first_turn(**opts: str) -> Match[KujurokuState, object]:
+    """The dealer holds the Oni, the field is 40 41 42 50 60 70 and the Jizo tops the draw pile: the
+    dealer takes two of the three 4s (KJ-DEAL-6), then the Oni takes the third. The last 4 (43) is
+    then confirmed as the Oni-holder's (KJ-ONI-7): four 4s and the Oni, Shi-Dan."""
+    m = deal(order(dealer=[ONI], field=[40, 41, 42, 50, 60, 70], stock=[JIZO], jizo=True), 0, jizo="on", **opts)
+    assert m.state.phase is Phase.DEAL_TRIPLE
+    m = m.apply(Action.parse("collect 40 41"))
+    return m.apply(Action.parse("play 0 42"))
+
+
+def test_KJ_JIZO_2_a_drawn_jizo_undoes_an_oni_capture_that_made_a_dekiyaku() -> None:
+    m = _kj27_first_turn()
+    assert len(m.info.history) == 0  # the round goes on: no Shi-Dan
+    s = m.state
+    assert ids(s.table.captured[0]) == [ONI, JIZO, 40, 41]  # the Jizo captured the Oni
+    assert 42 in ids(s.table.field) and s.captive is None  # the Oni's card is back on the field
+    assert s.phase is Phase.PLAY and s.turn == 1
+
+
+def test_KJ_JIZO_2_at_capture_timing_ends_the_round_before_the_draw() -> None:
+    m = _kj27_first_turn(jizo_timing="at-capture")
+    r = m.info.history[0]
+    assert r.reason == "dekiyaku" and [y.id for y in r.yaku[0]] == ["shi-dan"]
+    assert r.deltas[:3] == (24, -12, -12)
+
+
+def test_KJ_27_jizo_timing_needs_the_jizo() -> None:
+    with pytest.raises(OptionError, match=r"jizo_timing=at-capture conflicts with jizo=off \(KJ-27"):
+        SPEC.resolve(None, {"jizo_timing": "at-capture"})
+    assert SPEC.resolve(None, {"jizo": "on"})["jizo_timing"] == "after-draw"

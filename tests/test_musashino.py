@@ -16,6 +16,7 @@ from hanafuda.games.musashino import GAME, INDEX, MusashinoState, Phase, score_m
 from hanafuda.simulate import simulate
 from hanafuda_spec.adapter import RoundOutcome
 from hanafuda_spec.cards import HANAFUDA, card
+from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.games.musashino import (
     BANQUETS,
     DEALS,
@@ -379,6 +380,26 @@ def test_MB_END_1_insta_win_after_both_plays() -> None:
     assert r.deltas == (16, -8, -8) and r.yaku[0] == (ScoredYaku("five-kings", 8),) and r.yaku[1] == ()
 
 
+@pytest.mark.parametrize("cap", ["8", "none"])
+def test_MB_22_two_insta_wins_at_once_pay_the_value_once(cap: str) -> None:
+    """Seat 0 completes Five Kings and Seven Red Ribbons with one turn: both are listed, the win is paid
+    once (8 by each loser), with or without the payment cap."""
+    s = make_state([[120, 22], [23], [32]], [121, 50], [42, 43, 52],
+                   [[10, 30, 80, 110, 11, 21, 31, 41, 51, 71, 112], [], []], payment_cap=cap)
+    s = GAME.apply(s, Action("play", (120,)))
+    assert s.end == "insta-win" and s.winner == 0
+    r = GAME.round_result(s)
+    assert {y.id for y in r.yaku[0]} == {"five-kings", "seven-red-ribbons"}
+    assert r.deltas == (16, -8, -8)
+
+
+def test_MB_22_without_the_cap_the_value_is_paid_once_not_summed() -> None:
+    s = make_state([[120, 22], [23], [32]], [121, 50], [42, 43, 52],
+                   [[10, 30, 80, 110, 11, 21, 31, 41, 51, 71, 112], [], []], payment_cap="none", insta_win_value="12")
+    r = GAME.round_result(GAME.apply(s, Action("play", (120,))))
+    assert r.deltas == (24, -12, -12)  # 12 from each loser, not 24
+
+
 def test_MB_END_1_insta_win_checked_on_capture() -> None:
     s = GAME.apply(five_kings_turn(insta_win_check="capture"), Action("play", (120,)))
     assert s.phase is Phase.OVER and s.end == "insta-win"
@@ -420,14 +441,6 @@ def test_MB_SCORE_1_losing_team_pays_once() -> None:
     s = make_state([[120], [23], [32], [33]], [121], [42, 43, 52, 53], [[10, 30, 80, 110], []], players="4")
     s = GAME.apply(s, Action("play", (120,)))
     assert GAME.round_result(s).deltas == (8, -8, 8, -8)
-
-
-def test_MB_SCORE_1_two_insta_wins_stack_under_the_cap() -> None:
-    piles = [[10, 30, 80, 110, 11, 21, 31, 41, 51, 71, 112], [], []]
-    for cap, want in (("8", 8), ("none", 16)):
-        s = make_state([[120], [23], [32]], [121], [42, 43, 52], piles, payment_cap=cap)
-        s = GAME.apply(s, Action("play", (120,)))
-        assert GAME.round_result(s).deltas == (2 * want, -want, -want)
 
 
 def test_MB_SCORE_2_losers_pay_the_difference() -> None:
@@ -600,7 +613,17 @@ def test_invariants_catch_a_wrong_settlement() -> None:
 
 # -- random play under random options -------------------------------------------------------------
 
-options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC.options if o.key != "length"})
+def _consistent(opts: dict[str, str]) -> bool:
+    """Option values that do not conflict (OptionLink: e.g. a Sun without a Storm is refused)."""
+    try:
+        SPEC.resolve(None, opts)
+    except OptionError:
+        return False
+    return True
+
+
+options = st.fixed_dictionaries({o.key: st.sampled_from(o.choices) for o in SPEC.options
+                                 if o.key != "length"}).filter(_consistent)
 
 
 @given(options, st.integers(0, 2**32), st.integers(0, 2**32))
@@ -609,3 +632,43 @@ def test_random_play_keeps_every_invariant(opts: dict[str, str], seed: int, poli
     rep = run_random(ReferenceAdapter(), PROFILE, SPEC.resolve(None, opts), seed, policy)
     assert not rep.violations, str(rep.violations[0])
     assert rep.rounds == 3
+
+
+# -- MB-14: the Sun comes with the Storm -----------------------------------------------------------
+
+#: Seed 366, first round: side 1 takes the Rain Man in turn 5, side 0 the Crane in turn 10 and the
+#: Lightning in turn 19. With the Sun, side 0's Crane cancels side 1's Rain Man and side 0 wins 16.
+MB14_ACTIONS = ("play 11", "play 83", "play 82", "play 23", "play 70", "play 71", "play 81", "play 112", "play 61",
+                "play 60", "play 21", "play 33", "play 80", "play 92", "play 91", "play 52", "play 73", "play 20",
+                "play 121", "play 122", "play 63")
+
+
+def _mb14_round(opts: dict[str, str]) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
+    m = Match.start(GAME, GAME.rules(None, opts), seed=366)
+    taken: tuple[tuple[int, int, int], ...] = ()
+    for a in MB14_ACTIONS:
+        taken = m.state.taken
+        m = m.apply(Action.parse(a))
+    assert m.info.rounds_played == 1
+    return m.info.scores, taken
+
+
+def test_MB_14_the_storm_brings_the_sun() -> None:
+    """storm=cards alone plays the Sun too (sun=after): side 0's Crane, taken after side 1's Rain Man,
+    cancels it, and side 0 is paid 8 by each. A Storm without the Sun must be chosen (sun=off)."""
+    assert SPEC.resolve(None, {"storm": "cards"})["sun"] == "after"
+    assert SPEC.resolve(None, {"storm": "banquets"})["sun"] == "after"
+    scores, taken = _mb14_round({"storm": "cards"})
+    assert {(110, 1, 5), (10, 0, 10)} <= set(taken)
+    assert scores == (16, -8, -8)
+    assert _mb14_round({"storm": "cards", "sun": "after"})[0] == (16, -8, -8)
+    assert _mb14_round({"storm": "cards", "sun": "off"})[0] == (7, -4, -3)  # side 0 stormed by the Rain Man
+
+
+@pytest.mark.parametrize("sun", ["after", "any-order"])
+def test_MB_14_a_sun_without_a_storm_is_refused(sun: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(OptionError, match=rf"sun={sun} conflicts with storm=off \(MB-14"):
+        SPEC.resolve(None, {"sun": sun})
+    assert main(["simulate", "musashino", "--option", f"sun={sun}", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "MB-14" in err and "Traceback" not in err

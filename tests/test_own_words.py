@@ -23,6 +23,8 @@ def _texts() -> Iterator[tuple[str, str]]:
     for s in all_specs():
         for r in s.rules:
             yield r.id, r.text
+            if r.decided:
+                yield f"{r.id} (decided)", r.decided
         for g in s.gaps:
             yield g.id, " ".join((g.question, g.sources_say, g.decision, g.reason))
         for o in s.options:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hanafuda.adapter import ReferenceAdapter
@@ -58,10 +59,17 @@ def test_KE_IV_1_a_turn_ending_silently_on_a_lead_of_3_is_refuted() -> None:
     assert not ok and detail.startswith("KE-IV-1 the choice is offered exactly"), detail
 
 
-def test_KE_IV_2_yaku_count_is_monotone_and_the_teikei_duplicate_is_reported() -> None:
+def test_KE_IV_2_yaku_count_is_monotone_and_a_duplicate_set_would_be_reported() -> None:
     ok, detail, _, _, cases = kp._monotone(ke.SPEC.resolve())
     assert ok and "at least 5 captured cards" in detail and not cases
+    # KE-9: the teikei swap's duplicate set scores once, so it no longer shortens the way to a lead of 3
     ok, detail, _, _, cases = kp._monotone(ke.SPEC.resolve("teikei-1921"))
+    assert ok and "at least 5 captured cards" in detail and not cases
+    doubled = (*ke.yaku_table(ke.SPEC.resolve("teikei-1921")),
+               replace(next(y for y in ke.yaku_table(ke.SPEC.resolve()) if y.id == "gundari-ribbons"),
+                       pool=frozenset({21, 41, 121})))
+    with patch.object(ke, "yaku_table", lambda _v: doubled):
+        ok, detail, _, _, cases = kp._monotone(ke.SPEC.resolve("teikei-1921"))
     assert ok and "at least 4 captured cards" in detail
     assert [c.gap for c in cases] == ["KE-9"] and "gundari-ribbons" in cases[0].text
 

@@ -165,6 +165,26 @@ def test_KJ_8_the_never_paid_dekiyaku_are_reported_as_cases() -> None:
     assert "most after a step 14" in o.detail
 
 
+@pytest.mark.parametrize("config", CONFIGS)
+def test_KJ_26_with_the_jizo_timing_of_KJ_27_every_dekiyaku_can_be_paid(config: str) -> None:
+    """Under jizo_timing=after-draw the Oni's turn is one check: it adds the Oni and cards of two
+    numbers, so the rows the 41-card game never pays are paid; the witness is scored by the reference."""
+    o = _formation(ReferenceAdapter(), config, False, True)
+    assert o.ok and o.cases == (), o.detail
+    assert "never: none" in o.detail
+    for y in NEVER[config]:
+        name = next(r for r in kj.CONFIGURATIONS[config] if r.id == y).id
+        assert f"{name} (" in o.detail  # listed as paid, with its pile before and what the step added
+
+
+def test_KJ_26_at_capture_timing_keeps_the_41_card_model() -> None:
+    sm = StepModel(kj.CONFIGURATIONS["A"], True)  # after_draw off: each capture checked at once
+    i = [y.id for y in sm.after.rows].index("shi-dan-san")
+    assert z.prove("never", sm.after.scores[i].eq(0), sm.constraints).ok
+    sm = StepModel(kj.CONFIGURATIONS["A"], True, after_draw=True)
+    assert not z.prove("never", sm.after.scores[i].eq(0), sm.constraints).ok
+
+
 # -- against the reference ----------------------------------------------------------------------------
 
 def test_KJ_YAKU_3_quick_run_is_configuration_A_and_one_check_per_other_configuration() -> None:

@@ -196,7 +196,7 @@ def test_truncated_file_is_unusable_and_located(key: str, tmp_path: Path,
     p.write_text(text[: len(text) // 2], encoding="utf-8")
     code, out, err = run_cli(["validate", str(p)], capsys)
     assert code == 2
-    assert re.search(r"record 1, line 1: \[REC-JSON-1\] malformed JSON at column \d+.*truncated", out), out
+    assert re.search(r"record 1, line 1: \[REC-JSON-1\] malformed JSON at column \d+.*truncated", err), err
     assert "Traceback" not in out + err
 
 
@@ -346,7 +346,8 @@ def test_json_lines_report_each_record_and_line(tmp_path: Path, capsys: pytest.C
     j = json.loads(out)
     f = j["files"][0]
     assert (f["records"], f["valid"], f["invalid"]) == (3, 2, 1)
-    assert f["reports"][0]["record"] == 2 and f["reports"][0]["line"] == 3
+    # every record has a summary (valid ones included); the invalid one is record 2, on line 3
+    assert [(r["record"], r["line"], r["ok"]) for r in f["reports"]] == [(1, 1, True), (2, 3, False), (3, 4, True)]
 
 
 def test_pretty_document_and_stdin(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -361,14 +362,14 @@ def test_pretty_document_and_stdin(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_missing_file_and_empty_input_are_unusable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(["validate", str(tmp_path / "nope.json")], capsys)
-    assert code == 2 and "cannot read" in out
+    code, _, err = run_cli(["validate", str(tmp_path / "nope.json")], capsys)
+    assert code == 2 and "cannot read" in err
     (tmp_path / "empty.json").write_text("")
-    code, out, _ = run_cli(["validate", str(tmp_path / "empty.json")], capsys)
-    assert code == 2 and "no records" in out
+    code, _, err = run_cli(["validate", str(tmp_path / "empty.json")], capsys)
+    assert code == 2 and "no records" in err
     (tmp_path / "n.json").write_text("42\n")
-    code, out, _ = run_cli(["validate", str(tmp_path / "n.json")], capsys)
-    assert code == 2 and "[REC-FORMAT-1]" in out
+    code, _, err = run_cli(["validate", str(tmp_path / "n.json")], capsys)
+    assert code == 2 and "[REC-FORMAT-1]" in err
 
 
 def test_record_many_games_as_json_lines(capsys: pytest.CaptureFixture[str]) -> None:

@@ -119,7 +119,7 @@ def test_a_wrong_deal_is_a_deal_disagreement() -> None:
     report = referee_match(engine, ReferenceAdapter, GAMES[0], _values(GAMES[0]), 2, 2, piles=0)
     assert [d.kind for d in report.disagreements] == ["deal"]
     d = report.disagreements[0]
-    assert not d.exact and "zone" in d.message and d.rule_id in str(d)
+    assert not d.exact and "a different deal" in d.message and "hand" in d.message and d.rule_id in str(d)
 
 
 def test_rule_in_error_reads_the_rule_id() -> None:
@@ -175,3 +175,143 @@ def test_a_malformed_optional_round_field_is_an_engine_error(bad: dict[str, obje
 
     with pytest.raises(EngineError, match=r"card_points|final"):
         _outcome({"reason": "exhaustive", "deltas": [0, 0], "yaku": [[], []], **bad})
+
+
+# -- diagnostics: every field of a round, exact rule ids, going on, grouping, the engine's stderr --
+
+
+def test_a_wrong_yaku_value_is_named_with_its_rule_and_later_rounds_are_checked() -> None:
+    """The example engine scoring one yaku one point higher: the verdict names the yaku and the rule
+    that defines it (exactly), shows each side's yaku and multipliers, and play goes on so that later
+    rounds of the same match are checked too."""
+    with ProcessEngine([*BROKEN, "--bug", "yaku-value", "--yaku", "flower-viewing"]) as engine:
+        report = RefereeReport()
+        for seed in range(3):
+            referee_match(engine, ReferenceAdapter, "koikoi", _values("koikoi"), seed, seed, piles=0, report=report)
+    rounds = [d for d in report.disagreements if d.kind == "round"]
+    assert rounds and all(d.rule_id == "KK-YAKU-12" and d.exact for d in rounds)
+    assert all("flower-viewing [KK-YAKU-12]: engine 6, reference 5" in d.message for d in rounds)
+    assert all("engine: " in d.message and "reference: " in d.message and "base " in d.message
+               for d in rounds if "shobu" in d.message)
+    by_match: dict[int, list[int]] = {}
+    for d in rounds:
+        by_match.setdefault(d.seed, []).append(d.action_index)
+    assert any(len(v) > 1 for v in by_match.values()), by_match  # went on after the first round disagreement
+    assert not [d for d in report.disagreements if d.kind in ("position", "deal")]
+
+
+def test_stop_at_round_restores_the_first_difference_only() -> None:
+    with ProcessEngine([*BROKEN, "--bug", "yaku-value"]) as engine:
+        report = RefereeReport()
+        for seed in range(3):
+            referee_match(engine, ReferenceAdapter, "koikoi", _values("koikoi"), seed, seed, piles=0, report=report,
+                          go_on=False)
+    assert len([d for d in report.disagreements if d.kind == "round"]) <= 3
+
+
+def test_repeated_disagreements_are_grouped_by_cause(capsys: pytest.CaptureFixture[str]) -> None:
+    from hanafuda_spec.referee import group_disagreements
+
+    with ProcessEngine([*BROKEN, "--bug", "yaku-value"]) as engine:
+        report = RefereeReport()
+        for seed in range(3):
+            referee_match(engine, ReferenceAdapter, "koikoi", _values("koikoi"), seed, seed, piles=0, report=report)
+    groups = group_disagreements(report.disagreements)
+    assert groups[0][0] == ("round", "KK-YAKU-12", "flower-viewing 6 vs 5") and len(groups[0][1]) > 1
+    code = main(["referee", "koikoi", "--engine", _cmd([*BROKEN, "--bug", "yaku-value"]), "--games", "3"])
+    out = capsys.readouterr().out
+    assert code == 1 and "times in all (flower-viewing 6 vs 5" in out
+
+
+def test_a_failing_engine_shows_its_last_stderr_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    crash = tmp_path / "crash.py"
+    crash.write_text("import sys\nsys.stderr.write('loading tables\\nKeyError: 113 in score()\\n')\n"
+                     "raise SystemExit(1)\n")
+    assert main(["referee", GAMES[0], "--engine", _cmd([sys.executable, str(crash)])]) == 2
+    err = capsys.readouterr().err
+    assert "exit code 1" in err and "KeyError: 113 in score()" in err and len(err.strip().splitlines()) == 1
+
+
+class _OwnShuffle:
+    """An in-process engine with its own shuffle (it deals from another seed), which takes the deals
+    it is handed as zones."""
+
+    def __init__(self) -> None:
+        self.inner = ReferenceAdapter()
+
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        self.inner.start(game, options, seed + 1000, deck)
+
+    def deal(self, zones: Mapping[str, object]) -> None:
+        from hanafuda.records import redeal
+        from hanafuda_spec.records import DealZones
+
+        self.inner._m = redeal(self.inner.match, DealZones.from_json(dict(zones)))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_an_engine_with_its_own_shuffle_is_refereed_when_handed_the_deals(key: str) -> None:
+    from hanafuda.commands.referee import DealingReference
+
+    engine: EngineAdapter = _OwnShuffle()  # type: ignore[assignment]
+    alone = referee_match(engine, DealingReference, key, _values(key), 3, 3, piles=0)
+    assert [d.kind for d in alone.disagreements] == ["deal"]
+    handed = referee_match(engine, DealingReference, key, _values(key), 3, 3, piles=0, send_deals=True)
+    assert handed.ok, [str(d) for d in handed.disagreements[:3]]
+    assert handed.actions > 0
+
+
+def test_cli_send_deals_with_the_example_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["referee", GAMES[0], "--engine", _cmd(ENGINE), "--games", "2", "--send-deals"])
+    assert code == 0, capsys.readouterr()
+
+
+class _SevenNotDoubled(ReferenceAdapter):
+    """An in-process engine playing one option differently: a base of 7 or more is not doubled."""
+
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        super().start(game, {**options, "seven_double": "off"}, seed, deck)
+
+
+def test_a_round_disagreement_names_the_option_value_that_explains_it() -> None:
+    """KK-SCORE-4: the engine does not double a base of 7; the verdict shows the multiplier on each
+    side, names the option value under which the reference agrees, and the rule of that option."""
+    report = referee_match(_SevenNotDoubled(), ReferenceAdapter, "koikoi", _values("koikoi"), 1, 1, piles=0)
+    rounds = [d for d in report.disagreements if d.kind == "round"]
+    assert rounds and rounds[0].rule_id == "KK-SCORE-4" and rounds[0].exact
+    assert "seven: engine 1, reference 2" in rounds[0].message
+    assert "with `seven_double=off` the reference agrees" in rounds[0].message
+    assert report.hints == {"seven 1 vs 2": ["seven_double=off"]}
+
+
+class _MustCapture(ReferenceAdapter):
+    """An in-process engine that forbids discarding while a capture is possible."""
+
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        super().start(game, {**options, "discard": "must-capture"}, seed, deck)
+
+
+def test_missing_legal_actions_name_the_option_that_explains_them() -> None:
+    """KK-CAP-5: the engine never offers a discard when it could capture: the verdict names
+    discard=must-capture and the rule of that option, not a chapter guess."""
+    report = referee_match(_MustCapture(), ReferenceAdapter, "koikoi", _values("koikoi"), 1, 1, piles=0)
+    missing = [d for d in report.disagreements if d.kind == "legal-missing"]
+    assert missing and all(d.rule_id == "KK-CAP-5" and d.exact for d in missing)
+    assert all("with `discard=must-capture` the reference agrees" in d.message for d in missing)
+
+
+class _DealPasses(ReferenceAdapter):
+    """An in-process engine whose deal passes after a drawn round."""
+
+    def start(self, game: str, options: Mapping[str, str], seed: int, deck: Sequence[int] | None = None) -> None:
+        super().start(game, {**options, "draw_dealer": "pass"}, seed, deck)
+
+
+def test_a_different_next_deal_is_a_deal_named_with_its_option() -> None:
+    report = referee_match(_DealPasses(), ReferenceAdapter, "koikoi", _values("koikoi"), 0, 0, piles=0)
+    (d,) = report.disagreements
+    assert d.kind == "deal" and d.message.startswith("a different deal: dealer: engine")
+    assert "with `draw_dealer=pass` the reference agrees" in d.message and d.exact

@@ -23,14 +23,18 @@ import functools
 import json
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.neutral import JsonValue, Snapshot
 from hanafuda_spec.records import (
     FORMAT,
+    FORMAT_1_1,
     LIMITS,
+    ActionEntry,
+    Deal,
+    DealZones,
     GameRecord,
     Location,
     Problem,
@@ -41,17 +45,26 @@ from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda.engine import Action, ActionSyntaxError, Match, MatchInfo, RoundResult, RoundSetup, action
+from hanafuda.fishing import packet_plan
 from hanafuda.registry import UnknownGameError, game
 
 __all__ = [
     "RecordReport",
     "Source",
+    "convert",
+    "deal_layout",
+    "match_deal_zones",
+    "order_from_zones",
     "problems_of",
     "read_documents",
     "record_match",
+    "redeal",
     "replay",
+    "suggest_options",
     "validate_document",
+    "validate_record",
     "validate_stream",
+    "zones_from_order",
 ]
 
 AnyGame = Any
@@ -120,6 +133,91 @@ def _result_json(r: RoundResult) -> dict[str, JsonValue]:
     return out
 
 
+# -- deals as zones (format 1.1) ----------------------------------------------------------------
+
+
+def deal_layout(g: AnyGame, rules: Any, dealer: int) -> tuple[str, ...]:
+    """The zone each position of a deck order (top first) is dealt to, by the game's deal rule, with
+    ``dealer`` dealing: ``hand.N``, ``field``, ``stock`` or another zone (Kusuri-gui's
+    ``facedown``). The inverse of the deal, used to turn a deal given as zones into a deck order;
+    ``tests/test_records.py`` checks it against every game's ``start_round``."""
+    key = g.spec.key
+    n = len(g.deck(rules).cards)
+    if key in ("koikoi", "kekoro"):  # KK-DEAL-1 / KE-DEAL-1: opponent, table, dealer, in packets
+        size = rules.hand_size if key == "koikoi" else 8
+        names = {"ko": f"hand.{1 - dealer}", "dealer": f"hand.{dealer}", "field": "field"}
+        plan = [(names[w], k) for w, k in packet_plan((("ko", size), ("field", 8), ("dealer", size)),
+                                                       int(rules.opt["packets"]))]
+    elif key == "musashino":  # MB-DEAL-3
+        plan = [(w if w == "field" else f"hand.{w}", k) for w, k in rules.deals[dealer]]
+    elif key == "kujuroku":  # KJ-DEAL-2
+        seats = rules.seats
+        who = {"2nd": f"hand.{(dealer + 1) % seats}", "3rd": f"hand.{(dealer + 2) % seats}",
+               "dealer": f"hand.{dealer}", "field": "field"}
+        from hanafuda_spec.games.kujuroku import DEAL_PLAN
+        plan = [(who[w], k) for w, k in DEAL_PLAN]
+    elif key == "kusurigui":  # KG-DEAL-2: ko 2, oya 2, 3 face down, ko 2, oya 2, 1 face up
+        ko, oya = f"hand.{1 - dealer}", f"hand.{dealer}"
+        plan = [(ko, 2), (oya, 2), ("facedown", 3), (ko, 2), (oya, 2), ("field", 1)]
+    else:  # pragma: no cover - a sixth game must declare its deal here
+        raise ValueError(f"no deal layout for {key}")
+    out = [w for w, k in plan for _ in range(k)]
+    return tuple(out + ["stock"] * (n - len(out)))
+
+
+def zones_from_order(layout: Sequence[str], order: Sequence[int], seats: int) -> DealZones:
+    """A deck order dealt by ``layout``, as zones."""
+    got: dict[str, list[int]] = {}
+    for w, c in zip(layout, order, strict=True):
+        got.setdefault(w, []).append(c)
+    hands = tuple(tuple(got.get(f"hand.{i}", ())) for i in range(seats))
+    other = tuple((k, tuple(v)) for k, v in got.items() if k not in ("field", "stock") and not k.startswith("hand."))
+    return DealZones(hands, tuple(got.get("field", ())), tuple(got.get("stock", ())), other)
+
+
+def order_from_zones(layout: Sequence[str], zones: DealZones, seats: int) -> tuple[int, ...] | str:
+    """The deck order that ``layout`` deals into ``zones`` (each zone's cards in the positions the
+    deal gives it, in the order listed), or why there is none (a zone of the wrong size, a zone
+    this deal does not have)."""
+    want = Counter(layout)
+    names = [f"hand.{i}" for i in range(max(seats, len(zones.hands)))] + ["field", "stock"]
+    names += [k for k, _ in zones.other]
+    for name in names:
+        have = zones.zone(name) or ()
+        if len(have) != want.get(name, 0):
+            shown = name.replace("hand.", "seat ") + ("'s hand" if name.startswith("hand.") else "")
+            if name.startswith("hand.") and int(name[5:]) >= seats:
+                return f"{len(zones.hands)} hands for {seats} seats"
+            return f"{shown} holds {len(have)} cards; the rules deal it {want.get(name, 0)}"
+    queues = {name: list(zones.zone(name) or ()) for name in want}
+    return tuple(queues[w].pop(0) for w in layout)
+
+
+def match_deal_zones(m: Match[Any, Any]) -> dict[str, JsonValue]:
+    """The current deal of a match as zones (JSON): what ``hanafuda referee --send-deals`` hands an
+    engine with its own shuffle."""
+    g, rules = m.game, m.rules
+    layout = deal_layout(g, rules, m.info.dealer)
+    return zones_from_order(layout, m.deck_order, g.seats(rules)).to_json()
+
+
+def redeal(m: Match[Any, Any], zones: DealZones) -> Match[Any, Any]:
+    """The match with its current deal replaced by ``zones`` (same dealer, round and scores):
+    how an engine takes the opening position it is handed."""
+    g, rules = m.game, m.rules
+    order = order_from_zones(deal_layout(g, rules, m.info.dealer), zones, g.seats(rules))
+    if isinstance(order, str):
+        raise ValueError(order)
+    deck = g.deck(rules)
+    if sorted(order) != sorted(c.id for c in deck.cards):
+        raise ValueError("the zones are not the deck")
+    info = m.info
+    setup = RoundSetup(info.rounds_played + 1, info.dealer, g.seats_in_play(rules, info), info.scores)
+    state = g.start_round(rules, [deck.by_id(c) for c in order], setup)
+    from dataclasses import replace as _replace
+    return Match.advance(_replace(m, state=state, deck_order=tuple(order)))
+
+
 # -- replaying --------------------------------------------------------------------------------
 
 
@@ -135,15 +233,52 @@ class RecordReport:
     problems: list[Problem]
     dropped: int = 0  # problems beyond LIMITS["problems"]
     unusable: bool = False  # the input could not be read as a record at all
+    status: str = "complete"  # the record's status (1.1): "abandoned" records stop early
+    meta: JsonValue = None  # the record's meta (1.1), echoed as given
+    scores: tuple[int, ...] | None = None  # the scores the rules give where the replay stopped
+    winners: tuple[int, ...] | None = None
+    suggestions: list[str] = field(default_factory=list)  # option values that would explain the first problem
+    source: GameRecord | None = field(default=None, repr=False, compare=False)  # the record replayed
 
     @property
     def ok(self) -> bool:
         return not self.problems and not self.dropped
 
+    def first_deal(self) -> int | None:
+        """The deal of the first problem (the record's first divergence), if it has one."""
+        return next((p.where.deal for p in self.problems if p.where.deal is not None), None)
+
     def to_json(self) -> dict[str, JsonValue]:
         return {"record": self.record, "line": self.line, "game": self.game, "ok": self.ok,
-                "actions": self.actions, "deals": self.deals,
-                "problems": [p.to_json() for p in self.problems], "more_problems": self.dropped}
+                "status": self.status, "actions": self.actions, "deals": self.deals,
+                "scores": list(self.scores) if self.scores is not None else None,
+                "winners": list(self.winners) if self.winners is not None else None,
+                "meta": self.meta,
+                "problems": [p.to_json() for p in self.problems], "more_problems": self.dropped,
+                "consequences": [{"rule": r, "what": w, "count": n} for (r, w), n in consequences(self)],
+                "suggestions": list(self.suggestions)}
+
+
+def consequences(rep: RecordReport) -> list[tuple[tuple[str, str], int]]:
+    """The problems after the record's first divergent deal, grouped by rule id and what they are
+    about (the field of a result, the kind of action), with counts, most frequent first."""
+    first = rep.first_deal()
+    if first is None:
+        return []
+    groups: Counter[tuple[str, str]] = Counter()
+    for p in rep.problems:
+        if p.where.deal is not None and p.where.deal > first:
+            groups[(p.rule_id, _about(p))] += 1
+    return groups.most_common()
+
+
+def _about(p: Problem) -> str:
+    path = p.where.path
+    if ".result.rounds[" in path:
+        return path.rsplit(".", 1)[-1] if not path.endswith("]") else "round"
+    if path.startswith("$.actions"):
+        return "action"
+    return path.rsplit(".", 1)[-1] if path else "deal"
 
 
 class _Sink:
@@ -194,11 +329,15 @@ def _ids(xs: Sequence[int]) -> str:
     return shown + (f" and {len(xs) - 12} more" if len(xs) > 12 else "")
 
 
-def replay(rec: GameRecord, record: int | None = 1, line: int | None = None) -> RecordReport:
+def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, lenient: bool = False,
+           ruleset: str | None = None, options: Mapping[str, str] | None = None,
+           until_deal: int | None = None) -> RecordReport:
     """Replay a parsed record through the reference and report every problem (never raises for
-    bad record content)."""
+    bad record content). ``ruleset``/``options``, when given, replace the record's own rules
+    (``options`` alone are applied over the record's rules); ``until_deal`` stops after that deal."""
     sink = _Sink(record, line)
-    report = RecordReport(record or 0, line, rec.game, len(rec.actions), 0, sink.problems)
+    report = RecordReport(record or 0, line, rec.game, len(rec.actions), 0, sink.problems,
+                          status=rec.status, meta=rec.meta)
     try:
         g = game(rec.game)
     except UnknownGameError as e:
@@ -206,7 +345,10 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None) -> 
         return report
     report.game = g.spec.key
     try:
-        rules = g.rules(rec.ruleset, rec.options)
+        if ruleset is not None:
+            rules = g.rules(ruleset, options or {})
+        else:
+            rules = g.rules(rec.ruleset, {**rec.options, **(options or {})})
     except OptionError as e:
         sink.add("REC-RULES-1", str(e), path="$.rules")
         return report
@@ -221,29 +363,41 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None) -> 
         if isinstance(d, list) and len(d) != seats:
             sink.add("REC-FIELD-1", f"{len(d)} deltas: one per seat ({seats})", path=f"$.result.rounds[{i}].deltas")
             return report
-    if len(rec.scores) != seats:
+    if rec.scores is not None and len(rec.scores) != seats:
         sink.add("REC-FIELD-1", f"{len(rec.scores)} final scores: one per seat ({seats})", path="$.result.scores")
-    _Replay(g, rules, rec, sink, report).run()
+    _Replay(g, rules, rec, sink, report, lenient, until_deal).run()
     report.dropped = sink.dropped
     return report
 
 
+_NO_STEP = None
+
+
 class _Replay:
-    def __init__(self, g: AnyGame, rules: Any, rec: GameRecord, sink: _Sink, report: RecordReport) -> None:
+    def __init__(self, g: AnyGame, rules: Any, rec: GameRecord, sink: _Sink, report: RecordReport,
+                 lenient: bool = False, until_deal: int | None = None) -> None:
         self.g, self.rules, self.rec, self.sink, self.report = g, rules, rec, sink, report
+        self.lenient, self.until_deal = lenient, until_deal
         deck = g.deck(rules)
         self.cards = deck.cards
         self.by_id = {c.id: c for c in deck.cards}
         self.canonical = [c.id for c in deck.cards]
         self.known = frozenset(self.canonical)
+        self.seats = g.seats(rules)
         self.claimed_total = sum(r.actions for r in rec.rounds)
         self.counts_ok = self.claimed_total == len(rec.actions)
+        self.orders: list[tuple[int, ...]] = []  # the deck order of every deal replayed
+        self.dealers: list[int] = []
+        # the step a draw entry (1.1) refers to: (stock, captured cards, played card) before it
+        self.step: tuple[tuple[int, ...], frozenset[int], int | None] | None = None
+        self.claimed: set[int] = set()
 
-    def order_for(self, deal: int, rng: SplitMix64 | None) -> tuple[int, ...] | None:
+    def order_for(self, deal: int, rng: SplitMix64 | None, dealer: int) -> tuple[int, ...] | None:
         rec, add = self.rec, self.sink.add
         seeded = tuple(shuffled(self.canonical, rng)) if rng is not None else None  # the same shuffle, on ids
+        listed: Deal | None
         if deal == 1:
-            listed: tuple[int, ...] | None = rec.deck
+            listed = rec.deck
             path = "$.deck"
         else:
             listed = rec.deals[deal - 2] if deal - 2 < len(rec.deals) else None
@@ -253,10 +407,21 @@ class _Replay:
                 add("REC-DEALS-1", f"deal {deal} has no deck order (no seed, and $.deals lists {len(rec.deals)})",
                     deal, path="$.deals")
             return seeded
-        bad = _order_problem(listed, self.canonical, self.known)
-        if bad is not None:
-            add("REC-DECK-1", bad, deal, path=path)
-            return seeded
+        if isinstance(listed, DealZones):
+            bad = _order_problem(listed.cards(), self.canonical, self.known)
+            if bad is not None:
+                add("REC-ZONES-1", "the zones hold " + bad, deal, path=path)
+                return None
+            got = order_from_zones(deal_layout(self.g, self.rules, dealer), listed, self.seats)
+            if isinstance(got, str):
+                add("REC-ZONES-1", f"{got} (seat {dealer} deals)", deal, path=path)
+                return None
+            listed = got
+        else:
+            bad = _order_problem(listed, self.canonical, self.known)
+            if bad is not None:
+                add("REC-DECK-1", bad, deal, path=path)
+                return seeded
         if seeded is not None and listed != seeded:
             i = next(k for k, (a, b) in enumerate(zip(listed, seeded, strict=True)) if a != b)
             add("REC-SHUFFLE-1", f"position {i} holds card {listed[i]}, the shuffle of seed {rec.seed} "
@@ -265,7 +430,8 @@ class _Replay:
 
     def run(self) -> None:
         g, rules, rec, add = self.g, self.rules, self.rec, self.sink.add
-        if not self.counts_ok:
+        abandoned = rec.status == "abandoned"
+        if not self.counts_ok and not abandoned:
             add("REC-COUNT-1", f"the rounds claim {self.claimed_total} actions in all, the record has "
                 f"{len(rec.actions)}", path="$.result.rounds")
         info: MatchInfo = g.new_match(rules, rec.first_dealer)
@@ -275,31 +441,56 @@ class _Replay:
         actions = rec.actions
         n_actions = len(actions)
         while not info.over:
+            if abandoned and pos >= n_actions and deal >= len(rec.rounds):
+                self.stop_abandoned(info, deal)  # stopped between deals
+                return
             deal += 1
+            if self.until_deal is not None and deal > self.until_deal:
+                return
             if deal > LIMITS["deals"]:
                 add("REC-SIZE-1", f"the match is not over after {LIMITS['deals']} deals", deal)
                 return
             self.report.deals = deal
             claim = rec.rounds[deal - 1] if deal - 1 < len(rec.rounds) else None
             start = pos
-            order = self.order_for(deal, rng)
+            order = self.order_for(deal, rng, info.dealer)
             broken = order is None
             state: Any = None
             if order is not None:
+                self.orders.append(order)
+                self.dealers.append(info.dealer)
                 setup = RoundSetup(info.rounds_played + 1, info.dealer, g.seats_in_play(rules, info), info.scores)
                 state = g.start_round(rules, [self.by_id[c] for c in order], setup)
+                self.step = None
                 # the hot loop: parse (cached), check legality, apply
                 legal_actions, do, to_move = g.legal_actions, g.do, g.to_move
                 while True:
                     seat = to_move(state)
                     if seat is None:
+                        if pos < n_actions and actions[pos].draw is not None:  # a draw that ended the round
+                            if not self.draw_entry(state, actions[pos], deal, pos):
+                                broken = True
+                                break
+                            pos += 1
+                            continue
                         break
                     if pos >= n_actions:
+                        if abandoned:
+                            self.stop_abandoned(info, deal - 1)
+                            return
                         add("REC-ROUNDS-1", f"the actions end before the match does: deal {deal} is not over "
                             f"(seat {seat} to move)", deal, pos, "$.actions")
                         self.check_claimed_rounds(deal)
                         return
                     entry = actions[pos]
+                    if entry.draw is not None:
+                        nxt = self.draw_entry(state, entry, deal, pos)
+                        if nxt is None:
+                            broken = True
+                            break
+                        state = nxt
+                        pos += 1
+                        continue
                     a = _parse_action(entry.text)
                     if isinstance(a, str):
                         add("REC-ACTION-1", a, deal, pos, f"$.actions[{pos}]")
@@ -308,12 +499,29 @@ class _Replay:
                     if entry.seat is not None and entry.seat != seat:
                         add("REC-SEAT-1", f"claims seat {entry.seat} moves; seat {seat} is to move", deal, pos,
                             f"$.actions[{pos}].seat")
-                    if a not in legal_actions(state):
-                        rule_id, reason = _explain(g, state, a)
-                        add(rule_id, f"{entry.text!r} is illegal: {reason}", deal, pos, f"$.actions[{pos}]")
-                        broken = True
-                        break
+                    legal = legal_actions(state)
+                    named: tuple[int, ...] = ()
+                    if a not in legal:
+                        named = a.cards[1:] if self.lenient else ()
+                        alt = self.reading(legal, a, entry)
+                        if alt is None:
+                            rule_id, reason = _explain(g, state, a)
+                            add(rule_id, f"{entry.text!r} is illegal: {reason}", deal, pos, f"$.actions[{pos}]")
+                            broken = True
+                            break
+                        named = named if alt.cards != a.cards else ()
+                        a = alt
+                    tracked = (entry.captures is not None or bool(named)
+                               or (pos + 1 < n_actions and actions[pos + 1].draw is not None))
+                    if tracked:
+                        before = g.snapshot(state)
+                        self.step = (tuple(dict(before.zones).get("stock", ())), _captured(before),
+                                     a.cards[0] if a.cards else None)
+                        self.claimed = set()
                     state = do(state, a)
+                    if entry.captures is not None or named:
+                        self.check_captures(state, entry.captures if entry.captures is not None else named,
+                                            deal, pos)
                     if entry.after is not None:
                         diff = _snapshot_diff(g.snapshot(state, info), entry.after)
                         if diff is not None:
@@ -327,8 +535,10 @@ class _Replay:
                 pos = start + claim.actions
                 result = _claimed_result(claim, len(info.scores))
                 if result is None:
-                    add("REC-RESULT-1", f"later deals not checked: deal {deal}'s claimed result is incomplete",
-                        deal, path=f"$.result.rounds[{deal - 1}]")
+                    lacks = [k for k in ("reason", "deltas") if not claim.fields.get(k)]
+                    add("REC-RESULT-1", f"later deals not checked: deal {deal} was not replayed to its end, and "
+                        f"its claimed result lacks {' and '.join(lacks) or 'a usable reason and deltas'}, "
+                        f"needed to settle it", deal, path=f"$.result.rounds[{deal - 1}]")
                     return
             else:
                 result = g.round_result(state)
@@ -346,10 +556,97 @@ class _Replay:
                 add("REC-RESULT-1", f"later deals not checked: cannot settle deal {deal} with its claimed result "
                     f"({type(e).__name__}: {e})", deal, path=f"$.result.rounds[{deal - 1}]")
                 return
+            self.report.scores = tuple(info.scores)
+        if abandoned:
+            add("REC-ROUNDS-1", "the record says it was abandoned, but the match is played out", path="$.status")
         if pos < n_actions:
             add("REC-ROUNDS-1", f"{n_actions - pos} action(s) after the match ended", None, pos, f"$.actions[{pos}]")
         self.check_claimed_rounds(deal)
+        self.report.scores, self.report.winners = tuple(info.scores), tuple(info.winners)
         self.compare_final(info)
+
+    def stop_abandoned(self, info: MatchInfo, deals_done: int) -> None:
+        """An abandoned record ends here: what it claims must fit the deals played out."""
+        n = len(self.rec.rounds)
+        if n not in (deals_done, deals_done + 1):
+            self.sink.add("REC-ROUNDS-1", f"the result lists {n} round(s); the abandoned record plays "
+                          f"{deals_done} deal(s) out", path="$.result.rounds")
+        self.report.scores = tuple(info.scores)
+        if self.rec.scores is not None and tuple(self.rec.scores) != tuple(info.scores):
+            self.sink.add("REC-RESULT-2", f"scores when abandoned: the record says {list(self.rec.scores)}, the "
+                          f"rules give {list(info.scores)}", path="$.result.scores")
+
+    def reading(self, legal: Sequence[Action], a: Action, entry: ActionEntry) -> Action | None:
+        """The legal action an illegal text stands for, where format 1.1 says it unambiguously: a
+        play whose ``captures`` name the one target it needs; or, leniently, a play that names the
+        cards it captures anyway (a target where there is no choice)."""
+        if entry.captures is not None and len(a.cards) == 1:
+            picks = [x for x in legal if x.kind == a.kind and len(x.cards) == 2 and x.cards[0] == a.cards[0]
+                     and x.cards[1] in entry.captures]
+            if len(picks) == 1:
+                return picks[0]
+        if self.lenient and len(a.cards) > 1:
+            bare = action(a.kind, a.cards[:1], a.label)
+            if bare in legal:
+                self.claimed = set(a.cards[1:])
+                return bare
+        return None
+
+    def check_captures(self, state: Any, captures: Sequence[int], deal: int, pos: int) -> None:
+        """The cards a play claims it took (besides itself) are among those it did take (the draw
+        that follows is checked by its own entry)."""
+        assert self.step is not None
+        moved = _captured(self.g.snapshot(state)) - self.step[1]
+        played = self.step[2]
+        claim = {c for c in captures if c != played}
+        self.claimed = claim
+        if not claim <= moved:
+            self.sink.add("REC-CAPTURE-1", f"claims it captured {_ids(sorted(claim))}; it captured "
+                          f"{_ids(sorted(moved - {played})) or 'nothing'}", deal, pos, f"$.actions[{pos}]")
+
+    def draw_entry(self, state: Any, entry: ActionEntry, deal: int, pos: int) -> Any:
+        """Check a draw entry (1.1) against the draw that followed the last play; when the drawn
+        card matches two table cards, its ``captures`` choose the ``take``. The position after it,
+        or None when the record and the rules part ways here."""
+        add, g = self.sink.add, self.g
+        path = f"$.actions[{pos}]"
+        if self.step is None:
+            add("REC-DRAW-1", "a draw entry must follow the play of the same turn", deal, pos, path)
+            return None
+        stock_before, cap_before, played = self.step
+        legal: tuple[Action, ...] = g.legal_actions(state) if g.to_move(state) is not None else ()
+        if len(legal) == 1 and legal[0].kind == "draw":  # a draw-only turn: the draw is the action
+            state = g.do(state, legal[0])
+            legal = g.legal_actions(state) if g.to_move(state) is not None else ()
+        snap = g.snapshot(state)
+        stock = tuple(dict(snap.zones).get("stock", ()))
+        if (not stock_before or len(stock) >= len(stock_before)
+                or stock != stock_before[len(stock_before) - len(stock):]):
+            add("REC-DRAW-1", f"the record draws {entry.draw}, but no card was drawn here", deal, pos, path)
+            return None
+        drawn = stock_before[0]
+        if entry.draw != drawn:
+            add("REC-DRAW-1", f"the record draws {entry.draw}; the top of the draw pile is {drawn} (a different deal?)",
+                deal, pos, f"{path}.draw")
+            return None
+        if legal and all(x.kind == "take" for x in legal):  # the drawn card's capture is a choice
+            picks = [x for x in legal if entry.captures is not None and x.cards and x.cards[0] in entry.captures]
+            if len(picks) != 1:
+                options = ", ".join(str(x.cards[0]) for x in legal if x.cards)
+                add("REC-DRAW-1", f"card {drawn} matches {options}: captures must name one of them", deal, pos,
+                    f"{path}.captures")
+                return None
+            state = g.do(state, picks[0])
+            snap = g.snapshot(state)
+        if entry.captures is not None:
+            moved = _captured(snap) - cap_before - {played, drawn}
+            claim = ({c for c in entry.captures if c != drawn} | self.claimed) - {played}
+            if claim != moved:
+                add("REC-CAPTURE-1", f"the turn captured {_ids(sorted(moved)) or 'nothing'} besides the cards "
+                    f"played and drawn; the record says {_ids(sorted(claim)) or 'nothing'}", deal, pos,
+                    f"{path}.captures")
+        self.step = None
+        return state
 
     def check_claimed_rounds(self, deals: int) -> None:
         n = len(self.rec.rounds)
@@ -359,15 +656,22 @@ class _Replay:
 
     def compare_round(self, deal: int, claim: RoundClaim, result: RoundResult) -> None:
         want = result.to_json()
+        breakdown: str | None = None
         for key, got in claim.fields.items():
             exp = want.get(key)
+            if key == "yaku" and isinstance(got, list) and isinstance(exp, list):  # a null side is unknown
+                got = [g_ if g_ is not None else e for g_, e in zip(got, exp, strict=False)]  # noqa: PLW2901
             if got != exp and _normal(key, got) != _normal(key, exp):  # (yaku may come in any order)
+                why = f"round ended by {result.reason}"
+                if key in ("deltas", "yaku", "notes", "winner"):  # what the score is made of, beside the claim
+                    breakdown = breakdown or score_breakdown(self.g, self.rules, result)
+                    why += f"; the rules score {breakdown}"
                 self.sink.add("REC-RESULT-1", f"{key}: the record says {_short(got)}, the rules give {_short(exp)} "
-                              f"(round ended by {result.reason})", deal, path=f"$.result.rounds[{deal - 1}].{key}")
+                              f"({why})", deal, path=f"$.result.rounds[{deal - 1}].{key}")
 
     def compare_final(self, info: MatchInfo) -> None:
         rec, add = self.rec, self.sink.add
-        if tuple(rec.scores) != tuple(info.scores):
+        if rec.scores is not None and tuple(rec.scores) != tuple(info.scores):
             add("REC-RESULT-2", f"final scores: the record says {list(rec.scores)}, the rules give "
                 f"{list(info.scores)}", path="$.result.scores")
         if rec.winners is not None and tuple(rec.winners) != tuple(info.winners):
@@ -376,6 +680,47 @@ class _Replay:
         if rec.end_reason is not None and rec.end_reason != info.end_reason:
             add("REC-RESULT-2", f"end reason: the record says {rec.end_reason!r}, the rules give "
                 f"{info.end_reason!r}", path="$.result.end_reason")
+
+
+def _captured(snap: Snapshot) -> frozenset[int]:
+    return frozenset(c for k, z in snap.zones if k.startswith("captured") for c in z)
+
+
+def score_breakdown(g: AnyGame, rules: Any, result: RoundResult) -> str:
+    """A round's score as the rules give it: each side's yaku with its points and rule id, the
+    multipliers and other notes, and the deltas."""
+    ids = _yaku_rules(g, rules)
+    sides = []
+    for seat, side in enumerate(result.yaku):
+        if side:
+            shown = ", ".join(f"{y.id} {y.points}" + (f" [{ids[y.id]}]" if y.id in ids else "") for y in side)
+            sides.append(f"seat {seat}: {shown}")
+    notes = ", ".join(f"{k} {v}" for k, v in result.notes)
+    parts = ["; ".join(sides) or "no yaku"]
+    if notes:
+        parts.append(notes)
+    parts.append(f"deltas {list(result.deltas)}")
+    return " | ".join(parts)
+
+
+def _yaku_rules(g: AnyGame, rules: Any) -> dict[str, str]:
+    """Yaku id -> the rule id that defines it, from the game spec's yaku table (empty for a game
+    whose spec has none)."""
+    import inspect
+    from importlib import import_module
+
+    fn = getattr(import_module(f"hanafuda_spec.games.{g.spec.key}"), "yaku_table", None)
+    if fn is None:
+        return {}
+    values = dict(rules.values) if isinstance(getattr(rules, "values", None), tuple) else g.spec.resolve()
+    extra = [None] * (len(inspect.signature(fn).parameters) - 1 - sum(
+        1 for p in inspect.signature(fn).parameters.values() if p.default is not inspect.Parameter.empty))
+    out: dict[str, str] = {}
+    for y in fn(values, *extra):
+        rid = getattr(y, "rule", None)
+        if isinstance(rid, str):
+            out.setdefault(y.id, rid)
+    return out
 
 
 def _explain(g: AnyGame, state: Any, a: Action) -> tuple[str, str]:
@@ -398,7 +743,7 @@ def _normal(key: str, v: Any) -> Any:
 
 def _short(v: Any) -> str:
     s = json.dumps(v, ensure_ascii=False)
-    return s if len(s) <= 120 else s[:117] + "..."
+    return s if len(s) <= 200 else s[:197] + "..."
 
 
 def _claimed_result(claim: RoundClaim, seats: int) -> RoundResult | None:
@@ -447,18 +792,103 @@ def _snapshot_diff(want: Snapshot, got: Snapshot) -> str | None:
 # -- documents and streams ----------------------------------------------------------------------
 
 
-def validate_document(doc: Any, record: int = 1, line: int | None = None, lenient: bool = False) -> RecordReport:
-    """Parse and replay one decoded document."""
+def validate_document(doc: Any, record: int = 1, line: int | None = None, lenient: bool = False, *,
+                      ruleset: str | None = None, options: Mapping[str, str] | None = None) -> RecordReport:
+    """Parse and replay one decoded document (see :func:`replay` for ``ruleset`` and ``options``)."""
     rec, problems = parse_record(doc, record=record, line=line, lenient=lenient)
     if rec is None:
         g = doc.get("game") if isinstance(doc, dict) and isinstance(doc.get("game"), str) else None
         acts = doc.get("actions") if isinstance(doc, dict) else None
         unusable = any(p.rule_id == "REC-FORMAT-1" for p in problems)  # not a record at all
+        meta = doc.get("meta") if isinstance(doc, dict) and doc.get("format") == FORMAT_1_1 else None
         return RecordReport(record, line, g, len(acts) if isinstance(acts, list) else 0, 0, problems,
-                            unusable=unusable)
-    report = replay(rec, record, line)
+                            unusable=unusable, meta=meta)
+    report = replay(rec, record, line, lenient=lenient, ruleset=ruleset, options=options)
     report.problems[:0] = problems
+    report.source = rec
     return report
+
+
+def validate_record(rec: GameRecord, ruleset: str | None = None, options: Mapping[str, str] | None = None,
+                    *, lenient: bool = False) -> RecordReport:
+    """Validate a parsed record under given rules: the library entry point (``identify`` uses it).
+    ``ruleset`` (with ``options``) replaces the record's rules; ``options`` alone are applied over
+    them. The report lists every problem, structured (:class:`~hanafuda_spec.records.Problem`)."""
+    return replay(rec, 1, None, lenient=lenient, ruleset=ruleset, options=options)
+
+
+def suggest_options(rec: GameRecord, report: RecordReport, *, ruleset: str | None = None,
+                    options: Mapping[str, str] | None = None, lenient: bool = False) -> list[str]:
+    """The single option values that would make the record's first divergent deal validate: one
+    line each, saying whether the whole record then validates. Tries every other value of every
+    option of the game, replaying the record up to that deal (a few dozen replays)."""
+    deal = report.first_deal()
+    if deal is None or report.unusable:
+        return []
+    try:
+        g = game(rec.game)
+        base = g.spec.resolve(ruleset, options) if ruleset is not None else g.spec.resolve(
+            rec.ruleset, {**rec.options, **(options or {})})
+    except (UnknownGameError, OptionError):
+        return []
+    out = []
+    for o in g.spec.options:
+        for v in o.choices:
+            if v == base[o.key]:
+                continue
+            trial = {**base, o.key: v}
+            try:
+                rep = replay(rec, 1, None, lenient=lenient, ruleset=g.spec.default_ruleset, options=trial,
+                             until_deal=deal)
+            except Exception:  # an option combination the game refuses to play: not a suggestion
+                continue
+            if any(p.where.deal is None or p.where.deal <= deal for p in rep.problems):
+                continue
+            whole = replay(rec, 1, None, lenient=lenient, ruleset=g.spec.default_ruleset, options=trial)
+            tail = "the whole record validates" if whole.ok else (
+                f"deal {deal} validates" + (f" (first problem then at deal {whole.first_deal()})"
+                                             if whole.first_deal() else ""))
+            out.append(f"with `{o.key}={v}` {tail}")
+    return out
+
+
+def convert(doc: Any, to: str) -> dict[str, JsonValue]:
+    """A record in another format version: ``hanafuda-record/1.1`` gives every deal as zones (and
+    keeps ``meta``/``status``), ``hanafuda-record/1`` every deal as a deck order. The deals are
+    found by replaying the record (the dealer of each deal depends on the rounds before it); a
+    deal the replay does not reach is kept as given. Raises ``ValueError`` for a record that
+    cannot be parsed, or a 1.1 record that cannot be written as version 1 (abandoned, or with
+    1.1-only claims)."""
+    if to not in (FORMAT, FORMAT_1_1):
+        raise ValueError(f"unknown format {to!r}")
+    rec, problems = parse_record(doc)
+    if rec is None:
+        raise ValueError(f"not a valid record: {problems[0] if problems else 'unreadable'}")
+    g = game(rec.game)
+    rules = g.rules(rec.ruleset, rec.options)
+    run = _Replay(g, rules, rec, _Sink(1, None), RecordReport(1, None, rec.game, 0, 0, []))
+    run.run()
+    seats = g.seats(rules)
+    given = (rec.deck, *rec.deals)
+    dealt: list[Deal] = []
+    for k, d in enumerate(given):
+        if k < len(run.orders):
+            order = run.orders[k]
+            layout = deal_layout(g, rules, run.dealers[k])
+            dealt.append(order if to == FORMAT else zones_from_order(layout, order, seats))
+        else:
+            dealt.append(d)
+    if to == FORMAT and (rec.status != "complete" or any(isinstance(d, DealZones) for d in dealt)
+                         or any(a.captures is not None or a.draw is not None for a in rec.actions)):
+        raise ValueError("this record uses format 1.1 features (an abandoned status, a deal the replay "
+                         "does not reach given as zones, captures or draw entries)")
+    from dataclasses import replace
+    new = replace(rec, format=to, deck=dealt[0], deals=tuple(dealt[1:]))
+    out = new.to_json()
+    if to == FORMAT:
+        out.pop("meta", None)
+        out.pop("status", None)
+    return out
 
 
 def problems_of(doc: Any, lenient: bool = False) -> list[Problem]:
@@ -545,10 +975,11 @@ def read_documents(stream: IO[bytes], limit: int | None = None) -> Iterator[Sour
         yield _decode(raw, record, line_no)
 
 
-def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None = None) -> Iterator[RecordReport]:
+def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None = None, *,
+                    ruleset: str | None = None, options: Mapping[str, str] | None = None) -> Iterator[RecordReport]:
     """Validate every record of a stream, one at a time."""
     for src in read_documents(stream, limit):
         if src.problem is not None:
             yield RecordReport(src.record, src.line, None, 0, 0, [src.problem], unusable=True)
             continue
-        yield validate_document(src.value, src.record, src.line, lenient)
+        yield validate_document(src.value, src.record, src.line, lenient, ruleset=ruleset, options=options)

@@ -24,6 +24,7 @@ __all__ = [
     "GameSpec",
     "Gap",
     "OptionError",
+    "OptionLink",
     "OptionSpec",
     "Rule",
     "RulesetSpec",
@@ -58,7 +59,13 @@ class Topic(enum.Enum):
 
 @dataclass(frozen=True)
 class Citation:
-    """Where a rule comes from: a source key, a section, and a short phrase as evidence."""
+    """Where a rule comes from: a source key, a section, and a short phrase as evidence.
+
+    ``section`` is a heading of the source as written (without its markup), or ``introduction`` for
+    the text before the first heading. For a source document kept beside the project
+    (:data:`hanafuda_spec.sources.DOCUMENTS`) ``tests/test_citations.py`` finds ``quote`` in that
+    section.
+    """
 
     source: str
     section: str
@@ -75,6 +82,10 @@ class Rule:
 
     ``id`` is ``<GAME>-<AREA>-<n>`` (``KK-DEAL-1``); ``gap`` names the dossier gap whose
     decision this rule records, if any.
+
+    ``evidence`` qualifies ``text``. Where a rule joins what a source states to what we decided,
+    ``text`` holds the stated part only and ``decided`` the part that rests on the decision of
+    ``gap``, so that a source's evidence label never covers our own choice.
     """
 
     id: str
@@ -84,12 +95,17 @@ class Rule:
     evidence: Evidence
     gap: str | None = None
     option: str | None = None
+    decided: str = ""
 
     def __post_init__(self) -> None:
         if not self.citations:
             raise ValueError(f"rule {self.id} has no citation")
         if self.evidence is Evidence.DECISION and self.gap is None:
             raise ValueError(f"rule {self.id} is a decision but names no gap")
+        if self.decided and self.gap is None:
+            raise ValueError(f"rule {self.id} has a decided part but names no gap")
+        if self.decided and self.evidence is Evidence.DECISION:
+            raise ValueError(f"rule {self.id} is a decision as a whole: put all of it in text")
 
 
 @dataclass(frozen=True)
@@ -102,6 +118,9 @@ class Gap:
     decision: str
     reason: str
     options: tuple[str, ...] = ()
+    #: True when the decision takes the source as written and adds nothing of ours (a literal
+    #: reading): a rule labelled as stated in a source may then name this gap without a decided part.
+    literal: bool = False
 
 
 class OptionError(ValueError):
@@ -109,18 +128,47 @@ class OptionError(ValueError):
 
 
 @dataclass(frozen=True)
+class OptionLink:
+    """How one option depends on another (``other``), for the option that declares it.
+
+    While ``other`` takes one of ``when``: the option's values must be among ``allowed`` (empty:
+    any), and, unless the option was chosen (by the ruleset or ``--option``), its value is
+    ``default`` instead of its own default (empty: its own). ``rule`` names the rule or gap that
+    makes the link, for the error message.
+    """
+
+    other: str
+    when: tuple[str, ...]
+    rule: str
+    allowed: tuple[str, ...] = ()
+    default: str = ""
+
+
+@dataclass(frozen=True)
 class OptionSpec:
-    """A rule variation a player can select before play (``--option key=value``)."""
+    """A rule variation a player can select before play (``--option key=value``).
+
+    ``links`` say how its value depends on other options (see :class:`OptionLink`). ``ours`` lists
+    the choices no source offers (our own additions): the citation supports the others only.
+    """
 
     key: str
     choices: tuple[str, ...]
     default: str
     text: str
     citation: Citation
+    links: tuple[OptionLink, ...] = ()
+    ours: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.default not in self.choices:
             raise ValueError(f"option {self.key}: default {self.default!r} is not a choice")
+        if any(v not in self.choices for v in self.ours):
+            raise ValueError(f"option {self.key}: ours names a value that is not a choice")
+        for link in self.links:
+            for v in (*link.allowed, *((link.default,) if link.default else ())):
+                if v not in self.choices:
+                    raise ValueError(f"option {self.key}: link to {link.other} names {v!r}, not a choice")
 
 
 @dataclass(frozen=True)
@@ -167,12 +215,22 @@ class GameSpec:
             for o in g.options:
                 if o not in self.option_keys:
                     raise ValueError(f"{self.key}: gap {g.id} names unknown option {o}")
+        for spec in self.options:
+            for link in spec.links:
+                if link.other not in self.option_keys or link.other == spec.key:
+                    raise ValueError(f"{self.key}: option {spec.key} links to unknown option {link.other}")
+                if any(w not in self.option(link.other).choices for w in link.when):
+                    raise ValueError(f"{self.key}: option {spec.key}: link names a value {link.other} cannot take")
+                if link.rule not in self._rule_index and link.rule not in gap_ids:
+                    raise ValueError(f"{self.key}: option {spec.key}: link names unknown rule {link.rule}")
         names = {rs.name for rs in self.rulesets}
         if self.default_ruleset not in names:
             raise ValueError(f"{self.key}: default ruleset {self.default_ruleset} is not declared")
         for rs in self.rulesets:
             for k, v in rs.values.items():
                 self._check(k, v, where=f"ruleset {rs.name}")
+        for rs in self.rulesets:
+            self.resolve(rs.name)  # the ruleset's values agree with the links
 
     @property
     def option_keys(self) -> tuple[str, ...]:
@@ -209,16 +267,33 @@ class GameSpec:
             )
 
     def resolve(self, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> dict[str, str]:
-        """Every option's value: defaults, then the ruleset's, then explicit ``options``.
+        """Every option's value: defaults, then the ruleset's, then explicit ``options``; then the
+        links between options (:class:`OptionLink`): an option nobody chose takes the default its
+        link gives, and a value its link does not allow is refused.
 
-        Unknown options and bad values raise :class:`OptionError`; nothing is silently fixed.
+        Unknown options, bad values and conflicting values raise :class:`OptionError`; nothing is
+        silently fixed.
         """
         values = {o.key: o.default for o in self.options}
         rs = self.ruleset(ruleset or self.default_ruleset)
         values.update(rs.values)
+        chosen = {k: f"ruleset {rs.name}" for k in rs.values}
         for k, v in (options or {}).items():
             self._check(k, v, where="--option")
             values[k] = v
+            chosen[k] = "--option"
+        for o in self.options:
+            for link in o.links:
+                if values[link.other] in link.when and link.default and o.key not in chosen:
+                    values[o.key] = link.default
+        for o in self.options:
+            for link in o.links:
+                if values[link.other] in link.when and link.allowed and values[o.key] not in link.allowed:
+                    where = chosen.get(o.key, "default")
+                    raise OptionError(
+                        f"{where}: option {o.key}={values[o.key]} conflicts with {link.other}={values[link.other]} "
+                        f"({link.rule}: with {link.other}={values[link.other]}, {o.key} must be one of "
+                        f"{', '.join(link.allowed)})")
         return values
 
 

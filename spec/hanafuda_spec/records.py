@@ -47,6 +47,41 @@ reference's round result (``winner``, ``yaku``, ``card_points``, ``counts``, ``e
 Problems are reported with the record rule ids of :data:`RECORD_RULES` (``REC-...``) or, for an
 illegal action, the game rule the action breaks.
 
+**Format 1.1** (``"format": "hanafuda-record/1.1"``; a version-1 record reads as before, and
+``hanafuda.records.convert`` turns one into the other). It adds what makes records easy to write
+from another engine's logs (schema: ``schema/record-1.1.schema.json``, :func:`schema`):
+
+* a deal (``deck``, or an entry of ``deals``) may be given as **zones** instead of a deck order:
+  ``{"hands": [[...], [...]], "field": [...], "stock": [...]}`` — each seat's hand (seat 0
+  first) and the table, in any order, and the draw pile top first; Kusuri-gui adds
+  ``"facedown"`` (its three face-down cards, in the order dealt; its face-up card is the
+  ``field``). Validation checks that the zones hold every card of the deck once and that each
+  zone has the number of cards the rules deal to it (``REC-ZONES-1``), then replays the deal
+  that puts them there: the same deal as the deck order would give;
+* ``meta``: any JSON value (provenance: file, line, engine, commit); validators keep it and echo
+  it in their reports, and never interpret it;
+* ``status``: ``"complete"`` (the default) or ``"abandoned"``: the record stops early (between
+  deals or within one); it is valid when everything up to where it stops is, its ``result.rounds``
+  listing the deals played out (the unfinished one may be listed too) and its ``scores`` the scores
+  after them; reports say "abandoned";
+* claims may be unknown: a round needs only ``actions``; ``reason``, ``deltas``, ``yaku`` (or one
+  side of it), ``counts``, ``ends_game`` and ``notes`` may be omitted or ``null`` (not checked);
+  ``winner``, ``next_dealer`` and ``card_points`` keep their version-1 meaning of ``null``
+  ("none"), so omit them when unknown; ``result.scores`` may be ``null``;
+* captures may be written as the cards captured: an action object may carry ``"captures"`` (the
+  table cards it took, checked, ``REC-CAPTURE-1``), and a play that needs a target (two table
+  cards match) may name it there instead of in its text; a **draw entry**
+  ``{"draw": CARD, "captures": [...]}``, right after the play of the same turn, names the card
+  turned from the draw pile (checked against the pile, ``REC-DRAW-1``) and what it took; where
+  the drawn card matches two table cards, its ``captures`` choose the ``take``. So a writer needs
+  neither our deal nor to know when a capture is a choice.
+
+**Strict and lenient.** Strict validation (the default) accepts the above exactly; an action's
+text must still be the canonical one (a target only where there is a choice). Lenient validation
+(``validate --lenient``) also ignores unknown fields, and accepts a play whose text names the
+cards it captures where there is no choice (``"play 31 30"`` when 30 is the only match), checking
+that they are the cards it took.
+
 >>> doc = {"format": FORMAT, "game": "koikoi", "rules": {}, "players": ["a", "b"], "deck": [10],
 ...        "actions": ["play 10"], "result": {"rounds": [], "scores": [0, 0]}}
 >>> rec, problems = parse_record(doc)
@@ -70,9 +105,12 @@ from hanafuda_spec.neutral import JsonValue, Snapshot
 
 __all__ = [
     "FORMAT",
+    "FORMATS",
+    "FORMAT_1_1",
     "LIMITS",
     "RECORD_RULES",
     "ActionEntry",
+    "DealZones",
     "GameRecord",
     "Location",
     "Problem",
@@ -82,6 +120,9 @@ __all__ = [
 ]
 
 FORMAT = "hanafuda-record/1"
+FORMAT_1_1 = "hanafuda-record/1.1"
+#: Every format version this module reads (1.1 adds to 1; a version-1 record reads as before).
+FORMATS = (FORMAT, FORMAT_1_1)
 
 #: Bounds beyond which input is "absurd" and refused without being replayed.
 LIMITS: Mapping[str, int] = {
@@ -98,18 +139,22 @@ LIMITS: Mapping[str, int] = {
 RECORD_RULES: Mapping[str, str] = {
     "REC-JSON-1": "a record is UTF-8 JSON: one object per document or per JSON Lines line",
     "REC-SIZE-1": "a record stays within the documented limits (LIMITS)",
-    "REC-FORMAT-1": 'a record is an object whose "format" is "hanafuda-record/1"',
+    "REC-FORMAT-1": 'a record is an object whose "format" is "hanafuda-record/1" or "hanafuda-record/1.1"',
     "REC-FIELD-1": "every required field is present, with the documented type",
     "REC-FIELD-2": "a strict record has no field the format does not define (lenient mode ignores them)",
     "REC-GAME-1": "the game is one of the five, by key or alias",
     "REC-RULES-1": "the ruleset and options are ones the game's catalogue defines",
     "REC-PLAYERS-1": "there is one player per seat",
     "REC-DECK-1": "each deal order holds every card of the game's deck exactly once",
+    "REC-ZONES-1": "a deal given as zones (1.1) holds every card of the deck exactly once, each zone with the "
+                   "number of cards the rules deal to it",
     "REC-SHUFFLE-1": "with a seed, every deal order is the documented shuffle's",
     "REC-DEALS-1": "every deal has an order: listed, or given by the seed",
     "REC-ACTION-1": "an action's text is an action (kind, card ids, label)",
     "REC-SEAT-1": "an action's claimed seat is the seat to move",
     "REC-SNAPSHOT-1": "a claimed position equals the position after the action",
+    "REC-CAPTURE-1": "an action's claimed captures (1.1) are the cards it took from the table",
+    "REC-DRAW-1": "a draw entry (1.1) names the card turned from the draw pile, and what it took",
     "REC-ROUNDS-1": "the actions play exactly the match: no round left unfinished, nothing after the end",
     "REC-COUNT-1": "each round's claimed action count is the number of actions played in that deal",
     "REC-RESULT-1": "each round's claimed result is the one the rules give",
@@ -117,6 +162,12 @@ RECORD_RULES: Mapping[str, str] = {
 }
 
 _TOP = ("format", "game", "rules", "seed", "first_dealer", "players", "deck", "deals", "actions", "result")
+_TOP_1_1 = (*_TOP, "meta", "status")
+#: Zone names a deal may give (1.1) besides ``hands``; which ones a game uses is the game's.
+ZONE_KEYS = ("hands", "field", "stock", "facedown")
+STATUSES = ("complete", "abandoned")
+#: Round fields whose null is a value ("no winner"), not "unknown"; other nulls are unknown in 1.1.
+_NULL_IS_A_VALUE = ("actions", "winner", "next_dealer", "card_points")
 _REQUIRED = ("format", "game", "players", "deck", "actions", "result")
 _ROUND_FIELDS = ("actions", "reason", "deltas", "winner", "yaku", "card_points", "counts", "ends_game",
                  "next_dealer", "notes", "deal")
@@ -168,11 +219,67 @@ class Problem:
 
 @dataclass(frozen=True)
 class ActionEntry:
-    """One entry of ``actions``: the text, and the optional claimed seat and position after it."""
+    """One entry of ``actions``: the text, and the optional claimed seat and position after it.
+
+    Format 1.1 adds ``captures`` (the table cards the action took, checked) and draw entries:
+    ``draw`` is the card a player turned from the draw pile (``text`` is then empty) and
+    ``captures`` what it took."""
 
     text: str
     seat: int | None = None
     after: Snapshot | None = None
+    captures: tuple[int, ...] | None = None
+    draw: int | None = None
+
+
+@dataclass(frozen=True)
+class DealZones:
+    """A deal given as zones (format 1.1): each seat's hand (seat 0 first), the table (``field``),
+    the draw pile top first (``stock``) and the game's other dealt zones (Kusuri-gui's face-down
+    ``facedown``, in the order dealt). Hands and field are sets: their order does not matter."""
+
+    hands: tuple[tuple[int, ...], ...]
+    field: tuple[int, ...]
+    stock: tuple[int, ...]
+    other: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    def zone(self, name: str) -> tuple[int, ...] | None:
+        """A zone by name: ``hand.N``, ``field``, ``stock`` or another zone's name."""
+        if name.startswith("hand."):
+            i = int(name[5:])
+            return self.hands[i] if i < len(self.hands) else None
+        if name == "field":
+            return self.field
+        if name == "stock":
+            return self.stock
+        return dict(self.other).get(name)
+
+    def cards(self) -> tuple[int, ...]:
+        return tuple(c for h in self.hands for c in h) + self.field + self.stock + tuple(
+            c for _, z in self.other for c in z)
+
+    @classmethod
+    def from_json(cls, v: Any) -> DealZones:
+        """Zones from their JSON object (raises ``ValueError`` with the problem)."""
+        p = _Parser(None, None, False)
+        p.v11 = True
+        got = _parse_deal(p, v, "$")
+        if not isinstance(got, DealZones):
+            raise ValueError(str(p.problems[0]) if p.problems else "not an object of zones")
+        if p.problems:
+            raise ValueError(str(p.problems[0]))
+        return got
+
+    def to_json(self) -> dict[str, JsonValue]:
+        out: dict[str, JsonValue] = {"hands": [list(h) for h in self.hands], "field": list(self.field),
+                                     "stock": list(self.stock)}
+        for k, z in self.other:
+            out[k] = list(z)
+        return out
+
+
+#: A deal: a deck order (top first) or, in format 1.1, zones.
+Deal = tuple[int, ...] | DealZones
 
 
 @dataclass(frozen=True)
@@ -193,54 +300,70 @@ class GameRecord:
     seed: int | None
     first_dealer: int
     players: tuple[str, ...]
-    deck: tuple[int, ...]
-    deals: tuple[tuple[int, ...], ...]
+    deck: Deal
+    deals: tuple[Deal, ...]
     actions: tuple[ActionEntry, ...]
     rounds: tuple[RoundClaim, ...]
-    scores: tuple[int, ...]
+    scores: tuple[int, ...] | None  # None: unknown (1.1)
     winners: tuple[int, ...] | None = None
     end_reason: str | None = None
     extra: tuple[str, ...] = field(default=())
+    format: str = FORMAT
+    meta: JsonValue = None  # 1.1: kept and echoed, never interpreted
+    status: str = "complete"  # 1.1: or "abandoned"
 
     def to_json(self) -> dict[str, JsonValue]:
         """The record as a JSON document (actions as plain text unless they carry a seat or position)."""
         acts: list[JsonValue] = []
         for a in self.actions:
-            if a.seat is None and a.after is None:
+            if a.seat is None and a.after is None and a.captures is None and a.draw is None:
                 acts.append(a.text)
             else:
-                obj: dict[str, JsonValue] = {"action": a.text}
+                obj: dict[str, JsonValue] = {"draw": a.draw} if a.draw is not None else {"action": a.text}
                 if a.seat is not None:
                     obj["seat"] = a.seat
+                if a.captures is not None:
+                    obj["captures"] = list(a.captures)
                 if a.after is not None:
                     obj["after"] = a.after.to_json()
                 acts.append(obj)
         rules: dict[str, JsonValue] = {"options": dict(self.options)}
         if self.ruleset is not None:
             rules = {"ruleset": self.ruleset, **rules}
-        doc: dict[str, JsonValue] = {"format": FORMAT, "game": self.game, "rules": rules}
+        doc: dict[str, JsonValue] = {"format": self.format, "game": self.game, "rules": rules}
         if self.seed is not None:
             doc["seed"] = self.seed
         doc["first_dealer"] = self.first_dealer
         doc["players"] = list(self.players)
-        doc["deck"] = list(self.deck)
-        doc["deals"] = [list(d) for d in self.deals]
+        doc["deck"] = _deal_json(self.deck)
+        doc["deals"] = [_deal_json(d) for d in self.deals]
         doc["actions"] = acts
         result: dict[str, JsonValue] = {
             "rounds": [{"actions": r.actions, **r.fields} for r in self.rounds],
-            "scores": list(self.scores),
+            "scores": list(self.scores) if self.scores is not None else None,
         }
         if self.winners is not None:
             result["winners"] = list(self.winners)
         if self.end_reason is not None:
             result["end_reason"] = self.end_reason
         doc["result"] = result
+        if self.format == FORMAT_1_1:
+            if self.meta is not None:
+                doc["meta"] = self.meta
+            doc["status"] = self.status
         return doc
 
 
-def schema() -> dict[str, Any]:
-    """The JSON Schema of the format, as shipped in the package."""
-    text = resources.files("hanafuda_spec").joinpath("schema/record-1.schema.json").read_text("utf-8")
+def _deal_json(d: Deal) -> JsonValue:
+    return d.to_json() if isinstance(d, DealZones) else list(d)
+
+
+def schema(version: str = FORMAT) -> dict[str, Any]:
+    """The JSON Schema of a format version (``FORMAT`` or ``FORMAT_1_1``), as shipped in the package."""
+    if version not in FORMATS:
+        raise ValueError(f"unknown format {version!r}")
+    name = "record-1.1.schema.json" if version == FORMAT_1_1 else "record-1.schema.json"
+    text = resources.files("hanafuda_spec").joinpath(f"schema/{name}").read_text("utf-8")
     out: dict[str, Any] = json.loads(text)
     return out
 
@@ -251,6 +374,7 @@ def schema() -> dict[str, Any]:
 class _Parser:
     def __init__(self, record: int | None, line: int | None, lenient: bool) -> None:
         self.record, self.line, self.lenient = record, line, lenient
+        self.v11 = False
         self.problems: list[Problem] = []
 
     def bad(self, path: str, rule: str, reason: str, action: int | None = None) -> None:
@@ -321,14 +445,23 @@ def parse_record(doc: Any, *, record: int | None = None, line: int | None = None
         p.bad("$", "REC-FORMAT-1", f"a record is a JSON object, not {_kind(doc)}")
         return None, p.problems
     fmt = doc.get("format")
-    if fmt != FORMAT:
+    if fmt not in FORMATS:
         shown = json.dumps(fmt)[:60] if fmt is not None else "missing"
-        p.bad("$.format", "REC-FORMAT-1", f'must be "{FORMAT}" (found {shown})')
+        p.bad("$.format", "REC-FORMAT-1", f'must be "{FORMAT}" or "{FORMAT_1_1}" (found {shown})')
         return None, p.problems
+    p.v11 = fmt == FORMAT_1_1
     for k in _REQUIRED:
         if k not in doc:
             p.bad(f"$.{k}", "REC-FIELD-1", "required field is missing")
-    extra = p.unknown(doc, _TOP, "$")
+    extra = p.unknown(doc, _TOP_1_1 if p.v11 else _TOP, "$")
+    status = "complete"
+    if p.v11 and doc.get("status") is not None:
+        st = p.str_(doc["status"], "$.status")
+        if st is not None and st not in STATUSES:
+            p.bad("$.status", "REC-FIELD-1", f"must be one of {', '.join(STATUSES)} (found {_short(st)})")
+        elif st is not None:
+            status = st
+    meta: Any = doc.get("meta") if p.v11 else None
 
     game = p.str_(doc.get("game"), "$.game") if "game" in doc else None
 
@@ -369,18 +502,18 @@ def parse_record(doc: Any, *, record: int | None = None, line: int | None = None
             names = [p.str_(x, f"$.players[{i}]") for i, x in enumerate(pl)]
             players = tuple(n for n in names if n is not None)
 
-    deck = p.ids(doc["deck"], "$.deck") if "deck" in doc else None
+    deck = _parse_deal(p, doc["deck"], "$.deck") if "deck" in doc else None
 
-    deals: list[tuple[int, ...]] = []
+    deals: list[Deal] = []
     if "deals" in doc:
         dl = doc["deals"]
         if not isinstance(dl, list):
-            p.bad("$.deals", "REC-FIELD-1", "must be a list of deck orders")
+            p.bad("$.deals", "REC-FIELD-1", "must be a list of deck orders" + (" or zones" if p.v11 else ""))
         elif len(dl) > LIMITS["deals"]:
             p.bad("$.deals", "REC-SIZE-1", f"{len(dl)} deals (limit {LIMITS['deals']})")
         else:
             for i, d in enumerate(dl):
-                got = p.ids(d, f"$.deals[{i}]")
+                got = _parse_deal(p, d, f"$.deals[{i}]")
                 if got is None:
                     break
                 deals.append(got)
@@ -389,10 +522,43 @@ def parse_record(doc: Any, *, record: int | None = None, line: int | None = None
     rounds, scores, winners, end_reason = _parse_result(p, doc["result"]) if "result" in doc else (None,) * 4
 
     fatal = any(x.rule_id != "REC-FIELD-2" for x in p.problems)  # unknown fields alone still replay
-    if fatal or game is None or deck is None or actions is None or rounds is None or scores is None:
+    if fatal or game is None or deck is None or actions is None or rounds is None or (scores is None and not p.v11):
         return None, p.problems
     return GameRecord(game, ruleset, options, seed, first_dealer, players, deck, tuple(deals), actions,
-                      rounds, scores, winners, end_reason, extra), p.problems
+                      rounds, scores, winners, end_reason, extra, fmt, meta, status), p.problems
+
+
+def _parse_deal(p: _Parser, v: Any, path: str) -> Deal | None:
+    """A deck order, or (format 1.1) a deal as zones."""
+    if not (p.v11 and isinstance(v, dict)):
+        return p.ids(v, path, "a list of card ids" + (" or an object of zones" if p.v11 else ""))
+    p.unknown(v, ZONE_KEYS, path)
+    for k in ("hands", "field", "stock"):
+        if k not in v:
+            p.bad(f"{path}.{k}", "REC-FIELD-1", "required zone is missing")
+    hv = v.get("hands")
+    hands: list[tuple[int, ...]] = []
+    if "hands" in v:
+        if not isinstance(hv, list) or len(hv) > LIMITS["players"]:
+            p.bad(f"{path}.hands", "REC-FIELD-1", "must be a list (one per seat) of lists of card ids")
+            return None
+        for i, h in enumerate(hv):
+            got = p.ids(h, f"{path}.hands[{i}]")
+            if got is None:
+                return None
+            hands.append(got)
+    field_ = p.ids(v["field"], f"{path}.field") if "field" in v else None
+    stock = p.ids(v["stock"], f"{path}.stock") if "stock" in v else None
+    other = []
+    for k in ZONE_KEYS[3:]:
+        if k in v:
+            z = p.ids(v[k], f"{path}.{k}")
+            if z is None:
+                return None
+            other.append((k, z))
+    if field_ is None or stock is None or "hands" not in v:
+        return None
+    return DealZones(tuple(hands), field_, stock, tuple(other))
 
 
 def _parse_actions(p: _Parser, v: Any) -> tuple[ActionEntry, ...] | None:
@@ -415,8 +581,23 @@ def _parse_actions(p: _Parser, v: Any) -> tuple[ActionEntry, ...] | None:
         if not isinstance(a, dict):
             p.bad(path, "REC-FIELD-1", f"an action is a string or an object, not {_kind(a)}", i)
             continue
-        p.unknown(a, ("action", "seat", "after"), path)
-        text = a.get("action")
+        p.unknown(a, ("action", "seat", "after", "captures", "draw") if p.v11 else ("action", "seat", "after"), path)
+        draw: int | None = None
+        captures: tuple[int, ...] | None = None
+        if p.v11 and a.get("captures") is not None:
+            captures = p.ids(a["captures"], f"{path}.captures")
+            if captures is None:
+                continue
+        if p.v11 and "draw" in a:
+            if "action" in a:
+                p.bad(path, "REC-FIELD-1", "an entry is an action or a draw, not both", i)
+                continue
+            draw = p.int_(a["draw"], f"{path}.draw", 0, 9_999, "a card id")
+            if draw is None:
+                continue
+            text: Any = ""
+        else:
+            text = a.get("action")
         if not isinstance(text, str) or len(text) > LIMITS["text"]:
             p.bad(f"{path}.action", "REC-FIELD-1", "must be the action's text", i)
             continue
@@ -436,7 +617,7 @@ def _parse_actions(p: _Parser, v: Any) -> tuple[ActionEntry, ...] | None:
             except (ValueError, TypeError) as e:
                 p.bad(f"{path}.after", "REC-FIELD-1", str(e), i)
                 continue
-        out.append(ActionEntry(text, seat, after))
+        out.append(ActionEntry(text, seat, after, captures, draw))
     return tuple(out) if all(x.rule_id == "REC-FIELD-2" for x in p.problems[before:]) else None
 
 
@@ -452,10 +633,12 @@ def _parse_result(p: _Parser, v: Any) -> tuple[Any, Any, Any, Any]:
         p.bad("$.result", "REC-FIELD-1", "must be an object {rounds, scores, ...}")
         return None, None, None, None
     p.unknown(v, ("rounds", "scores", "winners", "end_reason"), "$.result")
-    for k in ("rounds", "scores"):
+    for k in ("rounds",) if p.v11 else ("rounds", "scores"):  # 1.1: scores may be unknown
         if k not in v:
             p.bad(f"$.result.{k}", "REC-FIELD-1", "required field is missing")
-    scores = p.ints(v["scores"], "$.result.scores") if "scores" in v else None
+    scores = p.ints(v["scores"], "$.result.scores") if v.get("scores") is not None else None
+    if "scores" in v and v["scores"] is None and not p.v11:
+        p.bad("$.result.scores", "REC-FIELD-1", "must be a list of integers")
     winners = p.ints(v["winners"], "$.result.winners") if v.get("winners") is not None else None
     end_reason = p.str_(v["end_reason"], "$.result.end_reason") if v.get("end_reason") is not None else None
     rounds: list[RoundClaim] | None = None
@@ -473,9 +656,11 @@ def _parse_result(p: _Parser, v: Any) -> tuple[Any, Any, Any, Any]:
                     p.bad(path, "REC-FIELD-1", f"a round result is an object, not {_kind(r)}")
                     continue
                 p.unknown(r, _ROUND_FIELDS, path)
-                for k in ("actions", "reason", "deltas"):
+                for k in ("actions",) if p.v11 else ("actions", "reason", "deltas"):
                     if k not in r:
                         p.bad(f"{path}.{k}", "REC-FIELD-1", "required field is missing")
+                if p.v11:  # a claim may be null where the source does not know it
+                    r = {k: x for k, x in r.items() if x is not None or k in _NULL_IS_A_VALUE}  # noqa: PLW2901
                 n = p.int_(r.get("actions"), f"{path}.actions", 0, LIMITS["actions"]) if "actions" in r else None
                 if "deal" in r and r["deal"] != i + 1:
                     p.bad(f"{path}.deal", "REC-FIELD-1", f"round entry {i} is deal {i + 1}, not {_short(r['deal'])}")
@@ -491,7 +676,7 @@ def _parse_result(p: _Parser, v: Any) -> tuple[Any, Any, Any, Any]:
                         p.bad(f"{path}.{k}", "REC-FIELD-1", "must be a seat number or null")
                 if r.get("card_points") is not None:
                     p.ints(r["card_points"], f"{path}.card_points")
-                if "yaku" in r and not _yaku_ok(r["yaku"]):
+                if "yaku" in r and not _yaku_ok(r["yaku"], p.v11):
                     p.bad(f"{path}.yaku", "REC-FIELD-1", "must be a list (per side) of lists of {id, points}")
                 if "notes" in r and (not isinstance(r["notes"], dict)
                                      or not all(_is_int(x) for x in r["notes"].values())):
@@ -502,10 +687,12 @@ def _parse_result(p: _Parser, v: Any) -> tuple[Any, Any, Any, Any]:
     return (tuple(rounds) if rounds is not None else None), scores, winners, end_reason
 
 
-def _yaku_ok(v: Any) -> bool:
+def _yaku_ok(v: Any, nullable: bool = False) -> bool:
     if not isinstance(v, list):
         return False
     for side in v:
+        if side is None and nullable:  # 1.1: this side's yaku are unknown
+            continue
         if not isinstance(side, list):
             return False
         for y in side:

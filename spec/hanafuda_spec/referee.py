@@ -14,6 +14,13 @@ string. Requests:
     lists them). The engine deals from ``seed`` with the documented shuffle of
     :mod:`hanafuda_spec.shuffle` (one SplitMix64 for the whole match, the *k*-th shuffle for deal
     *k*); when ``deck`` is a list it is the first deal's order instead (top first). → ``{"ok": true}``
+``{"cmd": "deal", "zones": {"hands": [[...], ...], "field": [...], "stock": [...]}}``
+    Sent only when the referee hands the engine its deals (``referee_match(send_deals=True)``,
+    ``hanafuda referee --send-deals``), so that an engine with its own shuffle can be refereed:
+    right after ``start``, and after every action that ended a round (unless the match is over),
+    it replaces the deal in play by these zones (each seat's hand, the table, the draw pile top
+    first; the format of ``hanafuda_spec.records.DealZones``), same dealer, round and scores.
+    → ``{"ok": true}``. A misdeal the reference dealt and voided in between is not sent.
 ``{"cmd": "legal"}``
     → ``{"ok": true, "actions": ["play 11", "play 31 30", ...]}`` — every legal action in text
     form (see ``hanafuda.engine.Action``), empty when the match is over.
@@ -54,9 +61,10 @@ import re
 import selectors
 import shlex
 import subprocess
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
 from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
 from hanafuda_spec.catalogue import Topic
@@ -93,6 +101,7 @@ class ProcessEngine:
         self.timeout = timeout
         self.env = dict(env) if env is not None else None
         self._p: subprocess.Popen[bytes] | None = None
+        self._err: Any = None  # the engine's standard error, kept in a temporary file
         self._buf = b""
         self._ended: list[RoundOutcome] = []
         self._over = False
@@ -102,9 +111,11 @@ class ProcessEngine:
     def _ensure(self) -> subprocess.Popen[bytes]:
         if self._p is not None and self._p.poll() is None:
             return self._p
+        if self._err is None:
+            self._err = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         try:
             self._p = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=subprocess.DEVNULL, env=self.env)
+                                       stderr=self._err, env=self.env)
         except OSError as e:
             raise EngineError(f"cannot start engine {self.argv[0]!r}: {e.strerror or e}") from None
         self._buf = b""
@@ -114,9 +125,32 @@ class ProcessEngine:
         self.name = str(reply.get("engine", ""))
         return self._p
 
+    def stderr_tail(self, lines: int = 5) -> list[str]:
+        """The last lines the engine wrote to its standard error (at most 64 KiB are read back)."""
+        f = self._err
+        if f is None:
+            return []
+        try:
+            f.flush()
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - 65536))
+            text = f.read().decode("utf-8", "replace")
+            f.seek(0, os.SEEK_END)
+        except (OSError, ValueError):
+            return []
+        return [line[:300] for line in text.splitlines() if line.strip()][-lines:]
+
+    def _failed(self, what: str) -> EngineError:
+        """An EngineError saying what happened, with the engine's last stderr lines."""
+        tail = self.stderr_tail()
+        return EngineError(what + (" — the engine's last stderr lines: " + " | ".join(tail) if tail else ""))
+
     def close(self) -> None:
         p = self._p
         self._p = None
+        if self._err is not None and p is None:
+            self._err.close()
+            self._err = None
         if p is None:
             return
         try:
@@ -131,6 +165,9 @@ class ProcessEngine:
         finally:
             if p.stdout is not None:
                 p.stdout.close()
+            if self._err is not None:
+                self._err.close()
+                self._err = None
 
     def __enter__(self) -> ProcessEngine:
         return self
@@ -147,7 +184,7 @@ class ProcessEngine:
             p.stdin.write(json.dumps(msg).encode() + b"\n")
             p.stdin.flush()
         except OSError:
-            raise EngineError(f"the engine closed its input (exit code {p.poll()})") from None
+            raise self._failed(f"the engine closed its input (exit code {p.poll()})") from None
         line = self._readline(p)
         try:
             reply = json.loads(line)
@@ -168,10 +205,10 @@ class ProcessEngine:
                 if len(self._buf) > 64 * 1024 * 1024:
                     raise EngineError("a reply longer than 64 MiB")
                 if not sel.select(self.timeout):
-                    raise EngineError(f"no reply within {self.timeout} s")
+                    raise self._failed(f"no reply within {self.timeout} s")
                 chunk = os.read(fd, 1 << 16)
                 if not chunk:
-                    raise EngineError(f"the engine exited (exit code {p.wait()})")
+                    raise self._failed(f"the engine exited (exit code {p.wait()})")
                 self._buf += chunk
         line, _, self._buf = self._buf.partition(b"\n")
         return line
@@ -181,6 +218,10 @@ class ProcessEngine:
         self.request({"cmd": "start", "game": game, "options": dict(options), "seed": seed,
                       "deck": list(deck) if deck is not None else None})
         self._ended, self._over = [], False
+
+    def deal(self, zones: Mapping[str, Any]) -> None:
+        """Hand the engine the deal in play, as zones (see the ``deal`` request)."""
+        self.request({"cmd": "deal", "zones": dict(zones)})
 
     def legal_actions(self) -> Sequence[str]:
         acts = self.request({"cmd": "legal"}).get("actions")
@@ -255,8 +296,11 @@ def _outcome(r: Any) -> RoundOutcome:
             final = Snapshot.from_json(r["final"])
         except (ValueError, TypeError) as e:
             raise EngineError(f"a round result's 'final' must be a snapshot: {e}") from None
-    return RoundOutcome(reason, tuple(deltas), bool(counts), tuple(_yaku(side) for side in yaku), (),
-                        None if cp is None else tuple(cp), final)
+    notes = r.get("notes") or {}
+    if not isinstance(notes, dict) or not all(isinstance(k, str) and type(v) is int for k, v in notes.items()):
+        raise EngineError("a round result's 'notes' must be an object of integers (multipliers and the like)")
+    return RoundOutcome(reason, tuple(deltas), bool(counts), tuple(_yaku(side) for side in yaku),
+                        tuple(sorted(notes.items())), None if cp is None else tuple(cp), final)
 
 
 # -- refereeing -----------------------------------------------------------------------------------
@@ -274,6 +318,7 @@ class Disagreement:
     exact: bool  # whether rule_id is the exact rule (else: the first rule of the chapter)
     message: str
     actions: tuple[str, ...] = field(default=(), repr=False)
+    cause: str = ""  # a short key of the cause, for grouping repeats (a yaku's value, a multiplier...)
 
     def __str__(self) -> str:
         return (f"{self.game} seed {self.seed}, action {self.action_index}: {self.kind}: "
@@ -281,17 +326,33 @@ class Disagreement:
 
     def to_json(self) -> dict[str, object]:
         return {"game": self.game, "seed": self.seed, "action_index": self.action_index, "kind": self.kind,
-                "rule": self.rule_id, "exact_rule": self.exact, "message": self.message,
+                "rule": self.rule_id, "exact_rule": self.exact, "message": self.message, "cause": self.cause,
                 "actions": list(self.actions)}
+
+
+def group_disagreements(ds: Sequence[Disagreement]) -> list[tuple[tuple[str, str, str], list[Disagreement]]]:
+    """Disagreements grouped by cause (kind, rule id, cause), most frequent first: one variant seen
+    in a thousand pile probes is one group with a count."""
+    groups: dict[tuple[str, str, str], list[Disagreement]] = {}
+    for d in ds:
+        groups.setdefault((d.kind, d.rule_id, d.cause or d.message), []).append(d)
+    return sorted(groups.items(), key=lambda kv: -len(kv[1]))
 
 
 @dataclass
 class RefereeReport:
-    """What refereeing found (matches and actions played in lockstep, every disagreement)."""
+    """What refereeing found (matches and actions played in lockstep, every disagreement), and for
+    each cause of a round disagreement, the option values under which the reference agrees with
+    the engine (``hints``, tried once per cause)."""
 
     matches: int = 0
     actions: int = 0
     disagreements: list[Disagreement] = field(default_factory=list)
+    hints: dict[str, list[str]] = field(default_factory=dict)
+    explained: int = 0  # position and deal differences for which option values were tried
+
+    #: at most this many position or deal differences are replayed under other option values
+    EXPLAIN_POSITIONS: ClassVar[int] = 10
 
     @property
     def ok(self) -> bool:
@@ -338,48 +399,146 @@ def _snap_diff(want: Snapshot, got: Snapshot) -> str | None:
     return "positions differ"
 
 
-def _outcome_diff(want: list[RoundOutcome], got: list[RoundOutcome]) -> str | None:
+def yaku_rules(game: str, options: Mapping[str, str]) -> dict[str, str]:
+    """Yaku id -> the rule id that defines it, from the game's yaku table in the spec (empty for
+    a game that has none)."""
+    import importlib
+    import inspect
+
+    try:
+        fn = getattr(importlib.import_module(f"hanafuda_spec.games.{game}"), "yaku_table", None)
+    except ImportError:
+        return {}
+    if fn is None:
+        return {}
+    values = spec_for(game).resolve(None, None)
+    values.update({k: v for k, v in options.items() if k in values})
+    params = [p for p in inspect.signature(fn).parameters.values() if p.default is inspect.Parameter.empty]
+    try:
+        table = fn(values, *([None] * (len(params) - 1)))
+    except Exception:  # an option combination the table refuses: no rule ids, still a message
+        return {}
+    out: dict[str, str] = {}
+    for y in table:
+        rid = getattr(y, "rule", None)
+        if isinstance(rid, str):
+            out.setdefault(str(y.id), rid)
+    return out
+
+
+def _side(yaku: Sequence[ScoredYaku]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for y in yaku:
+        out[y.id] = out.get(y.id, 0) + y.points
+    return out
+
+
+def _show(o: RoundOutcome) -> str:
+    sides = "; ".join(f"seat {i}: " + (", ".join(f"{y.id} {y.points}" for y in side) or "no yaku")
+                      for i, side in enumerate(o.yaku))
+    notes = (" | " + ", ".join(f"{k} {v}" for k, v in o.notes)) if o.notes else ""
+    return f"{o.reason}, {sides or 'no yaku'}{notes}, deltas {list(o.deltas)}"
+
+
+def _outcome_diff(want: list[RoundOutcome], got: list[RoundOutcome], game: str = "",
+                  options: Mapping[str, str] | None = None,
+                  ignore_scores: bool = False) -> tuple[str, str | None, str] | None:
+    """Every difference between the rounds the reference and the engine ended: (message, the exact
+    rule id when one can be named, a cause key for grouping), or None when they agree."""
     if len(want) != len(got):
-        return f"the engine ends {len(got)} round(s) here, the reference {len(want)}"
+        def reasons(rs: list[RoundOutcome]) -> str:
+            return ", ".join(r.reason for r in rs) or "none"
+        return (f"the engine ends {len(got)} round(s) here ({reasons(got)}), the reference {len(want)} "
+                f"({reasons(want)})",
+                None, f"rounds ended: engine {reasons(got)} vs reference {reasons(want)}")
+    rules = yaku_rules(game, options or {}) if game else {}
     for i, (w, g) in enumerate(zip(want, got, strict=True)):
-        fields = {"reason": (w.reason, g.reason), "deltas": (list(w.deltas), list(g.deltas)),
-                  "counts": (w.counts, g.counts),
-                  "yaku": ([sorted((y.id, y.points) for y in s) for s in w.yaku],
-                           [sorted((y.id, y.points) for y in s) for s in g.yaku])}
-        if w.card_points is not None and g.card_points is not None:  # optional: compared when both report them
-            fields["card_points"] = (list(w.card_points), list(g.card_points))
-        which = f"round {i + 1} of {len(want)} ended here" if len(want) > 1 else "the round's"
-        for key, (a, b) in fields.items():
+        which = f"round {i + 1} of {len(want)} ended here" if len(want) > 1 else "the round"
+        diffs: list[str] = []
+        rule: str | None = None
+        causes: list[str] = []
+        for key, a, b in (("reason", w.reason, g.reason), ("deltas", list(w.deltas), list(g.deltas)),
+                          ("counts", w.counts, g.counts)):
             if a != b:
-                return f"{which} {key}: engine {b}, reference {a}"
+                diffs.append(f"{key}: engine {b}, reference {a}")
+                causes.append(key if key != "reason" else f"reason {b} vs {a}")
+        for seat in range(max(len(w.yaku), len(g.yaku))):
+            ws = _side(w.yaku[seat]) if seat < len(w.yaku) else {}
+            gs = _side(g.yaku[seat]) if seat < len(g.yaku) else {}
+            for yid in sorted(set(ws) | set(gs)):
+                if ws.get(yid) != gs.get(yid):
+                    rid = rules.get(yid)
+                    rule = rule or rid
+                    tag = f" [{rid}]" if rid else ""
+                    diffs.append(f"seat {seat} {yid}{tag}: engine {gs.get(yid, 'none')}, reference "
+                                 f"{ws.get(yid, 'none')}")
+                    causes.append(f"{yid} {gs.get(yid, 'none')} vs {ws.get(yid, 'none')}")
+        if w.notes and g.notes and dict(w.notes) != dict(g.notes):  # multipliers, when both report them
+            wn, gn = dict(w.notes), dict(g.notes)
+            for k in sorted(set(wn) | set(gn)):
+                if wn.get(k) != gn.get(k):
+                    diffs.append(f"{k}: engine {gn.get(k, 'none')}, reference {wn.get(k, 'none')}")
+                    causes.append(f"{k} {gn.get(k, 'none')} vs {wn.get(k, 'none')}")
+        if w.card_points is not None and g.card_points is not None and w.card_points != g.card_points:
+            diffs.append(f"card_points: engine {list(g.card_points)}, reference {list(w.card_points)}")
+            causes.append("card_points")
         if w.final is not None and g.final is not None:
-            diff = _snap_diff(w.final, g.final)
+            wf, gf = w.final, g.final
+            if ignore_scores:
+                wf, gf = replace(wf, scores=()), replace(gf, scores=())
+            diff = _snap_diff(wf, gf)
             if diff is not None:
-                return f"{which} final position: {diff}"
+                diffs.append(f"final position: {diff}")
+                causes.append("final position")
+        if diffs:
+            if len(causes) > 1 and "deltas" in causes:  # the deltas follow from a yaku or multiplier named
+                causes.remove("deltas")
+            return (f"{which}: " + "; ".join(diffs) + f" (engine: {_show(g)}; reference: {_show(w)})", rule,
+                    "; ".join(causes))
     return None
 
 
 def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter], game: str,
                   options: Mapping[str, str], seed: int, policy_seed: int, *, piles: int = 8,
                   deck: Sequence[int] | None = None, max_actions: int = 100_000, max_disagreements: int = 20,
-                  report: RefereeReport | None = None) -> RefereeReport:
+                  report: RefereeReport | None = None, go_on: bool = True,
+                  send_deals: bool = False, explain: bool = True) -> RefereeReport:
     """Play one match in lockstep and record every disagreement in ``report``.
 
     ``reference`` makes a fresh reference engine (a second one is used to ask which rule an
     action the engine accepts breaks). Actions are chosen by SplitMix64 with ``policy_seed``
-    among those both engines call legal. The match stops at the first difference of position or
-    result (everything after it would differ too); differences in the legal actions alone are
-    all reported and play goes on, up to ``max_disagreements`` for the match. ``deck`` stacks the
-    first deal (top first) for both engines."""
+    among those both engines call legal. A difference of position stops the match (everything
+    after it would differ too). A difference in a round's result is reported with every field
+    that differs, the yaku (with their rule ids) and multipliers of each side; with ``go_on`` play
+    then goes on, the scores being ignored from there (they differ by that round), so that later
+    rounds are checked too. Differences in the legal actions alone are all reported and play goes
+    on, up to ``max_disagreements`` for the match. ``deck`` stacks the first deal (top first) for
+    both engines. With ``send_deals`` the engine is handed every deal as zones (the ``deal``
+    request), which the reference must be able to give (a ``deal_zones()`` method). With
+    ``explain``, the first round disagreement of each cause is replayed under every other value of
+    every option, and the values under which the reference gives the engine's result are named."""
     rep = report if report is not None else RefereeReport()
     ref = reference()
+
+    def hand_deal() -> None:
+        if send_deals:
+            zones = getattr(ref, "deal_zones", None)
+            sender = getattr(engine, "deal", None)
+            if zones is None or sender is None:
+                raise EngineError("send_deals: the reference cannot give its deal as zones, or the engine "
+                                  "cannot take one")
+            try:
+                sender(zones())
+            except ValueError as e:
+                raise EngineError(f"the engine refuses the deal it is handed: {e}") from None
+
     history: list[str] = []
 
-    def note(kind: str, message: str, rule: str | None = None) -> None:
+    def note(kind: str, message: str, rule: str | None = None, cause: str = "") -> None:
         exact = rule is not None
         rep.disagreements.append(Disagreement(game, seed, len(history), kind,
                                               rule if rule is not None else _chapter_rule(game, kind), exact,
-                                              message, tuple(history)))
+                                              message, tuple(history), cause))
 
     probe: list[Any] = [None, 0]  # a second reference engine, kept in step with ``history``
 
@@ -400,23 +559,49 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
     rep.matches += 1
     before = len(rep.disagreements)
     ref.start(game, options, seed, deck)
+    scores_differ = False  # after a round disagreement (go_on): the scores are known to differ
+    dealt = True  # the position to compare next is a fresh deal
     try:
         engine.start(game, options, seed, deck)
+        hand_deal()
         rng = SplitMix64(policy_seed)
         _compare_piles(engine, ref, game, options, seed, piles, note)
         for _ in range(max_actions):
             want, got = ref.snapshot(), engine.snapshot()
+            if scores_differ:
+                want, got = replace(want, scores=()), replace(got, scores=())
             diff = _snap_diff(want, got)
             if diff is not None:
-                note("deal" if not history else "position", diff)
+                hint: list[str] = []
+                if explain and not scores_differ and rep.explained < rep.EXPLAIN_POSITIONS:
+                    rep.explained += 1
+                    hint = _option_hints(reference, game, options, seed, deck, history, None, None, got)
+                tail = "; " + "; ".join(f"with `{h}` the reference agrees" for h in hint) if hint else ""
+                if dealt:
+                    note("deal", _deal_diff(want, got) + (" (after an earlier round disagreement)"
+                                                         if scores_differ else "") + tail,
+                         _option_rule(game, hint), "deal")
+                else:
+                    note("position", diff + tail, _option_rule(game, hint), "position")
                 return rep
             r_legal, e_legal = list(ref.legal_actions()), list(engine.legal_actions())
             r_set, e_set = set(r_legal), set(e_legal)
+            if r_set != e_set and explain:
+                key = "legal: " + ", ".join(sorted({f"offers {a.split()[0]}" for a in e_set - r_set}
+                                                    | {f"misses {a.split()[0]}" for a in r_set - e_set}))
+                if key not in rep.hints:
+                    rep.hints[key] = _option_hints(reference, game, options, seed, deck, history, None, e_set)
+                legal_hint = rep.hints[key]
+            else:
+                legal_hint = []
+            tail = "; " + "; ".join(f"with `{h}` the reference agrees" for h in legal_hint) if legal_hint else ""
             for a in sorted(e_set - r_set):
                 rid = why_illegal(a)
-                note("legal-extra", f"the engine offers {a!r}, which the reference refuses", rid)
+                note("legal-extra", f"the engine offers {a!r}, which the reference refuses{tail}",
+                     rid or _option_rule(game, legal_hint), f"offers {a.split()[0]}")
             for a in sorted(r_set - e_set):
-                note("legal-missing", f"the engine does not offer {a!r}, which the reference allows")
+                note("legal-missing", f"the engine does not offer {a!r}, which the reference allows{tail}",
+                     _option_rule(game, legal_hint), f"misses {a.split()[0]}")
             if ref.match_over() != engine.match_over():
                 note("match-over", f"engine says the match is {'over' if engine.match_over() else 'not over'}")
                 return rep
@@ -435,12 +620,27 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
                 return rep
             history.append(action)
             rep.actions += 1
-            diff = _outcome_diff(list(ref.rounds_ended()), list(engine.rounds_ended()))
-            if diff is not None:
-                note("round", diff)
-                return rep
+            ended = list(ref.rounds_ended())
+            dealt = bool(ended)
+            if dealt and not ref.match_over():
+                hand_deal()
+            theirs = list(engine.rounds_ended())
+            found = _outcome_diff(ended, theirs, game, options, scores_differ)
+            if found is not None:
+                message, rule, cause = found
+                if explain and cause not in rep.hints and not scores_differ:
+                    rep.hints[cause] = _option_hints(reference, game, options, seed, deck, history, theirs, None)
+                round_hint = rep.hints.get(cause, [])
+                if round_hint:
+                    message += "; " + "; ".join(f"with `{h}` the reference agrees" for h in round_hint)
+                    rule = rule or _option_rule(game, round_hint)
+                note("round", message, rule, cause)
+                if not go_on:
+                    return rep
+                scores_differ = True
             if ref.match_over() != engine.match_over():
-                note("match-over", f"engine says the match is {'over' if engine.match_over() else 'not over'}")
+                note("match-over", f"engine says the match is {'over' if engine.match_over() else 'not over'}"
+                     + (" (after an earlier round disagreement)" if scores_differ else ""))
                 return rep
             if ref.match_over():
                 return rep
@@ -450,20 +650,89 @@ def referee_match(engine: EngineAdapter, reference: Callable[[], EngineAdapter],
     return rep
 
 
+def _option_hints(reference: Callable[[], EngineAdapter], game: str, options: Mapping[str, str], seed: int,
+                  deck: Sequence[int] | None, history: Sequence[str], theirs: list[RoundOutcome] | None,
+                  legal: set[str] | None, position: Snapshot | None = None) -> list[str]:
+    """The single option values under which the reference, replaying ``history``, ends the last
+    round as the engine did (``theirs``), offers the engine's legal actions (``legal``) or reaches
+    its position (``position``): ``KEY=VALUE`` each."""
+    spec = spec_for(game)
+    out = []
+    for o in spec.options:
+        for v in o.choices:
+            if options.get(o.key, o.default) == v:
+                continue
+            trial = {**options, o.key: v}
+            ref = reference()
+            try:
+                ref.start(game, trial, seed, deck)
+                for a in history:
+                    ref.apply(a)
+            except Exception:  # the history is not legal under that value: not this option
+                continue
+            try:
+                if position is not None:
+                    agrees = _snap_diff(ref.snapshot(), position) is None
+                elif legal is not None:
+                    agrees = set(ref.legal_actions()) == legal
+                else:
+                    agrees = theirs is not None and _outcome_diff(list(ref.rounds_ended()), theirs, game, trial) is None
+            except Exception:  # the reference cannot go on under that value
+                continue
+            if agrees:
+                out.append(f"{o.key}={v}")
+    return out
+
+
+def _option_rule(game: str, hints: Sequence[str]) -> str | None:
+    """The rule governing the option all the hints are about, when they name one option only."""
+    keys = {h.split("=", 1)[0] for h in hints}
+    if len(keys) != 1:
+        return None
+    (key,) = keys
+    return next((r.id for r in spec_for(game).rules if r.option == key), None)
+
+
+def _deal_diff(want: Snapshot, got: Snapshot) -> str:
+    """A different deal, as a deal: which zones (a seat's hand, the table, the draw pile) differ, or
+    whether one side ended the deal at once (a misdeal, a lucky hand) and the other did not."""
+    parts = [f"{key}: engine {getattr(got, key)!r}, reference {getattr(want, key)!r}"
+             for key in ("dealer", "round") if getattr(want, key) != getattr(got, key)]
+    wz, gz = dict(want.zones), dict(got.zones)
+    for name in sorted(set(wz) | set(gz)):
+        if sorted(wz.get(name, ())) != sorted(gz.get(name, ())):
+            shown = f"seat {name[5:]}'s hand" if name.startswith("hand.") else {
+                "field": "the table", "stock": "the draw pile"}.get(name, f"zone {name}")
+            parts.append(f"{shown}: engine {sorted(gz.get(name, ()))}, reference {sorted(wz.get(name, ()))}")
+    for key in ("to_move", "phase"):
+        if getattr(want, key) != getattr(got, key):
+            parts.append(f"{key}: engine {getattr(got, key)!r}, reference {getattr(want, key)!r}")
+    if not parts:
+        return "the deals differ: " + (_snap_diff(want, got) or "positions differ")
+    return "a different deal: " + "; ".join(parts[:4]) + (f"; and {len(parts) - 4} more" if len(parts) > 4 else "")
+
+
 def _compare_piles(engine: EngineAdapter, ref: EngineAdapter, game: str, options: Mapping[str, str],
-                   seed: int, piles: int, note: Callable[[str, str, str | None], None]) -> None:
+                   seed: int, piles: int, note: Callable[[str, str, str | None, str], None]) -> None:
     if piles <= 0:
         return
     deck = list(profile_for(game).deck(options))
     rng = SplitMix64(seed ^ 0x5EED)
+    rules = yaku_rules(game, options)
     for _ in range(piles):
         n = 1 + rng.below(min(len(deck), 24))
         cards = sorted(deck[i] for i in _sample(rng, len(deck), n))
         want = ref.score_pile(game, options, cards, None)
         got = engine.score_pile(game, options, cards, None)
         if (tuple(sorted(want[0])), want[1]) != (tuple(sorted(got[0])), got[1]):
+            ws, gs = _side(want[0]), _side(got[0])
+            differ = sorted(y for y in set(ws) | set(gs) if ws.get(y) != gs.get(y))
+            cause = "; ".join(f"{y} {gs.get(y, 'none')} vs {ws.get(y, 'none')}" for y in differ)
+            if want[1] != got[1]:
+                cause += ("; " if cause else "") + "card points"
+            rule = next((rules[y] for y in differ if y in rules), None)
             note("score", f"pile {cards}: engine {[(y.id, y.points) for y in got[0]]} / {got[1]}, "
-                 f"reference {[(y.id, y.points) for y in want[0]]} / {want[1]}", None)
+                 f"reference {[(y.id, y.points) for y in want[0]]} / {want[1]}", rule, cause)
 
 
 def _sample(rng: SplitMix64, n: int, k: int) -> list[int]:

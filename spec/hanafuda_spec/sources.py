@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DOCUMENT", "IMPLEMENTATION", "SOURCES", "Source", "engine"]
+__all__ = ["DOCUMENT", "DOCUMENTS", "IMPLEMENTATION", "SOURCES", "Source", "engine"]
 
 
 DOCUMENT = "document"
@@ -106,3 +106,27 @@ SOURCES: dict[str, Source] = {
                "", "our research notes: gap ids and checked arithmetic"),
     )
 }
+
+#: The sources kept as documents in the shared sources folder (``../shared/sources`` beside the
+#: checkout), by key: the file a citation's section and quoted phrase can be checked in. A source not
+#: listed here (a book, a blog, an engine's code, our own notes) is cited but not checked that way.
+DOCUMENTS: dict[str, str] = {
+    "SEED-000": "seeds/000_5a4f0c6e04512b8e.txt",
+    "SEED-001": "seeds/001_1e47c3b1f0eaaa20.txt",
+    "SEED-002": "seeds/002_34e3dc4158763917.txt",
+    "SEED-003": "seeds/003_476e4daa9a6f6235.txt",
+    "SEED-004": "seeds/004_0e465a3e79685f56.txt",
+    "FW-KG": "fudawiki/kusuri-gui.md",
+    "FW-KJ": "fudawiki/kujuroku.md",
+    "FW-MB": "fudawiki/musashino-bana.md",
+    "FW-KE": "fudawiki/kekoro.md",
+    "FW-KK": "fudawiki/koi-koi.md",
+    "FW-HA": "fudawiki/hana-awase.md",
+    "FW-TY": "fudawiki/taiyaku.md",
+    "FW-SD": "fudawiki/sudaoshi.md",
+    "FW-KABU": "fudawiki/kabufuda.md",
+}
+
+#: Documents whose text has no headings: SEED-002 is Wikipedia's lead, Deal and Play run together in
+#: reverse sentence order, so a citation names the article's section and its phrase is found anywhere.
+UNSECTIONED = frozenset({"SEED-002"})

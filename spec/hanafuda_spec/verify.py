@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hanafuda_spec.adapter import EngineAdapter
+from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
 from hanafuda_spec.invariants import Violation, run_random
 from hanafuda_spec.machines import Stepper, counterexample, run_machine
@@ -91,7 +92,11 @@ def option_sets(game: str) -> list[tuple[str, dict[str, str]]]:
         for o in spec.options:
             for v in o.choices:
                 if v != base[o.key] and o.key not in base_opts:
-                    add(f"{prefix}{o.key}={v}", spec.resolve(None, {**base_opts, o.key: v}))
+                    try:
+                        values = spec.resolve(None, {**base_opts, o.key: v})
+                    except OptionError:  # a value another option's value excludes (OptionLink)
+                        continue
+                    add(f"{prefix}{o.key}={v}", values)
     return out
 
 

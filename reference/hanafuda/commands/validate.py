@@ -5,46 +5,80 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import IO, Any
 
-from hanafuda.records import RecordReport, validate_stream
+from hanafuda_spec.records import LIMITS, Problem
 
-_KEEP = 1000  # invalid-record reports kept per file for --json (the rest are counted)
+from hanafuda.cli import UsageError, parse_options
+from hanafuda.commands._common import add_rules_arguments
+from hanafuda.records import RecordReport, consequences, suggest_options, validate_stream
+from hanafuda.registry import available
+
+_KEEP = 1000  # record summaries kept per file for --json (the rest are counted)
+_SUGGEST = 20  # invalid records per file for which option values are tried
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("validate", help="check game records (hanafuda-record/1) against the rules",
+    p = sub.add_parser("validate", help="check game records (hanafuda-record/1 and 1.1) against the rules",
                        description="Replay each record (JSON Lines, or one JSON document) through the reference: "
                        "every action legal, every claimed position and result right. Reports every problem "
                        "with its location (record, deal, action index), the rule id broken and one line of "
-                       "reason. Exit 0 all valid, 1 some record invalid, 2 unusable input (unreadable, not UTF-8, "
-                       "not JSON, too large, or not a hanafuda-record/1 object). '-' reads stdin.",
-                       epilog="Deals count every shuffle (misdeals included); actions are numbered from 0 "
-                       "over the whole record.")
+                       "reason; after a record's first divergent deal, later problems are counted and grouped "
+                       "as its consequences, and the option values that would make that deal validate are "
+                       "named. Exit 0 all valid (abandoned records included when valid up to where they stop), "
+                       "1 some record invalid, 2 unusable input (unreadable, not UTF-8, not JSON, too large, or "
+                       "not a hanafuda-record object; reported on stderr). '-' reads stdin.",
+                       epilog=f"Limits: a record is at most {LIMITS['record_bytes'] // (1024 * 1024)} MiB; at most "
+                       f"{LIMITS['problems']} problems are kept per record (the rest are counted as "
+                       f"more_problems); --json keeps the summaries of the first {_KEEP} records of each file (the "
+                       f"rest are counted as more_records); option values are tried for the first {_SUGGEST} "
+                       "invalid records of each file. Deals count every shuffle (misdeals included); actions are "
+                       "numbered from 0 over the whole record.")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--lenient", action="store_true", help="tolerate unknown extra fields")
+    p.add_argument("--json", action="store_true", help="machine-readable output: a summary of every record")
+    p.add_argument("--lenient", action="store_true",
+                   help="tolerate unknown extra fields, and a play that names the cards it captures where "
+                   "there is no choice")
+    add_rules_arguments(p)
+    p.epilog = (p.epilog or "") + " --ruleset replaces each record's rules (with --option on top); --option " \
+        "alone is applied over each record's own rules."
+    p.add_argument("--select", action="append", default=[], metavar="RULE",
+                   help="report only problems of these rule ids or prefixes (repeatable; 'KK-CAP', 'REC-')")
+    p.add_argument("--ignore", action="append", default=[], metavar="RULE",
+                   help="do not report problems of these rule ids or prefixes (repeatable)")
+    p.add_argument("--all", action="store_true", help="list every problem instead of grouping the consequences")
+    p.add_argument("--no-suggest", action="store_true", help="do not try other option values")
     p.set_defaults(run=run)
 
 
+def _matches(rule: str, patterns: Sequence[str]) -> bool:
+    return any(rule == p or rule.startswith(p if p.endswith("-") else p + "-") for p in patterns)
+
+
 def run(args: argparse.Namespace) -> int:
+    options = parse_options(args.option)
+    _check_rules(args.ruleset, options)
+    for pat in (*args.select, *args.ignore):
+        if not pat.strip():
+            raise UsageError("--select/--ignore: an empty rule id")
     files_out: list[dict[str, Any]] = []
     any_invalid = any_unusable = False
     for name in args.files:
         summary: dict[str, Any] = {"file": name, "records": 0, "valid": 0, "invalid": 0, "unusable": 0,
-                                   "actions": 0, "reports": [], "more_reports": 0}
+                                   "abandoned": 0, "actions": 0, "reports": [], "more_records": 0}
         try:
             stream: IO[bytes] = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
         except OSError as e:
             any_unusable = True
             summary["error"] = f"cannot read: {e.strerror or e}"
-            if not args.json:
-                print(f"{name}: [REC-JSON-1] cannot read: {e.strerror or e}")
+            print(f"{name}: [REC-JSON-1] cannot read: {e.strerror or e}", file=sys.stderr)
             files_out.append(summary)
             continue
         try:
-            for rep in validate_stream(stream, lenient=args.lenient):
-                _account(summary, rep, args.json, name)
+            for rep in validate_stream(stream, lenient=args.lenient, ruleset=args.ruleset, options=options or None):
+                _filter(rep, args.select, args.ignore)
+                _account(summary, rep, args, name, options)
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()
@@ -53,11 +87,11 @@ def run(args: argparse.Namespace) -> int:
         if summary["records"] == 0:
             any_unusable = True
             summary["error"] = "no records"
-            if not args.json:
-                print(f"{name}: [REC-JSON-1] no records in the input")
+            print(f"{name}: [REC-JSON-1] no records in the input", file=sys.stderr)
         if not args.json:
-            print(f"{name}: {summary['records']} record(s), {summary['valid']} valid, {summary['invalid']} "
-                  f"invalid, {summary['unusable']} unusable; {summary['actions']} actions")
+            abandoned = f" ({summary['abandoned']} abandoned)" if summary["abandoned"] else ""
+            print(f"{name}: {summary['records']} record(s), {summary['valid']} valid{abandoned}, "
+                  f"{summary['invalid']} invalid, {summary['unusable']} unusable; {summary['actions']} actions")
         files_out.append(summary)
     code = 2 if any_unusable else 1 if any_invalid else 0
     if args.json:
@@ -66,20 +100,73 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _account(summary: dict[str, Any], rep: RecordReport, as_json: bool, name: str) -> None:
+def _check_rules(ruleset: str | None, options: dict[str, str]) -> None:
+    """A ruleset or option no game has is a usage error (one that a record's game lacks is that
+    record's REC-RULES-1)."""
+    specs = [g.spec for g in available()]
+    if ruleset is not None and not any(ruleset in {r.name for r in sp.rulesets} for sp in specs):
+        known = sorted({r.name for sp in specs for r in sp.rulesets})
+        raise UsageError(f"--ruleset {ruleset!r}: no game has it (known: {', '.join(known)})")
+    for key in options:
+        if not any(key in {o.key for o in sp.options} for sp in specs):
+            raise UsageError(f"--option {key}: no game has this option (see 'hanafuda rules GAME')")
+
+
+def _filter(rep: RecordReport, select: Sequence[str], ignore: Sequence[str]) -> None:
+    if rep.unusable or not (select or ignore):
+        return
+    keep = [p for p in rep.problems if (not select or _matches(p.rule_id, select)) and not _matches(p.rule_id, ignore)]
+    rep.problems[:] = keep
+    if select or ignore:
+        rep.dropped = 0 if not keep else rep.dropped
+
+
+def _account(summary: dict[str, Any], rep: RecordReport, args: argparse.Namespace, name: str,
+             options: dict[str, str]) -> None:
     summary["records"] += 1
     summary["actions"] += rep.actions
+    if rep.status == "abandoned" and not rep.unusable:
+        summary["abandoned"] += 1
     if rep.ok:
         summary["valid"] += 1
-        return
-    summary["unusable" if rep.unusable else "invalid"] += 1
-    if as_json:
+    else:
+        summary["unusable" if rep.unusable else "invalid"] += 1
+        if rep.source is not None and not args.no_suggest and summary["invalid"] <= _SUGGEST:
+            rep.suggestions = suggest_options(rep.source, rep, ruleset=args.ruleset, options=options or None,
+                                              lenient=args.lenient)
+    if args.json:
         if len(summary["reports"]) < _KEEP:
             summary["reports"].append(rep.to_json())
         else:
-            summary["more_reports"] += 1
+            summary["more_records"] += 1
         return
-    for p in rep.problems:
+    if rep.unusable:
+        for p in rep.problems:
+            print(f"{name}: {p}", file=sys.stderr)
+        return
+    if rep.ok:
+        if rep.status == "abandoned":
+            print(f"{name}: record {rep.record}: abandoned after {rep.deals} deal(s); valid up to there")
+        return
+    _print_problems(name, rep, args.all)
+
+
+def _print_problems(name: str, rep: RecordReport, every: bool) -> None:
+    first = rep.first_deal()
+    shown: list[Problem] = [p for p in rep.problems if every or first is None or p.where.deal is None
+                            or p.where.deal <= first]
+    for p in shown:
         print(f"{name}: {p}")
+    later = consequences(rep)
+    if later and not every:
+        n = sum(c for _, c in later)
+        groups = "; ".join(f"{c} x [{r}] {w}" for (r, w), c in later[:8])
+        more = f"; and {len(later) - 8} more kind(s)" if len(later) > 8 else ""
+        print(f"{name}: record {rep.record}: after deal {first}, {n} later problem(s), likely consequences: "
+              f"{groups}{more} (--all lists them)")
     if rep.dropped:
         print(f"{name}: record {rep.record}: ... and {rep.dropped} more problem(s)")
+    for s in rep.suggestions:
+        print(f"{name}: record {rep.record}: hint: {s}")
+    if rep.status == "abandoned":
+        print(f"{name}: record {rep.record}: (the record says it was abandoned)")

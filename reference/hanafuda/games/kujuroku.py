@@ -107,6 +107,9 @@ class KujurokuRules:
     stack: bool
     confirmed: bool
     draw_dealer_stays: bool
+    #: KJ-27: in the Jizo variant an Oni's capture from the hand is checked for dekiyaku only after
+    #: the drawn card (jizo_timing=after-draw), so that a drawn Jizo can undo it first (KJ-JIZO-2).
+    check_after_draw: bool = False
 
     @property
     def opt(self) -> Mapping[str, str]:
@@ -364,6 +367,7 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
             stack=values["dekiyaku_count"] == "stack",
             confirmed=values["remaining_card"] == "confirmed",
             draw_dealer_stays=values["draw_dealer"] == "stay",
+            check_after_draw=values["jizo"] == "on" and values["jizo_timing"] == "after-draw",
         )
 
     def deck(self, rules: KujurokuRules) -> Deck:
@@ -503,14 +507,17 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         else:
             w.field, got = resolve(INDEX, w.field, c, target)  # KJ-CAP-1 to 5
             w.to_pile(p, got)
-        if got:
+        if got and not (bit == _ONI and s.rules.check_after_draw):
             found = w.dekiyaku()  # KJ-YAKU-1: after the hand card
             if found is not None:
                 return w.over("dekiyaku", p, found)
-        return self._draw(w)
+        return self._draw(w)  # KJ-27: the Oni's capture from the hand waits for the drawn card
 
     def _draw(self, w: _Turn) -> KujurokuState:
         p = w.s.turn
+        # KJ-27: an Oni's capture from the hand, not yet checked, is checked after the drawn card (in
+        # the Jizo variant, the only one that waits, every turn draws: KJ-TURN-3)
+        waiting = w.s.rules.check_after_draw and w.oni_from_hand and w.captive is not None
         if not w.stock:  # KJ-TURN-3: the last player of a 41-card round does not draw
             return self._end_turn(w)
         drawn = w.stock[0]
@@ -557,7 +564,7 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
                 w.to_pile(p, got)
             else:  # KJ-CAP-5: it stays on the field
                 w.field = field | bit
-        if got:
+        if got or waiting:
             found = w.dekiyaku()  # KJ-YAKU-1: after the drawn card
             if found is not None:
                 return w.over("dekiyaku", p, found)

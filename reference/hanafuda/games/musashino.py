@@ -457,7 +457,8 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
             won = self.side_dekiyaku(state, w)
             yaku = tuple([won if sd == w else () for sd in sides])
             totals = [sum([y.points for y in ys]) for ys in yaku]
-            amount = rules.pay(totals[w])  # MB-SCORE-1, MB-SCORE-4
+            # MB-SCORE-1 (MB-22): the win pays the insta-win value once, however many formed; MB-SCORE-4
+            amount = rules.pay(max(y.points for y in won))
             side_delta = [0 if sd == w else -amount for sd in sides]
         else:
             yaku = tuple([self.side_dekiyaku(state, sd) for sd in sides])

@@ -174,6 +174,7 @@ def rule_block(spec: GameSpec, r: Rule) -> str:
     """One rule: id, evidence, text, citations, and the decision and option it relates to."""
     lines = [":::{container} rule", f":name: {rule_label(r.id)}", "",
              f"**{r.id}** · *{md_escape(r.evidence.value)}*", "", md_escape(r.text), "",
+             *([f"*Our decision ({r.gap}):* {md_escape(r.decided)}", ""] if r.decided else []),
              "Source: " + "; ".join(cite(c) for c in r.citations) + "."]
     extra = []
     if r.gap is not None:

@@ -150,7 +150,8 @@ TEIKEI_SWAPS: Mapping[str, tuple[int, int, str, str]] = MappingProxyType({
 
 def yaku_table(values: Mapping[str, str]) -> tuple[YakuDef, ...]:
     """The 26 yaku for resolved option ``values``: three named cards each, 30 points, no groups
-    (a card counts in every yaku it completes, KE-YAKU-2).
+    (a card counts in every yaku it completes, KE-YAKU-2). A swap that gives a yaku the cards of an
+    earlier one drops it: a card set scores once (KE-9; 25 yaku with gundari_ribbons=teikei).
 
     >>> from hanafuda_spec.yaku import count_yaku
     >>> t = yaku_table(KEKORO.resolve())
@@ -175,6 +176,8 @@ def _yaku_table(gundari_ribbons: str, eight_islands: str) -> tuple[YakuDef, ...]
         if swap is not None and chosen[swap[2]] == "teikei":
             pool = (pool - {swap[0]}) | {swap[1]}
             rule = swap[3]
+            if any(r.pool == pool for r in rows):
+                continue  # KE-9: a card set scores once, under the name listed first
         rows.append(YakuDef(yid, name, ja, YAKU_POINTS, pool, 3, rule))
     return tuple(rows)
 
@@ -219,10 +222,16 @@ GAPS = (
         "Judged at the end of each of the player's own turns (after both plays): a player whose yaku count "
         "exceeds the opponent's by 3 or more chooses 'declare instant-victory' or 'continue'. A player who "
         "continues may declare at the end of any later own turn while the lead still holds, including the last "
-        "turn of the round. Each of the 26 named yaku counts 1 (a plain yaku and its Ribbon form are two).",
+        "turn of the round. Each named yaku of the table counts 1 (a plain yaku and its Ribbon form are two).",
         "Yaku only grow during their owner's turn, so the end of one's own turn is the first moment any lead is "
         "reached and costs no opportunity; 'may' makes it a choice, so it is an explicit action. The seed "
-        "speaks of yaku, not pairs, and scores each named yaku separately.", ()),
+        "speaks of yaku, not pairs, and scores each named yaku separately. Re-examined in session 2 (issue 15): "
+        "this narrows 'at any point'. Within one's own turn the lead cannot fall, so declaring after the hand "
+        "play or after the draw wins the same game. What is lost is a change of mind during the opponent's turn "
+        "(declaring between their two plays, before a capture that shrinks the lead) by a player who chose to "
+        "continue. Kept: a choice needs a moment at which it is offered, and offering it to the waiting player "
+        "after each of the opponent's plays would let a declined lead be taken back at any time, which makes "
+        "'continue' meaningless; the sources give no such exchange.", ()),
     Gap("KE-5", "How is the first dealer chosen: 'the higher point card' under which values?",
         "SEED-004: earliest month; within a month the higher point card; redraw on a tie. Under Kekoro's own "
         "values a Chaff (10) outranks the Crane (5).",
@@ -243,8 +252,10 @@ GAPS = (
         "SEED-004's table counts 24 Chaff, 9 Animals and 10 Ribbons without naming them.",
         "The Lightning 113 and the yellow-bottom Paulownia 121 are Chaff; the Sake Cup 90 and the Swallow 111 "
         "are Animals; the Willow ribbon 112 is a Ribbon (CARD_VALUES lists every card).",
-        "This is the standard classification (RULES-DOSSIER §4.2) and the only one that gives the seed's "
-        "counts.", ()),
+        "This is the standard classification (RULES-DOSSIER §4.2, the kinds of the FudaWiki suit pages, "
+        "FW-SUITS), and it gives the seed's counts. Corrected in session 2 (issue 15): it is not the only split "
+        "that does (the Swallow as a Chaff and the Lightning as an Animal gives the same counts); the counts "
+        "only check it, the classification is what decides.", ()),
     Gap("KE-8", "Jun Kusaba's values: Chaff 8 and Curtain and Phoenix 5; what about the other cards?",
         "SEED-004 gives only the two changes; FW-KE adds that all other values stay the same.",
         "Option values=kusaba (ruleset kusaba): Chaff 8, Curtain and Phoenix 5, the rest unchanged (272 per "
@@ -252,34 +263,40 @@ GAPS = (
     Gap("KE-9", "The *Teikei Aru Hanzai No Chōsa* card swaps.",
         "SEED-004: that source replaces the Maple ribbon 101 by the Wisteria ribbon 41 in Gundari Ribbons, and "
         "the Bush Warbler 20 by the Rain Man 110 in Eight Islands.",
-        "Two options, gundari_ribbons=teikei and eight_islands=teikei, both set by the ruleset teikei-1921. "
-        "Taken literally, the swapped Gundari Ribbons (21, 41, 121) has exactly the cards of Mist Island "
-        "Ribbons, so those three cards then form two yaku (60 points); we keep this literal reading.",
-        "Each swap is a documented historical variant a player may want; the duplicate is reported rather than "
-        "silently merged.", ("gundari_ribbons", "eight_islands")),
+        "Two options, gundari_ribbons=teikei and eight_islands=teikei, both set by the ruleset teikei-1921. The "
+        "swapped Gundari Ribbons (21, 41, 121) has exactly the cards of Mist Island Ribbons: that card set "
+        "scores once, as Mist Island Ribbons (the name listed first), so 25 yaku remain and three cards make "
+        "one yaku (30 points, one toward the instant victory).",
+        "Each swap is a documented historical variant a player may want. Changed in session 2 (issue 15): until "
+        "then the literal reading counted the set twice (60 points, two yaku toward the lead of 3). The seed "
+        "lets one card serve in several yaku, but nothing lets one set of cards be two yaku; a 1921 list that "
+        "really held the same set twice would name one combination twice, which is the copying slip MB-3 "
+        "resolves the same way for Musashino-Bana. Default play (no swap) is unchanged.",
+        ("gundari_ribbons", "eight_islands")),
     Gap("KE-10", "May one card count in several yaku ('as many yaku as possible')?",
         "Clear: yaku are not exclusive.",
-        "No exclusivity: a pile forms every yaku whose three cards it holds.", "Literal reading.", ()),
+        "No exclusivity: a pile forms every yaku whose three cards it holds.", "Literal reading.", (), literal=True),
     Gap("KE-11", "Two matching cards on the table; three matching cards.",
         "SEED-004 states the Hana-Awase rule: the player chooses one of two; three are all captured.",
-        "As stated, for the played and the drawn card alike.", "Literal reading.", ()),
+        "As stated, for the played and the drawn card alike.", "Literal reading.", (), literal=True),
     Gap("KE-12", "The game's winner takes the stakes ('the sum of money wagered'): what does the engine model?",
         "A game-level result only; no stakes are part of play.",
         "Stakes are not modelled: the match result names the winner (the leader by 90, or the declarer of an "
         "instant victory).", "Nothing in play depends on the wager.", ()),
     Gap("KE-13", "'There are no Lucky Hands (teyaku) in Kekoro'.",
-        "Clear.", "Nothing is checked at the deal apart from the misdeal rule (KE-6).", "Literal reading.", ()),
+        "Clear.", "Nothing is checked at the deal apart from the misdeal rule (KE-6).", "Literal reading.",
+       (), literal=True),
 )
 
 
 def _r(rid: str, topic: Topic, text: str, cites: tuple[Citation, ...], ev: Evidence,
-       gap: str | None = None, option: str | None = None) -> Rule:
-    return Rule(rid, topic, text, cites, ev, gap, option)
+       gap: str | None = None, option: str | None = None, decided: str = "") -> Rule:
+    return Rule(rid, topic, text, cites, ev, gap, option, decided)
 
 
 RULES = (
     _r("KE-EQ-1", T.EQUIPMENT, "Two players use the full 48-card hanafuda deck.",
-       (seed("intro", "fishing-type game played with Hanafuda"), fw("intro", "2-player")), S),
+       (seed("introduction", "fishing-type game played with Hanafuda"), fw("introduction", "2-player")), S),
     _r("KE-DEAL-1", T.DEALING, "The dealer (oya) deals 8 cards to the opponent, 8 face up to the table and 8 "
        "to themselves, in packets of four (or two) in the order opponent, table, dealer; the other 24 form "
        "the draw pile.", (seed("Distributing the Initial Cards", "four to their opponent"),), S, None, "packets"),
@@ -308,10 +325,11 @@ RULES = (
        "nothing even when another hand card would capture.", (seed("Turns", "no obligation"),), S),
     _r("KE-CAP-6", T.CAPTURE, "The drawn card must capture when it matches, with the same one/two/three rules.",
        (seed("Turns", "in the same fashion"),), S, "KE-11"),
-    _r("KE-VAL-1", T.SCORING, "Card values: each of the 24 Chaff (the Lightning and the yellow Paulownia "
-       "included) 10, the Curtain and the Phoenix 10, the Crane, the Moon and the Rain Man 5, each of the 9 "
-       "Animals (the Sake Cup and the Swallow included) 5, each of the 10 Ribbons 1: 330 in all.",
-       (seed("Card Values"), Citation("FW-SD", "Card Values")), S, "KE-7", "values"),
+    _r("KE-VAL-1", T.SCORING, "Card values: each Chaff 10 (24 cards), the Curtain and the Phoenix 10, the Crane, "
+       "the Moon and the Rain Man 5, each Animal 5 (9 cards), each Ribbon 1 (10 cards): 330 in all.",
+       (seed("Card Values"), Citation("FW-SD", "Card Values")), S, "KE-7", "values",
+       decided="Which cards those are: the Lightning and the yellow Paulownia are among the Chaff, the Sake Cup "
+       "and the Swallow among the Animals, the Willow ribbon among the Ribbons."),
     _r("KE-VAL-2", T.SCORING, "With values=kusaba, a Chaff is worth 8 and the Curtain and the Phoenix 5; every "
        "other value is unchanged: 272 in all.",
        (seed("Card Values", "Jun Kusaba instead gives 8"), fw("Card Values", "keeping all other values")), LR,
@@ -326,9 +344,11 @@ RULES = (
     _r("KE-YAKU-4", T.YAKU, "With gundari_ribbons=teikei, Gundari Ribbons takes the Wisteria ribbon (41) "
        "instead of the Maple ribbon (101).", (seed("Yaku", "Maple Ribbon"),
                                                 Citation("SHIONO-1921", "pp. 75-80")), S, "KE-9",
-       "gundari_ribbons"),
+       "gundari_ribbons",
+       decided="Those are the cards of Mist Island Ribbons: the set scores once, as Mist Island Ribbons, so "
+       "Gundari Ribbons is not a separate yaku then."),
     _r("KE-YAKU-5", T.YAKU, "With eight_islands=teikei, Eight Islands takes the Rain Man (110) instead of the "
-       "Bush Warbler (20).", (seed("Yaku", "Rain Man"), Citation("SHIONO-1921", "pp. 75-80")), S, "KE-9",
+       "Bush Warbler (20).", (seed("Yaku", "Rain Man"), Citation("SHIONO-1921", "pp. 75-80")), S, None,
        "eight_islands"),
     _r("KE-SCORE-1", T.SCORING, "When a round is played out, each player scores the value of their captured "
        "cards plus 30 per yaku, added to their running total.",
@@ -350,12 +370,15 @@ RULES = (
     _r("KE-IV-3", T.SPECIAL, "A player who continues may declare at the end of any later own turn while the "
        "lead still holds; the round an instant victory interrupts is not scored.",
        (seed("End of Round", "If at any point in a round"),), D, "KE-4"),
-    _r("KE-GAME-1", T.END_GAME, "After a round is settled, the game ends if one cumulative score leads the "
-       "other by at least 90 (lead_test=more-than: by more than 90); the leader wins.",
+    _r("KE-GAME-1", T.END_GAME, "The game ends once one cumulative score leads the other by at least 90; the "
+       "leader wins.",
        (seed("End of Game", "by at least 90 points"), fw("End of Game", "greater score is declared the winner")),
-       S, "KE-1", "lead_test"),
-    _r("KE-GAME-2", T.END_GAME, "An instant victory ends the game at once; the declarer wins. Stakes are not "
-       "modelled.", (seed("End of Game", "claims victory"),), S, "KE-12"),
+       S, "KE-1", "lead_test",
+       decided="It is checked after each round is settled; lead_test=more-than asks for more than 90, as the "
+       "introduction words it."),
+    _r("KE-GAME-2", T.END_GAME, "An instant victory ends the game at once; the declarer wins.",
+       (seed("End of Game", "claims victory"),), S, "KE-12",
+       decided="Stakes are not modelled: the match result names the winner."),
     _r("KE-GAME-3", T.END_GAME, "With round_limit=N the game also ends after N counted rounds: the leader wins, "
        "equal totals are a drawn game. A misdeal does not count as a round.",
        (seed("Setup", "Any other house rules"), Citation("FW-SD", "Setup (3 Players)", "12 rounds")), D, "KE-1",
@@ -381,7 +404,7 @@ OPTIONS = (
                fw("End of Round", "greater score for the round")),
     OptionSpec("lead_test", ("at-least", "more-than"), "at-least",
                "The game ends on a lead of at least 90, or of more than 90.",
-               seed("intro", "exceed their opponent's cumulative score by 90")),
+               seed("introduction", "exceed their opponent's cumulative score by 90")),
     OptionSpec("round_limit", ("none", "12", "6", "3"), "none",
                "A house-rule limit on the number of rounds (none: play until the 90-point lead or an instant "
                "victory).", seed("Setup", "Any other house rules")),

@@ -265,17 +265,18 @@ GAPS = (
 
 
 def _r(rid: str, topic: Topic, text: str, cites: tuple[Citation, ...], ev: Evidence,
-       gap: str | None = None, option: str | None = None) -> Rule:
-    return Rule(rid, topic, text, cites, ev, gap, option)
+       gap: str | None = None, option: str | None = None, decided: str = "") -> Rule:
+    return Rule(rid, topic, text, cites, ev, gap, option, decided)
 
 
 RULES = (
     _r("KK-EQ-1", T.EQUIPMENT, "Two players use the full 48-card hanafuda deck; card point values do not score.",
-       (seed("lead", "no effect on the score"), fw("intro", "for two players")), S),
+       (seed("lead", "no effect on the score"), fw("introduction", "for two players")), S),
     _r("KK-DEAL-1", T.DEALING, "The dealer (oya) deals 8 cards to the opponent (ko), 8 face up to the table "
-       "and 8 to themselves, in packets, in the order opponent, table, dealer; the other 24 form the draw "
-       "pile.", (seed("Deal", "two or four cards at a time"), fw("Distributing the Initial Cards")), S,
-       "KK-6", "packets"),
+       "and 8 to themselves, two or four at a time; the other 24 form the draw pile.",
+       (seed("Deal", "two or four cards at a time"), fw("Distributing the Initial Cards")), S,
+       "KK-6", "packets",
+       decided="Packets of four by default, in the order opponent, table, dealer (packets=2: twos, same order)."),
     _r("KK-DEAL-2", T.DEALING, "The first dealer is chosen before the game; the engine takes it as given.",
        (seed("Deal", "earliest month"), fw("Choosing the Dealer")), D, "KK-5"),
     _r("KK-DEAL-3", T.DEALING, "Right after the deal, if the table holds all four cards of a month or four "
@@ -324,11 +325,13 @@ RULES = (
        (fw("Turns", "no obligation to play a card that matches"), Citation("WP-2008", "Play", "Alternatively")),
        RS, "KK-3", "discard"),
     _r("KK-CAP-6", T.CAPTURE, "The drawn card must capture when it matches, with the same one/two/three rules.",
-       (seed("Play", "they must match that card"),), S, "KK-2"),
+       (seed("Play", "they must match that card"),), S, "KK-2",
+       decided="The scrambled seed's sentence is read as the unscrambled article has it, about the drawn card."),
     _r("KK-TURN-3", T.TURN, "After both plays, a player whose capture pile forms a new yaku or improves one "
        "chooses: koi-koi (continue, the turn passes) or shōbu (stop, the round ends). Otherwise the turn "
        "passes.", (seed("lead", "keep going"), fw("Checking for Yaku", "improved an existing one")), S,
-       "KK-10", "koikoi_on"),
+       "KK-10", "koikoi_on",
+       decided="Which turns offer the calls (the last turn included) is decision KK-10, with option koikoi_on."),
     _r("KK-TURN-5", T.TURN, "A turn that finds the draw pile empty (possible only with dealer-captures, in the "
        "combinations of KK-18) has no draw.", (fw("Setup Variations", "deals four more to the table"),), D, "KK-18"),
     _r("KK-TURN-6", T.TURN, "With turn=draw-first, a turn begins by taking the top draw card into the hand; the "
@@ -446,15 +449,18 @@ RULES = (
        "game_end=zero the game also ends after any round that leaves a player with 0 points or fewer.",
        (kkai("koikoigame.py: DefaultVar"), kkai("koikoigame.py: KoiKoiGameStateBase.new_round")), IMPL, None,
        "game_end"),
-    _r("KK-VAR-1", T.VARIANTS, "Variations FW-KK lists that this version does not implement are named in gap "
-       "KK-13.", (fw("Variations"),), D, "KK-13"),
+    _r("KK-VAR-1", T.VARIANTS, "Of the Mushi wild-card rules FW-KK defers to, the one for the unpaired cards "
+       "left at the end of a played-out deck is not applied (a Koi-Koi round never scores its table).",
+       (fw("Additional Card Properties", "Roppyakken or Mushi"),), D, "KK-13"),
 )
 
 _K = ("five_brights", "three_brights")
 
 OPTIONS = (
-    OptionSpec("length", ("12", "8", "6", "3", "1", "to-50"), "12", "Rounds in a game, or play to 50 points.",
-               fw("Setup", "6 rounds, 3 rounds")),
+    OptionSpec("length", ("12", "8", "6", "3", "1", "to-50"), "12",
+               "Rounds in a game, or play to 50 points (1, a single round, is ours: no source offers it; 8 is "
+               "KoiKoi-AI's, KK-GAME-3).",
+               fw("Setup", "6 rounds, 3 rounds"), ours=("1",)),
     OptionSpec("five_brights", ("15", "10"), "15", "Value of Five Brights.", fw("Bright Yaku")),
     OptionSpec("three_brights", ("6", "5"), "6", "Value of Three Brights.",
                fw("Bright Yaku", "Nintendo's rules")),
@@ -481,8 +487,8 @@ OPTIONS = (
                "Points of each viewing yaku: 5; or 1, and 3 once its holder has called koi-koi (KoiKoi-AI).",
                kkai("koikoigame.py: KoiKoiRoundStateBase.yaku")),
     OptionSpec("teyaku", ("win", "misdeal", "off"), "win",
-               "Lucky hands in a hand win 6; or are a misdeal; or are not recognised.",
-               fw("Setup Variations", "constitute a misdeal")),
+               "Lucky hands in a hand win 6; or are a misdeal; or are not recognised (off is ours: no source "
+               "offers it).", fw("Setup Variations", "constitute a misdeal"), ours=("off",)),
     OptionSpec("teyaku_both", ("6", "12"), "6", "Score for holding both lucky hands.",
                fw("Checking for Lucky Hands", "score 12 points")),
     OptionSpec("field_teyaku", ("misdeal", "dealer-captures", "dealer-wins", "play"), "misdeal",
@@ -523,8 +529,9 @@ OPTIONS = (
                fw("Calling Koi-Koi", "at least 3 points")),
     OptionSpec("multiplier", ("opponent", "self", "anyone", "count", "none", "additive"), "opponent",
                "The koi-koi multiplier: ×2 if the opponent called, if the scorer called, if anyone called; "
-               "opponent's calls + 1; no multiplier; additive: +1/+2/+3 for the scorer's own 1-3 calls, then "
-               "×(calls - 2) (KoiKoi-AI).", fw("Multipliers")),
+               "opponent's calls + 1; no multiplier (none is ours: no source offers it); additive: +1/+2/+3 for "
+               "the scorer's own 1-3 calls, then ×(calls - 2) (KoiKoi-AI, KK-SCORE-6).", fw("Multipliers"),
+               ours=("none",)),
     OptionSpec("seven_double", ("on", "off"), "on", "Double a base score of 7 or more.",
                fw("Multipliers", "originated as a house rule")),
     OptionSpec("field_multiplier", ("off", "double", "count"), "off",

@@ -41,6 +41,7 @@ from hanafuda_spec.catalogue import (
     Evidence,
     GameSpec,
     Gap,
+    OptionLink,
     OptionSpec,
     Rule,
     RulesetSpec,
@@ -124,7 +125,7 @@ def stock_size(jizo: bool) -> int:
 
 
 def card_points(card_id: int, jizo: bool) -> int:
-    """KJ-SCORE-1 / KJ-JIZO-6: the card points of a card.
+    """KJ-SCORE-1 / KJ-JIZO-5: the card points of a card.
 
     The Oni is worth 12 (0 in the Jizo variant, where the Jizo is worth 12); the 1s, 2s and 10s
     are worth 10; every other card is worth its number. Either deck totals 300.
@@ -292,7 +293,13 @@ GAPS = (
         "takes two of their choice. Every choice is an explicit action of the dealer.",
         "The misdeal voids the deal, so nothing should be taken first; taking the Oni's card before "
         "looking for triples lets the dealer break a triple with the Oni, and the choice matters for the "
-        "special cards (I-tsun, I-shi, the special 3)."),
+        "special cards (I-tsun, I-shi, the special 3). Re-examined in session 2 (issue 15) and kept: when the Oni "
+        "and the Jizo are dealt together, the seed's Jizo rule adds that no other field card is taken, yet "
+        "the dealer still takes two of three cards of a number. That clause sits in the Jizo's rule and answers "
+        "the Oni's own rule (the Oni dealt alone brings a card of the dealer's choice; with the Jizo it brings "
+        "none); the triple rule is a separate rule of the deal that keeps a card from capturing three at once. "
+        "Reading the clause as cancelling it too would leave a three-card capture on the field in one layout "
+        "only, which neither source describes; no option is added."),
     Gap("KJ-5", "What does 'identical to Hana-awase, except numbers are matched' carry over?",
         "FW-HA: one match captures, two matches the player chooses, three matches capture all, no match "
         "stays; a matching card must capture but the player may play a non-matching card.",
@@ -316,7 +323,8 @@ GAPS = (
         "resolved, and after the drawn card is resolved. All three participants are checked (the remaining "
         "card can complete another player's dekiyaku, KJ-12): the player to move first, then in turn order; "
         "the first who has one wins the round.",
-        "'Immediately' is the seed's word; checking everyone is needed because of the remaining-card rule."),
+        "'Immediately' is the seed's word; checking everyone is needed because of the remaining-card rule. One "
+        "exception, KJ-27: in the Jizo variant an Oni's capture from the hand is checked after the drawn card."),
     Gap("KJ-9", "Does each of the other two participants pay the dekiyaku's full value?",
         "SEED-001: the player 'receives chips from the other 2'.",
         "Yes: each of the two pays the full value; the player sitting out pays nothing.",
@@ -381,7 +389,7 @@ GAPS = (
         "remaining-card rule does not apply (the Oni captured no numbered card).",
         "The source names only the Jizo as its capture."),
     Gap("KJ-19", "Points in the Jizo variant.", "SEED-001: Oni 0, Jizo 12.",
-        "As stated; the total stays 300 and removing the Oni loses nothing.", "Literal reading."),
+        "As stated; the total stays 300 and removing the Oni loses nothing.", "Literal reading.", literal=True),
     Gap("KJ-20", "The special 3 has 'no distinction' in the seed but is used by configurations B and C.",
         "Physical Daini decks have a special 3 (WEBLIO-1SUIT); FW-KJ uses it in B and C.",
         "The special 3 keeps its own id (30); it matches and scores like any 3 and matters only to "
@@ -418,52 +426,86 @@ GAPS = (
         "go on past a smaller dekiyaku so that a larger one can form?",
         "SEED-001 and FW-KJ list the dekiyaku and say a dekiyaku ends the round as soon as it is formed; "
         "neither says that some rows are out of reach.",
-        "Literal reading: the round ends at the first dekiyaku (KJ-YAKU-1, KJ-8), so these rows are never "
-        "paid in a round: Shi-Dan-San in configurations A and B, Shi-San and Shi-Dan-San in C, Nejikomi in D. "
-        "They stay in the tables (scoring a pile with 'hanafuda score' still reports them).",
+        "Literal reading: the round ends at the first dekiyaku (KJ-YAKU-1, KJ-8), so with the 41-card deck these "
+        "rows are never paid in a round: Shi-Dan-San in configurations A and B, Shi-San and Shi-Dan-San in C, "
+        "Nejikomi in D. In the Jizo variant with jizo_timing=after-draw (KJ-27) the turn in which the Oni "
+        "captures from the hand is one check, so it can add the Oni and cards of two numbers, and every row "
+        "becomes payable; with jizo_timing=at-capture the 41-card list holds again. The rows stay in the tables "
+        "(scoring a pile with 'hanafuda score' still reports them).",
         "Found by z3 (the capture-step model of the proofs): each capture adds cards of a single number (the "
         "jokers aside) and the dealer's takes at most four cards, so a row that needs two complete sets of "
         "four, or a set of four together with another dekiyaku outside it, always has a smaller dekiyaku "
-        "formed first. Neither source offers a way to play on, so no option is added."),
+        "formed first. Re-examined in session 2 under the timing of KJ-27: the same model, with the Oni's turn "
+        "as one step, finds each row paid. Neither source offers a way to play on, so no option is added."),
+    Gap("KJ-27", "In the Jizo variant, the Oni played from the hand captures a card and the Jizo is then drawn: "
+        "the seed returns the Oni's card to the field. But if the Oni's capture completes a dekiyaku, checking "
+        "it at once (KJ-8) ends the round before the draw, and the undo never happens.",
+        "SEED-001 §Jizo-fuda and Oni-fuda states the undo for exactly this order (Oni used from the hand, then "
+        "the Jizo drawn); §Dekiyaku ends the round immediately when a dekiyaku is formed. Neither says which "
+        "comes first.",
+        "jizo_timing=after-draw (the default): in the Jizo variant, when the Oni captures from the hand, "
+        "dekiyaku are checked once, after the drawn card is resolved (a drawn Jizo first returns the Oni's card "
+        "to the field). Every other capture is checked at once as in KJ-8. Option jizo_timing=at-capture "
+        "checks the Oni's capture at once, so a dekiyaku it completes ends the round before the draw.",
+        "Changed in session 2 (issue 15): before, the Oni's capture was checked at once and the seed's undo was "
+        "lost whenever that capture completed a dekiyaku (seen with the dealer's Oni taking the third 4 on the "
+        "first turn, Shi-Dan paid with the Jizo on top of the draw pile). The seed states the undo without a "
+        "condition, so the capture is not settled until the draw; a dekiyaku made of a capture the same turn "
+        "takes back was never formed. The other order is a reasonable reading of 'immediately', so it stays "
+        "an option. z3 re-examined KJ-26 under this timing.", ("jizo_timing",)),
 )
 
 
 def _r(rid: str, topic: Topic, text: str, cites: tuple[Citation, ...], ev: Evidence,
-       gap: str | None = None, option: str | None = None) -> Rule:
-    return Rule(rid, topic, text, cites, ev, gap, option)
+       gap: str | None = None, option: str | None = None, decided: str = "") -> Rule:
+    return Rule(rid, topic, text, cites, ev, gap, option, decided)
 
 
 RULES = (
     # equipment and seating
-    _r("KJ-EQ-1", T.EQUIPMENT, "The Daini deck is used: the numbers 1 to 10, four cards each (one special 1, "
-       "I-tsun; one special 3; one special 4, I-shi), plus the Oni-fuda: 41 cards.",
-       (seed("Equipment", "for a total of 41 cards"),), S, "KJ-20"),
+    _r("KJ-EQ-1", T.EQUIPMENT, "The Daini deck is used: the numbers 1 to 10, four cards each, among them a special "
+       "1 (I-tsun) and a special 4 (I-shi), plus the Oni-fuda: 41 cards. The special 3 is not told apart from the "
+       "other 3s.",
+       (seed("Equipment", "for a total of 41 cards"),), S, "KJ-20",
+       decided="The special 3 keeps its own card (id 30): it matches and scores like any 3 and matters only to "
+       "configurations B and C."),
     _r("KJ-EQ-2", T.EQUIPMENT, "In the Jizo variant (option jizo=on) the Jizo-fuda is added: 42 cards.",
        (seed("Variant: Jizo-fuda", "the number of cards in the deck is 42"),), S, "KJ-19", "jizo"),
-    _r("KJ-EQ-3", T.EQUIPMENT, "Four play the game, three of them in each round: the dealer and the next two "
-       "to the dealer's right; the fourth sits the round out. Option players=3: all three play every round.",
-       (seed("The Round Participants", "Only the first 3 players"),), S, "KJ-2", "players"),
+    _r("KJ-EQ-3", T.EQUIPMENT, "Four play the game, three of them in each round: the dealer and the next two to "
+       "the dealer's right; the fourth sits the round out. Three may also play alone.",
+       (seed("The Round Participants", "Only the first 3 players"),), S, "KJ-2", "players",
+       decided="Option players=3: all three play every round and nobody sits out; the deal still passes to the "
+       "right."),
     _r("KJ-EQ-4", T.EQUIPMENT, "Each player starts with 30 chips.", (seed("Equipment", "30 chips per player"),),
-       S, "KJ-16"),
+       S, "KJ-16",
+       decided="Chips may go below zero: play does not stop when a player has none left."),
     # the deal
     _r("KJ-DEAL-1", T.DEALING, "The first dealer is chosen before the game; the engine takes it as given.",
        (seed("Choosing the Dealer and Seating Arrangement", "No method is stipulated"),), D, "KJ-1"),
     _r("KJ-DEAL-2", T.DEALING, "The dealer deals three cards to the next player to the right, three to the "
        "player after, three to themselves and three face up to the field, twice round: six cards to each "
        "hand and six to the field. The rest (17 cards, 18 in the Jizo variant) is the draw pile.",
-       (seed("Dealing the Initial Cards", "3 cards to 2nd player"),), S, "KJ-21"),
-    _r("KJ-DEAL-3", T.DEALING, "If the field holds all four cards of a number, the deal is void (a misdeal): "
-       "the cards are reshuffled and the same dealer deals again. This is checked before anything else.",
-       (seed("Dealing the Initial Cards", "a misdeal is declared"),), S, "KJ-4"),
-    _r("KJ-DEAL-4", T.DEALING, "If the Oni-fuda is dealt to the field, the dealer takes it together with one "
-       "field card of their choice into their capture pile; that card counts as the Oni's capture.",
-       (seed("Dealing the Initial Cards", "one card on the field of the dealer"),), S, "KJ-3"),
+       (seed("Dealing the Initial Cards", "3 cards to 2nd player"),), S, "KJ-21",
+       decided="The shuffle by the third player and the cut by the second are not modelled: the match's documented "
+       "shuffle stands in for both."),
+    _r("KJ-DEAL-3", T.DEALING, "If the field holds all four cards of a number, the deal is void (a misdeal): the "
+       "cards are reshuffled and dealt again.",
+       (seed("Dealing the Initial Cards", "a misdeal is declared"),), S, "KJ-4",
+       decided="The same dealer deals again, and this is checked before the dealer takes any card (KJ-DEAL-4 to "
+       "6)."),
+    _r("KJ-DEAL-4", T.DEALING, "If the Oni-fuda is dealt to the field, the dealer takes it together with one field "
+       "card of their choice into their capture pile.",
+       (seed("Dealing the Initial Cards", "one card on the field of the dealer"),), S, "KJ-3",
+       decided="That card counts as the Oni's capture: the last card of its number is owed to the dealer as for an "
+       "Oni played (KJ-ONI-6, KJ-ONI-7)."),
     _r("KJ-DEAL-5", T.DEALING, "In the Jizo variant, a Jizo dealt to the field goes to the dealer's capture "
        "pile; if the Oni is dealt there too, the dealer takes both and no other card.",
-       (seed("Jizo-fuda when dealt on the field", "doesn't get to take any other card"),), S, "KJ-23"),
-    _r("KJ-DEAL-6", T.DEALING, "After the jokers, for each number with three cards on the field (lowest number "
-       "first), the dealer takes two of the three, chosen by the dealer, into their capture pile.",
-       (seed("Dealing the Initial Cards", "the dealer takes 2 of those 3 cards"),), S, "KJ-4"),
+       (seed("Jizo-fuda when dealt on the field", "doesn't get to take any other card"),), S),
+    _r("KJ-DEAL-6", T.DEALING, "If three cards of a number are on the field, the dealer takes two of the three "
+       "into their capture pile.",
+       (seed("Dealing the Initial Cards", "the dealer takes 2 of those 3 cards"),), S, "KJ-4",
+       decided="This comes after the jokers, also after the Oni and the Jizo were dealt together; for each such "
+       "number, lowest first, the dealer chooses which two."),
     _r("KJ-DEAL-7", T.DEALING, "Four cards of a number in a hand is not a misdeal.",
        (ha("Misdeals", "appears to vary by source"),), D, "KJ-22"),
     # the turn
@@ -479,8 +521,10 @@ RULES = (
        (seed("Gameplay", "run out of cards in hand"),), S),
     # capturing
     _r("KJ-CAP-1", T.CAPTURE, "Cards match by number only: the special and plain cards of a number match each "
-       "other; the jokers match nothing by number.", (seed("Gameplay", "numbers/courts are being matched"),),
-       S, "KJ-5"),
+       "other.", (seed("Gameplay", "numbers/courts are being matched"),),
+       S, "KJ-5",
+       decided="The rest of matching is Hana-Awase's, by number: the jokers match nothing by number, and the "
+       "capture rules are KJ-CAP-2 to 6."),
     _r("KJ-CAP-2", T.CAPTURE, "A card matching one field card captures it: both go to the player's capture "
        "pile.", (ha("Turns", "this matching pair is moved"),), RS, "KJ-5"),
     _r("KJ-CAP-3", T.CAPTURE, "A card matching two field cards captures one of them, chosen by the player.",
@@ -493,45 +537,62 @@ RULES = (
        "matches nothing although another would capture.", (ha("Turns", "no obligation to play a card"),),
        RS, "KJ-5"),
     # the Oni-fuda
-    _r("KJ-ONI-1", T.SPECIAL, "The Oni-fuda played from the hand captures any one field card, chosen by its "
-       "player, whatever its number.", (seed("Wild Card", "regardless of number"),), S, "KJ-6"),
+    _r("KJ-ONI-1", T.SPECIAL, "The Oni-fuda played from the hand captures a field card, whatever its number.",
+       (seed("Wild Card", "regardless of number"),), S, "KJ-6",
+       decided="It captures exactly one card, chosen by its player."),
     _r("KJ-ONI-2", T.SPECIAL, "The Oni-fuda may not be played from the hand without capturing while the field "
-       "has cards.", (seed("Wild Card", "not allowed to discard it"),), S, "KJ-6"),
-    _r("KJ-ONI-3", T.SPECIAL, "A drawn Oni-fuda must capture one field card, chosen by the player (the only "
-       "one, if only one is there).", (seed("Wild Card", "must be used to capture"),), S, "KJ-25"),
+       "has cards.", (seed("Wild Card", "not allowed to discard it"),), S, "KJ-6",
+       decided="It may be kept in hand like any card; played as the last card onto a non-empty field it must "
+       "capture."),
+    _r("KJ-ONI-3", T.SPECIAL, "A drawn Oni-fuda must capture a field card.",
+       (seed("Wild Card", "must be used to capture"),), S, "KJ-25",
+       decided="The player chooses which one; facing a single card, it takes that one."),
     _r("KJ-ONI-4", T.SPECIAL, "Onto an empty field the Oni-fuda is discarded: from the hand if its player "
        "wishes, always when drawn. The drawn card of that turn cannot capture it.",
-       (seed("Wild Card", "may not use the drawn card"),), S, "KJ-25"),
-    _r("KJ-ONI-5", T.SPECIAL, "An Oni-fuda left on the field when the turn ends is removed from the round "
-       "(zone out.oni); nobody scores it.", (seed("Wild Card", "removed from the game"),), S, "KJ-7"),
-    _r("KJ-ONI-6", T.SPECIAL, "At the end of a round played out, the card of the Oni's captured number that "
-       "remains (see remaining_card) goes to the capture pile holding the Oni.",
-       (seed("Wild Card", "automatically belongs to the player"),), S, "KJ-11"),
-    _r("KJ-ONI-7", T.SPECIAL, "Once that card is confirmed (the other two of its number captured), it counts "
-       "as the Oni-holder's for dekiyaku during the round. Option remaining_card=end: only at the end.",
-       (seed("Wild Card", "treated as if the player already has it"),), S, "KJ-12", "remaining_card"),
+       (seed("Wild Card", "may not use the drawn card"),), S),
+    _r("KJ-ONI-5", T.SPECIAL, "An Oni-fuda left on the field when the turn ends is removed from the round.",
+       (seed("Wild Card", "removed from the game"),), S, "KJ-7",
+       decided="Nobody scores its points: it goes to zone out.oni."),
+    _r("KJ-ONI-6", T.SPECIAL, "At the end of a round played out, if the Oni-fuda captured a card, the card of that "
+       "number remaining goes to the player holding the Oni.",
+       (seed("Wild Card", "automatically belongs to the player"),), S, "KJ-11",
+       decided="Remaining means exactly one card of that number outside every capture pile (remaining_card()); "
+       "nothing is owed when the Oni was removed, was captured by the Jizo or captured the Jizo."),
+    _r("KJ-ONI-7", T.SPECIAL, "Once the number of that remaining card is confirmed, it counts as the Oni-holder's "
+       "during the round and can complete their dekiyaku, which ends the round.",
+       (seed("Wild Card", "treated as if the player already has it"),), S, "KJ-12", "remaining_card",
+       decided="Confirmed means the other two cards of its number have been captured. Option remaining_card=end "
+       "applies the rule at the end of the round only."),
     # the Jizo-fuda
     _r("KJ-JIZO-1", T.SPECIAL, "The Jizo-fuda captures nothing but the Oni. Played from the hand or drawn, it "
        "is put on the field without capturing and goes to its player's capture pile when the turn ends.",
-       (seed("Jizo-fuda during gameplay", "goes to your capture pile"),), S, "KJ-23", "jizo"),
+       (seed("Jizo-fuda during gameplay", "goes to your capture pile"),), S, "KJ-23", "jizo",
+       decided="A drawn Jizo does not subdue an Oni captured in an earlier turn or at the deal: it simply goes to "
+       "its player's capture pile (the seed lists four meetings only)."),
     _r("KJ-JIZO-2", T.SPECIAL, "If the Oni-fuda captured a card from the hand and the Jizo-fuda is then drawn, "
        "the captured card goes back to the field and the Jizo captures the Oni.",
-       (seed("Jizo-fuda and Oni-fuda", "remains on the field"),), S, "KJ-23", "jizo"),
+       (seed("Jizo-fuda and Oni-fuda", "remains on the field"),), S, "KJ-27", "jizo_timing",
+       decided="The Oni's capture is checked for dekiyaku only after the drawn card (jizo_timing=after-draw), "
+       "so the undo also happens when that capture completed a dekiyaku; jizo_timing=at-capture checks it at "
+       "once and a dekiyaku it completes ends the round before the draw."),
     _r("KJ-JIZO-3", T.SPECIAL, "If the Oni-fuda was discarded from the hand onto an empty field and the "
        "Jizo-fuda is then drawn, the Jizo captures the Oni.",
-       (seed("Jizo-fuda and Oni-fuda", "captured by the Jizo-fuda"),), S, "KJ-23", "jizo"),
-    _r("KJ-JIZO-4", T.SPECIAL, "If the Jizo-fuda was played from the hand and the Oni-fuda is then drawn, the "
-       "Oni captures the Jizo and nothing else; both go to the player's capture pile.",
-       (seed("Jizo-fuda and Oni-fuda", "captured by the Oni-fuda"),), S, "KJ-18", "jizo"),
+       (seed("Jizo-fuda and Oni-fuda", "captured by the Jizo-fuda"),), S, None, "jizo"),
+    _r("KJ-JIZO-4", T.SPECIAL, "If the Jizo-fuda was played from the hand and the Oni-fuda is then drawn, the Oni "
+       "captures the Jizo.",
+       (seed("Jizo-fuda and Oni-fuda", "captured by the Oni-fuda"),), S, "KJ-18", "jizo",
+       decided="It captures nothing else; both go to the player's capture pile, and no remaining card is owed."),
     _r("KJ-JIZO-5", T.SPECIAL, "In the Jizo variant the Oni is worth 0 card points and the Jizo 12.",
        (seed("Variant: Jizo-fuda", "now worth 0 points"),), S, "KJ-19", "jizo"),
     # dekiyaku
     _r("KJ-YAKU-1", T.YAKU, "A dekiyaku ends the round the moment it is formed: checked after the dealer's "
        "takes at the deal and after each of the two plays of a turn, for all three participants, the player "
-       "to move first.", (seed("Dekiyaku", "the round ends immediately"),), D, "KJ-8"),
-    _r("KJ-YAKU-2", T.YAKU, "Each of the other two participants pays the dekiyaku's value in chips to its "
-       "maker; the seat sitting out pays nothing.", (seed("Dekiyaku", "from the other 2 participating"),), S,
-       "KJ-9"),
+       "to move first. In the Jizo variant an Oni's capture from the hand is checked after the drawn card "
+       "(KJ-27).", (seed("Dekiyaku", "the round ends immediately"),), D, "KJ-8"),
+    _r("KJ-YAKU-2", T.YAKU, "The other two participants pay the dekiyaku's maker in chips.",
+       (seed("Dekiyaku", "from the other 2 participating"),), S,
+       "KJ-9",
+       decided="Each of them pays the full value; the seat sitting out pays nothing."),
     _r("KJ-YAKU-3", T.YAKU, "The dekiyaku table is chosen before play: configuration A (the seed's table) by "
        "default, B, C or D as options.", (later("Dekiyaku", "Dekiyaku Set Configurations"),), LR, "KJ-10",
        "configuration"),
@@ -568,19 +629,22 @@ RULES = (
     _r("KJ-SCORE-6", T.SCORING, "Three negative chip scores: a draw as well (and unreachable in a round played "
        "out).", (seed("Chip Score Table"), dossier("3.2", "KJ-13")), D, "KJ-13"),
     # end of round, next dealer
-    _r("KJ-END-1", T.END_ROUND, "The dealer keeps the deal after forming a dekiyaku or having the most card "
-       "points (a tie for most included); another player's dekiyaku or more points loses it.",
-       (seed("The Next Dealer", "If the dealer forms a dekiyaku"),), S, "KJ-15"),
-    _r("KJ-END-2", T.END_ROUND, "A dealer who loses the deal sits out the next round and the player to their "
-       "right deals; with three players nobody sits out.",
-       (seed("The Next Dealer", "player to the dealer's right"),), S, "KJ-2", "players"),
+    _r("KJ-END-1", T.END_ROUND, "The dealer keeps the deal after forming a dekiyaku or having the most points; a "
+       "dealer without the most points loses it.",
+       (seed("The Next Dealer", "If the dealer forms a dekiyaku"),), S, "KJ-15",
+       decided="A dealer tied for the most card points keeps the deal; a dekiyaku formed by another player loses "
+       "it."),
+    _r("KJ-END-2", T.END_ROUND, "A dealer who loses the deal sits out the next round and the player to their right "
+       "deals.",
+       (seed("The Next Dealer", "player to the dealer's right"),), S, "KJ-2", "players",
+       decided="With players=3 nobody sits out."),
     _r("KJ-END-3", T.END_ROUND, "After a drawn round the dealer deals again (option draw_dealer=most-points: "
        "the most-points rule decides).", (seed("Chip Score Table", "The dealer deals the next round"),), D,
        "KJ-14", "draw_dealer"),
     # end of game
-    _r("KJ-GAME-1", T.END_GAME, "The game ends when every player has dealt and lost the deal: the round in "
-       "which the deal is lost for the fourth time (the third with three players).",
-       (seed("End of Game", "lost their dealer status"),), S, "KJ-16"),
+    _r("KJ-GAME-1", T.END_GAME, "The game ends when every player has dealt and lost the deal.",
+       (seed("End of Game", "lost their dealer status"),), S, "KJ-16",
+       decided="That is the round in which the deal is lost for the fourth time (the third with three players)."),
     _r("KJ-GAME-2", T.END_GAME, "The player with the most chips wins; equal most is a shared (drawn) result; "
        "chips may go below zero.", (seed("End of Game", "most chips wins"),), D, "KJ-16"),
     _r("KJ-VAR-1", T.VARIANTS, "Playing with a hanafuda deck instead of Daini is not supported.",
@@ -591,7 +655,7 @@ OPTIONS = (
     OptionSpec("jizo", ("off", "on"), "off", "The Jizo-fuda variant: 42 cards, Oni worth 0, Jizo 12.",
                seed("Variant: Jizo-fuda")),
     OptionSpec("players", ("4", "3"), "4", "Four players (three play each round, one sits out) or three.",
-               seed("Game Setup", "possible to play the game with 3 players only")),
+               seed("introduction", "possible to play the game with 3 players only")),
     OptionSpec("configuration", ("A", "B", "C", "D"), "A", "The dekiyaku table (A is the seed's).",
                later("Dekiyaku", "choose any one")),
     OptionSpec("dekiyaku_count", ("highest", "stack"), "highest",
@@ -600,6 +664,11 @@ OPTIONS = (
     OptionSpec("remaining_card", ("confirmed", "end"), "confirmed",
                "The Oni's remaining card counts for dekiyaku once confirmed, or only at the end of the round.",
                seed("Wild Card", "once the type and number of this card has been confirmed")),
+    OptionSpec("jizo_timing", ("after-draw", "at-capture"), "after-draw",
+               "Jizo variant: an Oni's capture from the hand is checked for dekiyaku after the drawn card (so a "
+               "drawn Jizo can undo it first), or at once like any capture.",
+               seed("Jizo-fuda and Oni-fuda", "remains"),
+               (OptionLink("jizo", ("off",), "KJ-27", allowed=("after-draw",)),)),
     OptionSpec("draw_dealer", ("stay", "most-points"), "stay",
                "After a drawn round: the dealer deals again, or the most-points rule decides.",
                seed("Chip Score Table", "The dealer deals the next round")),

@@ -150,7 +150,13 @@ GAPS = (
         "round's result with the settlement.",
         "Under strict alternation a one-card pile that is not the dealt card was always put there by the "
         "opponent's last play, so the definition is checkable from the table alone. Only the eaten card is "
-        "excluded by the seed, so the capturing card is free; some players may exclude it.",
+        "excluded by the seed, so the capturing card is free; some players may exclude it. Re-examined in "
+        "session 2 (issue 15) against the wider reading (any capture of a pile holding a card the opponent "
+        "discarded since the pile was last emptied) and kept: the seed speaks of capturing 'a card', the one "
+        "discarded after the emptying, and of Kusuri-gui happening 'in succession', which describes single "
+        "cards eaten one after another as each capture empties the pile; under the wider reading nearly every "
+        "capture of a pile the opponent started would pay, and the event would not be the game's rare "
+        "highlight. No option: neither source nor the dossier's notes describe the wider game.",
         ("oni_pays",)),
     Gap("KG-9", "How much is a Kusuri-gui payment?",
         "SEED-000: 1 or 2 chips, decided before play.",
@@ -176,7 +182,12 @@ GAPS = (
         "When stacking, both count (5): neither is part of the other (KG-10). Option rainy_overlap=higher "
         "counts only Three Brights in that case.",
         "It is what the seed's own rules give; players who find it odd that it beats Four Brights can choose "
-        "the option.", ("rainy_overlap",)),
+        "the option. Re-examined in session 2 (issue 15) and kept: the table is laid out in groups (Bright, "
+        "Animal, Ribbon, Chaff), but the seed's only rule for stacking is about a dekiyaku that is part of a "
+        "bigger one, and the groups cannot mean that one dekiyaku per group counts: in the Ribbon group the "
+        "Poetry, Blue and Grass Ribbons and the five-ribbon count are clearly meant to add up when stacking. "
+        "So the 5 for the Rain Man with three dry Brights, one more than Four Brights, stays the default and "
+        "rainy_overlap=higher is the group reading.", ("rainy_overlap",)),
     Gap("KG-13", "The Bright table's column says 'Chips', the others 'Points'.",
         "SEED-000 uses both words.", "They are the same unit: a dekiyaku worth n is worth n chips.",
         "Settlement pays the difference of the totals in chips, so the units must agree."),
@@ -203,7 +214,7 @@ GAPS = (
     Gap("KG-18", "Who plays first after a re-deal?",
         "Implicit: strict alternation with eight plays per cycle.",
         "The dealer leads every cycle of eight plays; it follows from alternation and is checked as an "
-        "invariant.", "Stated so that it is checked rather than assumed."),
+        "invariant.", "Stated so that it is checked rather than assumed.", literal=True),
     Gap("KG-19", "What happens when a player runs out of chips?",
         "SEED-000 is silent.",
         "By default (bust=end) a player never pays more than they hold: a payment or a settlement is cut to "
@@ -211,13 +222,18 @@ GAPS = (
         "so far), and the game ends after a round that leaves a player with no chips; the other player wins. "
         "Option bust=debt lets chips go below zero and plays every round.",
         "The chips are physical counters on the players' plates; debts are a house rule some players "
-        "use.", ("bust",)),
+        "use. Re-examined in session 2 (issue 15), since the seed fixes the length and nothing else: kept. A "
+        "player with an empty plate has nothing to pay with, so the seed's own equipment makes the game "
+        "unplayable from then on unless debts are invented; ending it there is the smallest addition. With "
+        "100 chips it almost never happens (random play never reaches it; the z3 chip model covers the case), "
+        "so the default plays the fixed length in practice; bust=debt plays every round in every case.",
+        ("bust",)),
 )
 
 
 def _r(rid: str, topic: Topic, text: str, cites: tuple[Citation, ...], ev: Evidence,
-       gap: str | None = None, option: str | None = None) -> Rule:
-    return Rule(rid, topic, text, cites, ev, gap, option)
+       gap: str | None = None, option: str | None = None, decided: str = "") -> Rule:
+    return Rule(rid, topic, text, cites, ev, gap, option, decided)
 
 
 RULES = (
@@ -235,15 +251,17 @@ RULES = (
     _r("KG-DEAL-3", T.DEALING, "The face-up card starts the discard pile; the three face-down field cards take "
        "no part in the round.",
        (seed("Dealing the Cards", "will not be used during the round"),), S),
-    _r("KG-DEAL-4", T.DEALING, "If the face-up card is a willow, the face-down field cards are turned one at a "
-       "time, in the order dealt, until a non-willow shows. That card alone is the discard pile; every "
-       "willow turned up (the first face-up card included) is set aside for the round; the cards not "
-       "turned stay face down, out of play.",
+    _r("KG-DEAL-4", T.DEALING, "If the face-up card is a willow, the face-down field cards are turned one by one "
+       "until a non-willow shows; every willow turned up on the field is set aside for the round.",
        (seed("Dealing the Cards", "until a non-Willow card appears"), kubo("札の配り方", "1枚づつめくります")),
-       S, "KG-4"),
-    _r("KG-DEAL-5", T.DEALING, "If all four field cards are willows, the deal is void (a misdeal): the same "
-       "dealer reshuffles and deals again; no round is used up and no chips move.",
-       (seed("Dealing the Cards", "misdeal"), kubo("札の配り方", "全て配り直し")), S, "KG-5"),
+       S, "KG-4",
+       decided="The cards are turned in the order dealt; the first non-willow alone is the discard pile, and the "
+       "face-down cards not turned stay out of play for the round."),
+    _r("KG-DEAL-5", T.DEALING, "If all field cards are willows, the deal is void (a misdeal): the dealer "
+       "reshuffles and deals again.",
+       (seed("Dealing the Cards", "misdeal"), kubo("札の配り方", "全て配り直し")), S, "KG-5",
+       decided="All four means the face-up card and the three face-down ones; the same dealer deals again, no "
+       "round is used up and no chips move."),
     _r("KG-PLAY-1", T.TURN, "The dealer plays first and turns alternate. A turn is one card from the hand, "
        "played onto the discard pile.",
        (seed("Gameplay", "the dealer is the first to play"), seed("Turns", "Play 1 card from your hand")), S),
@@ -252,52 +270,67 @@ RULES = (
     _r("KG-PLAY-3", T.CAPTURE, "Any other card is discarded face up on top of the pile; a card played onto an "
        "empty pile is discarded and starts a new pile.",
        (seed("Turns", "discard your card"),), S),
-    _r("KG-PLAY-4", T.TURN, "When both hands are empty and the stock is not, the dealer deals four more cards "
-       "to each player from the stock: two to the non-dealer, two to the dealer, twice. A round that is "
-       "played out has exactly four re-deals.",
+    _r("KG-PLAY-4", T.TURN, "When both hands are empty, the dealer deals four more cards to each player from the "
+       "stock, two at a time; a round played out has four such re-deals.",
        (seed("Turns", "re-deals 4 cards to each player"), kubo("プレイの方法", "2枚づつ2回")),
-       S, "KG-17"),
+       S, "KG-17",
+       decided="Each re-deal serves the non-dealer first, as the first deal does: two to the non-dealer, two to "
+       "the dealer, twice."),
     _r("KG-PLAY-5", T.TURN, "The dealer leads every cycle of eight plays (four by each player).",
        (seed("Gameplay", "Turn to play alternates"),), S, "KG-18"),
-    _r("KG-ONI-1", T.SPECIAL, "The four willows are Oni-fuda (wild cards): played onto a pile that is not "
-       "empty, a willow captures the whole pile whatever its top card. With oni_play=choice the player may "
-       "instead discard it on top of the pile.",
-       (seed("Onifuda", "regardless of the month of the top card"),), S, "KG-6", "oni_play"),
-    _r("KG-ONI-2", T.SPECIAL, "A willow played onto an empty pile is discarded. Only the top card decides what "
-       "captures: a willow on top is taken only by another willow; a covered willow is an ordinary card of "
-       "the pile.", (seed("Onifuda", "only be matched with another Willow"),), S, "KG-7"),
-    _r("KG-PAY-1", T.SPECIAL, "Kusuri-gui: a capture of a pile that holds exactly one card, which the opponent "
-       "discarded onto the empty pile with the play just before, makes the opponent pay the Kusuri-gui "
-       "payment to the capturing player at once; the round then goes on.",
-       (seed("Kusuri-gui", "after the discard pile has been emptied"),), S, "KG-8"),
-    _r("KG-PAY-2", T.SPECIAL, "The payment is 1 chip (2 with payment=2), fixed before play.",
-       (seed("Kusuri-gui", "decide first the value before playing"),), S, "KG-9", "payment"),
+    _r("KG-ONI-1", T.SPECIAL, "The four willows are Oni-fuda (wild cards): played onto a pile that is not empty, a "
+       "willow captures the whole pile whatever its top card.",
+       (seed("Onifuda", "regardless of the month of the top card"),), S, "KG-6", "oni_play",
+       decided="It always captures there, like any matching card; with oni_play=choice the player may instead "
+       "discard it on top of the pile."),
+    _r("KG-ONI-2", T.SPECIAL, "A willow played onto an empty pile is discarded; while it is on the pile it can "
+       "only be matched by another willow.", (seed("Onifuda", "only be matched with another Willow"),), S, "KG-7",
+       decided="Only the top card decides what captures: once covered, a willow is an ordinary card of the pile."),
+    _r("KG-PAY-1", T.SPECIAL, "Kusuri-gui: when a player captures a card the opponent discarded after the pile had "
+       "been emptied, the opponent pays that player the Kusuri-gui payment at once; the round then goes on.",
+       (seed("Kusuri-gui", "after the discard pile has been emptied"),), S, "KG-8",
+       decided="That is a capture of a pile holding exactly one card, which the opponent discarded onto the empty "
+       "pile with the play just before; the card dealt face up is never one. Capturing it with a willow still "
+       "counts (oni_pays=no: it does not)."),
+    _r("KG-PAY-2", T.SPECIAL, "The payment is 1 or 2 chips, fixed before play.",
+       (seed("Kusuri-gui", "decide first the value before playing"),), S, "KG-9", "payment",
+       decided="1 chip by default; payment=2 for the other."),
     _r("KG-PAY-3", T.SPECIAL, "Eating a willow is no Kusuri-gui: no payment when the captured card is a willow.",
-       (seed("Kusuri-gui", "does not count as Kusuri-gui"),), S, "KG-8"),
+       (seed("Kusuri-gui", "does not count as Kusuri-gui"),), S),
     _r("KG-PAY-4", T.SPECIAL, "A capture made with a willow is a Kusuri-gui like any other (with oni_pays=no it "
        "is not).", (dossier("KG-8", "a Willow used to capture it still counts"),), D, "KG-8", "oni_pays"),
     _r("KG-PAY-5", T.SCORING, "Kusuri-gui payments are chip transfers of the round: they are booked in the "
        "round's result with the settlement, so chips are conserved.",
        (seed("Kusuri-gui", "immediately pays"),), D, "KG-8"),
-    _r("KG-YAKU-1", T.YAKU, "Dekiyaku stack by default: every dekiyaku a capture pile forms counts, except one "
-       "that is part of a bigger dekiyaku also formed. With dekiyaku=exclusive only the single most valuable "
-       "dekiyaku counts.", (seed("Dekiyaku", "mutually exclusive, or can stack"),), S, "KG-10", "dekiyaku"),
+    _r("KG-YAKU-1", T.YAKU, "Before play the players choose whether dekiyaku stack or are mutually exclusive. "
+       "Stacking, every dekiyaku formed counts except one that is part of a bigger dekiyaku also formed; "
+       "exclusive, only the most valuable counts.",
+       (seed("Dekiyaku", "mutually exclusive, or can stack"),), S, "KG-10", "dekiyaku",
+       decided="Stacking is the default (dekiyaku=exclusive for the other). Part of means that every pile forming "
+       "the bigger dekiyaku forms it too: Four, Three and Rainy Three Brights are part of Five Brights, Three "
+       "Brights of Four Brights, Hand Cannon of Hot-pot; the counting dekiyaku and the ribbon sets are part of "
+       "nothing. Exclusive, the first listed wins a tie of values."),
     _r("KG-YAKU-2", T.YAKU, "Dekiyaku A is part of dekiyaku B when every capture pile forming B also forms A "
        "but not conversely (see gap KG-10 for the resulting pairs).",
        (seed("Dekiyaku", "part of a bigger Dekiyaku"),), D, "KG-10"),
-    _r("KG-YAKU-3", T.YAKU, "Five Brights (gokō): the five Brights 10, 30, 80, 110 and 120; worth 10 (8 or 9 "
-       "by option).", (seed("Dekiyaku", "8 to 10"),), S, "KG-11", "five_brights"),
+    _r("KG-YAKU-3", T.YAKU, "Five Brights (gokō): the five Brights 10, 30, 80, 110 and 120; worth 8 to 10, fixed "
+       "before play.", (seed("Dekiyaku", "8 to 10"),), S, "KG-11", "five_brights",
+       decided="10 by default (five_brights=9 or 8)."),
     _r("KG-YAKU-4", T.YAKU, "Four Brights (shikō): 10, 30, 80 and 120; worth 4.",
        (seed("Dekiyaku", "Four Brights (Dry 4)"),), S),
     _r("KG-YAKU-5", T.YAKU, "Three Brights (sankō): any three of 10, 30, 80 and 120; worth 3.",
        (seed("Dekiyaku", "Three Brights (Dry 3)"),), S),
-    _r("KG-YAKU-6", T.YAKU, "Rainy Three Brights (amesankō): the Rain Man (110) and any two of 10, 30, 80 and "
-       "120; worth 2. When the pile also forms Three Brights, both count (rainy_overlap=higher: only Three "
-       "Brights).", (seed("Dekiyaku", "Rainy Three Brights"),), S, "KG-12", "rainy_overlap"),
-    _r("KG-YAKU-7", T.YAKU, "Hot-pot (nabe): the Boar (70), the Deer (100) and the Butterflies (60); worth 4 "
-       "(3 by option).", (seed("Dekiyaku", "3 to 4"),), S, "KG-11", "hot_pot"),
-    _r("KG-YAKU-8", T.YAKU, "Hand Cannon (teppō): the Boar (70) and the Deer (100); worth 3 (2 by option).",
-       (seed("Dekiyaku", "2 to 3"),), S, "KG-11", "hand_cannon"),
+    _r("KG-YAKU-6", T.YAKU, "Rainy Three Brights (amesankō): the Rain Man (110) and any two of 10, 30, 80 and 120; "
+       "worth 2.", (seed("Dekiyaku", "Rainy Three Brights"),), S, "KG-12", "rainy_overlap",
+       decided="When the pile also forms Three Brights both count, 5, since neither is part of the other (KG-10); "
+       "rainy_overlap=higher counts only Three Brights."),
+    _r("KG-YAKU-7", T.YAKU, "Hot-pot (nabe): the Boar (70), the Deer (100) and the Butterflies (60); worth 3 to 4, "
+       "fixed before play.", (seed("Dekiyaku", "3 to 4"),), S, "KG-11", "hot_pot",
+       decided="4 by default (hot_pot=3)."),
+    _r("KG-YAKU-8", T.YAKU, "Hand Cannon (teppō): the Boar (70) and the Deer (100); worth 2 to 3, fixed before "
+       "play.",
+       (seed("Dekiyaku", "2 to 3"),), S, "KG-11", "hand_cannon",
+       decided="3 by default (hand_cannon=2)."),
     _r("KG-YAKU-9", T.YAKU, "Animals (tane): any five Animals, worth 1, plus 1 for each Animal beyond five.",
        (seed("Dekiyaku", "Any 5 Animal cards"),), S),
     _r("KG-YAKU-10", T.YAKU, "Poetry Ribbons (akatan): 11, 21 and 31; worth 2.",
@@ -308,27 +341,31 @@ RULES = (
        "worth 2.", (seed("Dekiyaku", "excluding the"),), S),
     _r("KG-YAKU-13", T.YAKU, "Ribbons (tanzaku): any five Ribbons, worth 1, plus 1 for each Ribbon beyond five.",
        (seed("Dekiyaku", "Any 5 Ribbon cards"),), S),
-    _r("KG-YAKU-14", T.YAKU, "Chaff (kasu): any ten Chaff, worth 1, plus 1 for each Chaff beyond ten. The Sake "
-       "Cup is an Animal only (sake_cup=both: also a Chaff).",
-       (seed("Dekiyaku", "Any 10 Chaff cards"),), S, "KG-15", "sake_cup"),
-    _r("KG-YAKU-15", T.YAKU, "For dekiyaku the willows keep their printed kinds: 110 Bright, 111 Animal, 112 "
-       "Ribbon, 113 Chaff.", (seed("Dekiyaku", "Willow with Rain Man"),), S, "KG-14"),
+    _r("KG-YAKU-14", T.YAKU, "Chaff (kasu): any ten Chaff, worth 1, plus 1 for each Chaff beyond ten.",
+       (seed("Dekiyaku", "Any 10 Chaff cards"),), S, "KG-15", "sake_cup",
+       decided="The Sake Cup is an Animal only, not a Chaff (sake_cup=both counts it as a Chaff too)."),
+    _r("KG-YAKU-15", T.YAKU, "For dekiyaku the Rain Man (110) counts as a Bright, as the seed's table shows.",
+       (seed("Dekiyaku", "Willow with Rain Man"),), S, "KG-14",
+       decided="The other willows keep their printed kinds too: 111 Animal, 112 Ribbon (not one of the Grass "
+       "Ribbons), 113 Chaff."),
     _r("KG-SCORE-1", T.SCORING, "At the end of the round the player with the higher dekiyaku total wins it and "
-       "receives the difference of the totals in chips from the other; a dekiyaku worth n is worth n chips.",
-       (seed("End of Round and Scoring", "chips equal to the score difference"),), S, "KG-13"),
+       "receives chips equal to the difference of the totals from the other.",
+       (seed("End of Round and Scoring", "chips equal to the score difference"),), S, "KG-13",
+       decided="A dekiyaku worth n is worth n chips: the table's Chips and Points columns are one unit."),
     _r("KG-SCORE-2", T.SCORING, "Equal totals: nobody pays and the dealer deals again (tie_dealer=pass: the "
        "other player deals).", (seed("End of Round and Scoring", "higher total dekiyaku score wins"),), D,
        "KG-16", "tie_dealer"),
     _r("KG-SCORE-3", T.SCORING, "With bust=end a player never pays more chips than they hold: a Kusuri-gui "
        "payment or a settlement is cut to the payer's chips.",
-       (seed("Setup", "each containing"),), D, "KG-19", "bust"),
+       (dossier("KG-19", "No rule for running out of chips"), seed("Setup", "100 chips")), D, "KG-19", "bust"),
     _r("KG-END-1", T.END_ROUND, "The round ends when the stock and both hands are exhausted (after 40 plays). "
        "Cards left on the pile belong to nobody.",
        (seed("End of Round and Scoring", "cannot be captured"),), S),
     _r("KG-END-2", T.END_ROUND, "The winner of the round deals the next one.",
        (seed("Choosing the Dealer", "winner of each round becomes the dealer"),), S),
-    _r("KG-GAME-1", T.END_GAME, "A game is 12 rounds (6 with rounds=6); a misdeal is not a round.",
-       (seed("Setup", "either 12 rounds or 6 rounds"),), S, "KG-2", "rounds"),
+    _r("KG-GAME-1", T.END_GAME, "A game is 12 or 6 rounds, fixed before play.",
+       (seed("Setup", "either 12 rounds or 6 rounds"),), S, "KG-2", "rounds",
+       decided="12 by default (rounds=6); a misdeal is not a round."),
     _r("KG-GAME-2", T.END_GAME, "The player with more chips at the end wins the game; equal chips is a drawn "
        "game.", (seed("Setup", "used for score calculation"),), D, "KG-2"),
     _r("KG-GAME-3", T.END_GAME, "With bust=end the game ends after a round that leaves a player without chips; "

@@ -28,6 +28,7 @@ from hanafuda_spec.catalogue import (
     Evidence,
     GameSpec,
     Gap,
+    OptionLink,
     OptionSpec,
     Rule,
     RulesetSpec,
@@ -323,8 +324,11 @@ GAPS = (
     Gap("MB-5", "What is an insta-win dekiyaku worth?",
         "SEED-003 and FW-MB give 8 and warn that the amount is only assumed; FW-TY's round-stopping dekiyaku "
         "take every chip a player has set aside, 8 at most.",
-        "8 by default; option insta_win_value selects 4, 12 or 16.",
-        "8 is the source's own assumption and equals Taiyaku's 'take all chips' under the 8-chip limit.",
+        "8 by default; option insta_win_value selects 4, 12 or 16, values of ours (no source names them).",
+        "8 is the source's own assumption and equals Taiyaku's 'take all chips' under the 8-chip limit. "
+        "Re-examined in session 2 (issue 15): the other values are kept as options, marked as ours, because the "
+        "seed itself calls the 8 an assumption, so a group may settle on another; 12 and 16 only matter with "
+        "payment_cap=none.",
         ("insta_win_value",)),
     Gap("MB-6", "Who pays for an insta-win, and is there a limit on what a side can lose in a round?",
         "SEED-003: the loser(s) pay the winner 8. FW-MB: the losing players or the losing team pay. FW-TY: "
@@ -334,7 +338,11 @@ GAPS = (
         "removes the limit. In the team game a team pays and receives as one side and both partners' scores "
         "move by the team's amount.",
         "The seed adopts Taiyaku's scoring, which includes the 8-chip limit, and the assumed insta-win value of "
-        "8 is that limit: without it an ordinary win could pay more than the insta-win ranked above it.",
+        "8 is that limit: without it an ordinary win could pay more than the insta-win ranked above it. "
+        "Re-examined in session 2 (issue 15) and kept, although the cap changes about 15% of four-player rounds: "
+        "SEED-003 §Setup says Taiyaku's scoring system is assumed, the cap is part of that system (FW-TY "
+        "§End of Round and Scoring), and the seed's 'difference of their score' reads as that system's payment; "
+        "payment_cap=none plays the difference uncapped.",
         ("payment_cap",)),
     Gap("MB-7", "The side with the most dekiyaku points wins: what if two or more sides tie for the most, or "
         "nobody scores?",
@@ -394,22 +402,27 @@ GAPS = (
         "FW-MB renames them Moon Banquet (90, 80) and Flower Banquet (90 with 30 or 31).",
         "Version two voids the stormed side's Moon Banquet and Flower Banquet; timing and opponents as MB-12.",
         "The later revision names the intended dekiyaku.", ("storm",)),
-    Gap("MB-14", "Sun Rule: does the Crane cancel a Storm only if taken after the storm card ('then'), and "
-        "whose Storm does it cancel?",
-        "SEED-003: if an opponent of the storm card's holder then captures the Crane, the storm card's effects "
-        "are invalidated.",
-        "Option sun (used only with a Storm version): sun=after (the literal reading) cancels a storm card when "
-        "an opponent of its holder took the Crane in a later turn; sun=any-order cancels it whenever an opponent "
-        "of its holder has the Crane. A cancelled storm card storms nobody. sun=off by default, as the Storm "
-        "itself is optional.",
-        "'Then' marks an order, so sun=after is the reading we recommend; the dossier's suggestion (any order) is "
-        "kept as an option.", ("sun",)),
+    Gap("MB-14", "Sun Rule: is it part of the Storm Rule or a second optional rule; does the Crane cancel a "
+        "Storm only if taken after the storm card ('then'); and whose Storm does it cancel?",
+        "SEED-003 heads the Storm 'Storm Rule (Optional Rule)' and the Sun 'Sun Rule (If Storm Rule is used)': "
+        "only the Storm is marked optional, and the Sun is stated for games that use it. If an opponent of the "
+        "storm card's holder then captures the Crane, the storm card's effects are invalidated.",
+        "The Sun comes with the Storm: choosing a Storm version (storm=cards or banquets) sets sun=after unless "
+        "sun is chosen too; sun=off with a Storm is the explicit choice of a Storm without the Sun, and a Sun "
+        "without a Storm (sun=after or any-order with storm=off) is refused as a conflict. sun=after (the "
+        "literal reading) cancels a storm card when an opponent of its holder took the Crane in a later turn; "
+        "sun=any-order cancels it whenever an opponent of its holder has the Crane. A cancelled storm card "
+        "storms nobody. Without a Storm (the default) sun is off.",
+        "Changed in session 2 (issue 15): until then storm=cards alone played a Storm without a Sun and "
+        "sun=after without a Storm was accepted and did nothing. The seed's headings make the Sun part of any "
+        "game with the Storm, so the Storm alone brings it; 'then' marks an order, so sun=after; the dossier's "
+        "suggestion (any order) and a Storm without a Sun stay selectable.", ("sun", "storm")),
     Gap("MB-15", "Four Brights uses the Lightning (113), which is Chaff in most games, and the completed page "
         "notes that real Musashino decks have no lightning card.",
         "SEED-003 and FW-MB both list 113 and give the Curtain (30) as an option.",
         "113 by default; four_brights=curtain uses 30 instead.",
         "Both revisions state the rule this way; the remark about the decks concerns how the old cards were "
-        "drawn, not which card the rule names.", ("four_brights",)),
+        "drawn, not which card the rule names.", ("four_brights",), literal=True),
     Gap("MB-16", "Four players in teams of two: where do partners sit, and so in what order do they play?",
         "SEED-003: two teams sharing one capture area; the order is not given.",
         "Partners sit opposite: seats 0 and 2 are team 0, seats 1 and 3 team 1, so turns alternate between the "
@@ -446,9 +459,12 @@ GAPS = (
         "122/123, not 121.", "The page's stated reading; a dekiyaku is formed or not."),
     Gap("MB-22", "What happens when both insta-win dekiyaku are completed at once?",
         "The sources do not consider it.",
-        "Both count: the sources say all dekiyaku stack, so each losing side owes the sum of the insta-win values "
-        "(16 at the default value), limited by payment_cap (8 by default).",
-        "Literal stacking; under the default cap the payment is the same as for one."),
+        "The win is paid once: each losing side owes the insta-win value (8 by default), however many insta-win "
+        "dekiyaku the winner holds; both are listed in the round's result.",
+        "Changed in session 2 (issue 15): until then both counted (16, cut to 8 by the default payment cap, so "
+        "default play is unchanged). SEED-003 §Scoring ties the 8 points to winning by an insta-win, not to "
+        "each dekiyaku ('the player wins', and the losers pay 8); the stacking of dekiyaku the sources state "
+        "belongs to the count of dekiyaku points at the end of a round played out."),
     Gap("MB-23", "Is four of a month in a player's hand a misdeal?",
         "SEED-003 names only four of a month on the field. FW-HA leaves the hand case to house rules.",
         "No: only four of a month on the field is a misdeal.", "Literal reading of the seed."),
@@ -456,18 +472,21 @@ GAPS = (
 
 
 def _r(rid: str, topic: Topic, text: str, cites: tuple[Citation, ...], ev: Evidence,
-       gap: str | None = None, option: str | None = None) -> Rule:
-    return Rule(rid, topic, text, cites, ev, gap, option)
+       gap: str | None = None, option: str | None = None, decided: str = "") -> Rule:
+    return Rule(rid, topic, text, cites, ev, gap, option, decided)
 
 
 RULES = (
-    _r("MB-EQ-1", T.EQUIPMENT, "The full 48-card hanafuda deck is used. Cards have no point values and there are "
-       "no teyaku (lucky hands): only dekiyaku score.",
-       (seed("Setup", "without any card points or Teyaku"), seed("Equipment")), S, "MB-17"),
-    _r("MB-EQ-2", T.EQUIPMENT, "Three players each play for themselves (players=3), or four players play in two "
-       "teams of two (players=4 or 4-no-field). Partners sit opposite each other; a team has one capture pile "
-       "and one score.",
-       (seed("intro", "teams of 2"), fw("intro", "same capture area")), S, "MB-16", "players"),
+    _r("MB-EQ-1", T.EQUIPMENT, "The full 48-card hanafuda deck is used. There are no card points and no teyaku "
+       "(lucky hands): only dekiyaku score.",
+       (seed("introduction", "without any card points or Teyaku"), seed("Equipment")), S, "MB-17",
+       decided="Nothing falls back on card points: a tie for the top goes by turn order (MB-7) and the first "
+       "dealer's draw by the card index (MB-9)."),
+    _r("MB-EQ-2", T.EQUIPMENT, "Three players each play for themselves (players=3), or four play in two teams of "
+       "two (players=4 or 4-no-field), each team sharing one capture area.",
+       (seed("introduction", "teams of 2"), fw("introduction", "same capture area")), S, "MB-16", "players",
+       decided="Partners sit opposite each other, so turns alternate between the teams; a team has one score, "
+       "which both partners' scores show."),
     _r("MB-DEAL-1", T.DEALING, "Three players: 7 cards to each hand and 6 face up to the field; the other 21 "
        "cards are the draw pile.", (seed("Distributing The Initial Cards", "7 cards are dealt"),), S, None,
        "players"),
@@ -489,9 +508,10 @@ RULES = (
     _r("MB-DEAL-6", T.DEALING, "The first dealer is chosen before the game and the engine takes it as given; "
        "by the card draw, the earliest month deals, then the lower card index (dealer_draw).",
        (seed("Choosing The Dealer", "earliest month"),), D, "MB-9"),
-    _r("MB-TURN-1", T.TURN, "The dealer plays first and play passes anticlockwise, to the dealer's right "
-       "(seat dealer+1 next). In the team game the teams alternate.",
-       (seed("Gameplay", "anti-clockwise"),), S, "MB-16"),
+    _r("MB-TURN-1", T.TURN, "The dealer plays first and play passes anticlockwise, to the dealer's right (seat "
+       "dealer+1 next).",
+       (seed("Gameplay", "anti-clockwise"),), S, "MB-16",
+       decided="In the team game partners sit opposite, so the teams alternate."),
     _r("MB-TURN-2", T.TURN, "A turn has two plays: a card from the hand, then the top card of the draw pile, "
        "turned face up and played the same way.",
        (seed("Gameplay", "same as in Hana-awase"), ha("Turns", "in the same fashion")), RS),
@@ -508,26 +528,29 @@ RULES = (
     _r("MB-CAP-6", T.CAPTURE, "The drawn card is resolved by the same rules; when it matches two field cards "
        "the player chooses which one it takes.", (ha("Turns", "in the same fashion"),), RS),
     _r("MB-CAP-7", T.CAPTURE, "Captured cards go to the capturing side's pile: the player's own, or the team's "
-       "shared pile.", (seed("intro", "same capture area"),), S, "MB-16"),
+       "shared pile.", (seed("introduction", "same capture area"),), S),
     _r("MB-YAKU-1", T.YAKU, "The dekiyaku table is the completed table of the later revision; the seed's "
        "trailing rows copied from Hana-Awase are not used. All dekiyaku a pile forms stack, except that Four "
        "Brights absorbs Three Brights, and a pile forming an insta-win dekiyaku scores only its insta-win "
        "dekiyaku.", (seed("Dekiyaku", "stack"), fw("Dekiyaku")), LR, "MB-2"),
     _r("MB-YAKU-2", T.YAKU, "Five Kings (insta-win): the Crane, Curtain, Moon, Rain Man and Phoenix "
-       "(10, 30, 80, 110, 120).", (seed("Dekiyaku", "Five Kings"),), S, "MB-5", "insta_win_value"),
+       "(10, 30, 80, 110, 120).", (seed("Dekiyaku", "Five Kings"),), S, None, "insta_win_value"),
     _r("MB-YAKU-3", T.YAKU, "Seven Red Ribbons (insta-win): the seven red ribbons, poetry and plain, Willow "
        "included (11, 21, 31, 41, 51, 71, 112).", (seed("Dekiyaku", "Seven Red Ribbons"),), S, "MB-4",
-       "insta_win_value"),
+       "insta_win_value",
+       decided="The seed's other row, Seven Ribbons without the Willow ribbon, is not used."),
     _r("MB-YAKU-4", T.YAKU, "Four Brights, 4: the Crane, Moon, Lightning and Phoenix (10, 80, 113, 120); with "
        "four_brights=curtain the Curtain (30) replaces the Lightning. It absorbs Three Brights.",
        (seed("Dekiyaku", "Four Brights"),), S, "MB-15", "four_brights"),
     _r("MB-YAKU-5", T.YAKU, "Kemari Court, 4: 10, 30, 100, 110.", (seed("Dekiyaku", "Kemari Court"),), S),
-    _r("MB-YAKU-6", T.YAKU, "Three Brights, 2: 10, 80, 120 (not counted when Four Brights is formed).",
-       (seed("Dekiyaku", "Three Brights"),), S, "MB-11"),
+    _r("MB-YAKU-6", T.YAKU, "Three Brights, 2: 10, 80, 120; not counted when Four Brights is formed.",
+       (seed("Dekiyaku", "Three Brights"),), S, "MB-11",
+       decided="With four_brights=curtain Four Brights absorbs it as well."),
     _r("MB-YAKU-7", T.YAKU, "Takasago, 2: 10, 60, 90.", (seed("Dekiyaku", "Takasago"),), S),
     _r("MB-YAKU-8", T.YAKU, "Front Sugawara, 2: 10, 20, 30.", (seed("Dekiyaku", "Front Sugawara"),), S),
-    _r("MB-YAKU-9", T.YAKU, "Back Sugawara, 2: 11, 21, 31 (the seed's duplicate Poetry Ribbons row is not used).",
-       (seed("Dekiyaku", "Back Sugawara"),), S, "MB-3"),
+    _r("MB-YAKU-9", T.YAKU, "Back Sugawara, 2: 11, 21, 31.",
+       (seed("Dekiyaku", "Back Sugawara"),), S, "MB-3",
+       decided="The seed's Poetry Ribbons row, with the same three cards, is not used."),
     _r("MB-YAKU-10", T.YAKU, "Purple Ribbons, 2: 61, 91, 101.", (seed("Dekiyaku", "Purple Ribbons"),), S),
     _r("MB-YAKU-11", T.YAKU, "Large Birds, 2: 10, 81, 120.", (fw("Dekiyaku", "Large Birds"),), LR, "MB-2"),
     _r("MB-YAKU-12", T.YAKU, "Small Birds, 2: 20, 40, 111.", (fw("Dekiyaku", "Small Birds"),), LR, "MB-2"),
@@ -550,17 +573,21 @@ RULES = (
     _r("MB-YAKU-23", T.YAKU, "Four of a kind, 1 each: all four Plum (Plum Blossom Pot), Wisteria (Wisteria Pot), "
        "Iris (Iris Bridge) or Paulownia (Paulownia Pot) cards.", (fw("Dekiyaku", "Four-of-a-kind"),), LR,
        "MB-2"),
-    _r("MB-END-1", T.END_ROUND, "The round ends when every hand is empty (the draw pile empties with them), or "
-       "as soon as a side forms an insta-win dekiyaku. Insta-wins are checked after both plays of each turn, "
-       "for every side, the mover's first (insta_win_check=capture: after every capture).",
+    _r("MB-END-1", T.END_ROUND, "The round ends when every hand is empty, or at once when a player forms an "
+       "insta-win dekiyaku.",
        (seed("Gameplay", "Insta-Win Dekiyaku"), ty("Dekiyaku That Stop the Round", "played their two cards")),
-       S, "MB-10", "insta_win_check"),
-    _r("MB-END-2", T.END_ROUND, "The round's winner deals the next round. In the team game the dealer keeps the "
-       "deal when the dealer's team wins and passes it to the right otherwise.",
-       (seed("Choosing The Dealer", "winner of the round"),), S, "MB-8"),
-    _r("MB-SCORE-1", T.SCORING, "Insta-win: each losing side (each other player, or the other team) pays the "
-       "winning side the insta-win value, 8 by default; two insta-win dekiyaku at once pay both.",
-       (seed("Scoring", "only assumed"), fw("Scoring", "losing players/team")), S, "MB-22", "insta_win_value"),
+       S, "MB-10", "insta_win_check",
+       decided="Insta-wins are checked after both plays of each turn, for every side, the mover's first "
+       "(insta_win_check=capture: after every capture); the draw pile empties with the hands."),
+    _r("MB-END-2", T.END_ROUND, "The round's winner deals the next round.",
+       (seed("Choosing The Dealer", "winner of the round"),), S, "MB-8",
+       decided="In the team game the dealer keeps the deal when the dealer's team wins and otherwise passes it to "
+       "the right, to the next player, who is on the winning team; after a tie the winner is the one MB-7 names."),
+    _r("MB-SCORE-1", T.SCORING, "Insta-win: the loser or losers pay the winner 8 points, an amount the seed itself "
+       "calls an assumption.",
+       (seed("Scoring", "only assumed"), fw("Scoring", "losing players/team")), S, "MB-22", "insta_win_value",
+       decided="Each losing side (each other player, or the other team) pays the insta-win value once, however "
+       "many insta-win dekiyaku the winner holds (MB-22); the value is an option (insta_win_value, MB-5)."),
     _r("MB-SCORE-2", T.SCORING, "Otherwise each side totals its dekiyaku; the side with the highest total wins and "
        "every other side pays it the difference between the totals.",
        (seed("Scoring", "difference of their score"), ty("End of Round and Scoring")), S),
@@ -572,10 +599,12 @@ RULES = (
        (ty("End of Round and Scoring", "cannot lose more than 8"),), D, "MB-6", "payment_cap"),
     _r("MB-SCORE-5", T.SCORING, "In the team game a team pays and receives as one side: both partners' scores "
        "change by the team's amount.", (fw("Scoring", "losing players/team"),), D, "MB-6"),
-    _r("MB-STORM-1", T.VARIANTS, "Storm Rule, storm=cards: while an opponent's side holds the Rain Man (110) or "
-       "the Lightning (113), a side's Moon (80), Curtain (30) and Cherry Poetry Ribbon (31) count for none of "
-       "its dekiyaku.", (seed("Storm Rule (Optional Rule)", "cannot be used to form a Dekiyaku"),), S, "MB-12",
-       "storm"),
+    _r("MB-STORM-1", T.VARIANTS, "Storm Rule, storm=cards: when a player captures the Rain Man (110) or the "
+       "Lightning (113), an opponent's Moon (80), Curtain (30) and Cherry Poetry Ribbon (31) cannot be used for a "
+       "dekiyaku.", (seed("Storm Rule (Optional Rule)", "cannot be used to form a Dekiyaku"),), S, "MB-12",
+       "storm",
+       decided="It is judged on the piles as they are whenever dekiyaku are judged: a side is stormed while an "
+       "opponent's side holds 110 or 113, whenever its own cards were taken."),
     _r("MB-STORM-2", T.VARIANTS, "Storm Rule, storm=banquets: while an opponent's side holds 110 or 113, a side's "
        "Moon Banquet and Flower Banquet do not count.",
        (seed("Storm Rule (Optional Rule)"), fw("Storm Rule (Optional Rule)", "Moon Banquet")), LR, "MB-13",
@@ -583,11 +612,14 @@ RULES = (
     _r("MB-STORM-3", T.VARIANTS, "The Storm is judged on the capture piles whenever dekiyaku are judged: at every "
        "insta-win check and at the end of the round. Opponents are the other players, or the other team.",
        (seed("Storm Rule (Optional Rule)", "at the end of the round"),), D, "MB-12", "storm"),
-    _r("MB-STORM-4", T.VARIANTS, "Sun Rule (with a Storm): a storm card has no effect once an opponent of its "
-       "holder has the Crane (10), taken in a later turn (sun=after) or at any time (sun=any-order).",
-       (seed("Sun Rule (If Storm Rule is used)", "then captures"),), S, "MB-14", "sun"),
-    _r("MB-GAME-1", T.END_GAME, "A game is 12 rounds by default, or 6 or 3; a misdeal is not a round.",
-       (seed("Setup", "12 rounds is traditional"),), S, "MB-18", "length"),
+    _r("MB-STORM-4", T.VARIANTS, "Sun Rule, part of a game with the Storm Rule: once an opponent of a storm "
+       "card's holder then captures the Crane (10), that storm card has no effect.",
+       (seed("Sun Rule (If Storm Rule is used)", "then captures"),), S, "MB-14", "sun",
+       decided="A Storm version brings sun=after unless sun is chosen; sun=any-order lets the Crane cancel "
+       "whenever it was taken; sun=off with a Storm plays the Storm alone; a Sun without a Storm is refused."),
+    _r("MB-GAME-1", T.END_GAME, "A game is 12 rounds by default, or 6 or 3.",
+       (seed("Setup", "12 rounds is traditional"),), S, "MB-18", "length",
+       decided="A misdeal is not a round."),
     _r("MB-GAME-2", T.END_GAME, "The side with the most points at the end wins; equal top scores share the win.",
        (ty("End of the Game", "highest"),), D, "MB-18"),
 )
@@ -601,8 +633,9 @@ OPTIONS = (
                "The fourth card of Four Brights besides the Crane, Moon and Phoenix.",
                seed("Dekiyaku", "Curtain card instead")),
     OptionSpec("insta_win_value", ("8", "4", "12", "16"), "8",
-               "Points each losing side pays for an insta-win dekiyaku (the source's 8 is an assumption); "
-               "values above 8 only matter with payment_cap=none.", seed("Scoring", "only assumed")),
+               "Points each losing side pays for an insta-win (the source's 8 is an assumption; 4, 12 and 16 are "
+               "ours); values above 8 only matter with payment_cap=none.", seed("Scoring", "only assumed"),
+               ours=("4", "12", "16")),
     OptionSpec("payment_cap", ("8", "none"), "8", "Most a side can pay in one round (Taiyaku's 8-chip limit).",
                ty("End of Round and Scoring", "cannot lose more than 8")),
     OptionSpec("insta_win_check", ("turn", "capture"), "turn",
@@ -612,8 +645,11 @@ OPTIONS = (
                "Storm Rule: off; the opponents' Moon, Curtain and Cherry Poetry Ribbon stop counting; or the "
                "opponents' Moon and Flower Banquets are void.", seed("Storm Rule (Optional Rule)")),
     OptionSpec("sun", ("off", "after", "any-order"), "off",
-               "Sun Rule (only with a Storm): the Crane taken by an opponent of a storm card's holder cancels that "
-               "card, if taken after it, or at any time.", seed("Sun Rule (If Storm Rule is used)")),
+               "Sun Rule (only with a Storm, which brings sun=after unless sun is chosen): the Crane taken by an "
+               "opponent of a storm card's holder cancels that card, if taken after it, or at any time.",
+               seed("Sun Rule (If Storm Rule is used)", "If Storm Rule is used"),
+               (OptionLink("storm", ("off",), "MB-14", allowed=("off",)),
+                OptionLink("storm", ("cards", "banquets"), "MB-14", default="after"))),
 )
 
 RULESETS = (

@@ -58,7 +58,8 @@ DECISIONS: dict[str, str | None] = {
     # jokers), and the deal adds at most four cards, so a dekiyaku that needs two complete sets of
     # four (the 3s and the 4s), or a set of four and another dekiyaku that is not part of it, is
     # preceded by a smaller one that ends the round first (KJ-YAKU-1, KJ-8). The catalogue lists
-    # them (KJ-YAKU-5…8) without saying so; see _formation.
+    # them (KJ-YAKU-5…8) without saying so; see _formation. With the Jizo and jizo_timing=after-draw
+    # (KJ-27) the Oni's turn is checked once and every row can be paid.
     "dekiyaku-never-paid": "KJ-26",
 }
 
@@ -646,13 +647,18 @@ class StepModel:
     * the Oni-holder's remaining card, confirmed by this capture or by another player's (one more);
     * the Oni and the card it captures (KJ-ONI-1/3, KJ-DEAL-4), with its remaining card at once if the
       other two of that number are already captured;
-    * the jokers alone: the Jizo going to its player's pile, or the Jizo and the Oni (KJ-JIZO-1…4).
+    * the jokers alone: the Jizo going to its player's pile, or the Jizo and the Oni (KJ-JIZO-1…4);
+    * with ``after_draw`` (the Jizo variant under jizo_timing=after-draw, KJ-27), the turn in which the
+      Oni captures from the hand, checked once after the draw: the Oni with one to four cards of its
+      captured number (its capture, a drawn card of that number with its match, the remaining card),
+      and none, two or four of one other number (the drawn card and what it captures).
 
     An Oni captured by the Jizo only ever loses its card (KJ-JIZO-2), which forms nothing new.
     """
 
-    def __init__(self, rows: Sequence[YakuDef], jizo: bool) -> None:
+    def __init__(self, rows: Sequence[YakuDef], jizo: bool, after_draw: bool = False) -> None:
         self.deck = kj.DECK_IDS[jizo]
+        self.after_draw = after_draw
         self.before = YakuModel(rows, self.deck, "b_")
         self.after = YakuModel(rows, self.deck, "a_")
         self.s = {c: z.bool_var(f"s{c}") for c in self.deck}
@@ -669,6 +675,13 @@ class StepModel:
                        z.all_of([only, oni, ~jz, k.eq(1) | k.eq(2)])]
         if jizo:
             shapes.append(z.all_of([jz, *(~s[c] for c in NUMBERED)]))
+        if after_draw:
+            for r in RANKS:
+                k = z.count(s[c] for c in rank_cards(r))
+                for r2 in RANKS:
+                    k2 = z.count(s[c] for c in rank_cards(r2)) if r2 != r else z.const(0)
+                    only = z.all_of(~s[c] for c in NUMBERED if c // 10 not in (r, r2))
+                    shapes.append(z.all_of([only, oni, ~jz, k >= 1, k2.eq(0) | k2.eq(2) | k2.eq(4)]))
         cons.append(z.any_of(shapes))
         self.constraints = cons
         #: the cards a row names, and the Oni: the only cards of the pile before that matter
@@ -677,7 +690,9 @@ class StepModel:
     def tidy(self) -> list[z.Bool]:
         """Keep a witness readable and plain: nothing unnamed in the pile before (it changes no
         dekiyaku), and no capture of three (KJ-CAP-4 cannot happen after the deal, KJ-5)."""
-        return [*(~self.before.has(c) for c in self.deck if c not in self.named), z.count(self.s.values()) <= 3]
+        n = z.count(self.s.values())
+        small = (n <= 3) | (self.s[kj.ONI] & (n <= 4)) if self.after_draw else n <= 3  # the Oni's turn: 4
+        return [*(~self.before.has(c) for c in self.deck if c not in self.named), small]
 
     def witness(self, goal: z.Bool) -> z.Model | None:
         """A tidy step reaching ``goal`` with the smallest pile before it (None if there is none)."""
@@ -692,7 +707,7 @@ def _formation(adapter: EngineAdapter, config: str, stack: bool, jizo: bool) -> 
     rows, opts = dekiyaku_rows(config, stack), dekiyaku_options(config, stack, jizo)
 
     def run() -> Result:
-        sm, dm = StepModel(rows, jizo), DealModel(rows, jizo)
+        sm, dm = StepModel(rows, jizo, opts["jizo_timing"] == "after-draw" and jizo), DealModel(rows, jizo)
         piles: list[tuple[str, tuple[int, ...]]] = []
         paid, never = [], []
         for i, y in enumerate(rows):
