@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                      & {k for k, s in SOURCES.items() if s.kind == IMPLEMENTATION})
     if engines:
         print("\nEngines cited (implementation sources)")
-        for k in engines:
-            src = SOURCES[k]
-            print(f"  {k}: {src.title}, {src.repository} at commit {src.commit}")
+        for key in engines:
+            src = SOURCES[key]
+            print(f"  {key}: {src.title}, {src.repository} at commit {src.commit}")
     return 0
