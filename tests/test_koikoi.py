@@ -42,7 +42,7 @@ def ids(cards: tuple[object, ...]) -> list[int]:
 
 def test_KK_DEAL_1_packets_of_four_opponent_table_dealer() -> None:
     deck = list(SHUFFLE_VECTORS[("hanafuda", 1)])
-    m = start_from_deck(GAME, GAME.rules(None, {"field_teyaku": "four-kind-only", "teyaku": "off"}), deck)
+    m = start_from_deck(GAME, GAME.rules(None, {"field_pairs": "play", "teyaku": "off"}), deck)
     t = m.state.table
     # Dealer is seat 0; the opponent (seat 1) receives the first packet.
     assert ids(t.hands[1]) == sorted(deck[0:4] + deck[12:16])
@@ -53,7 +53,7 @@ def test_KK_DEAL_1_packets_of_four_opponent_table_dealer() -> None:
 
 def test_KK_DEAL_1_packets_of_two() -> None:
     deck = list(SHUFFLE_VECTORS[("hanafuda", 1)])
-    m = start_from_deck(GAME, GAME.rules(None, {"packets": "2", "field_teyaku": "four-kind-only",
+    m = start_from_deck(GAME, GAME.rules(None, {"packets": "2", "field_pairs": "play",
                                                 "teyaku": "off"}), deck)
     assert ids(m.state.table.hands[1]) == sorted(deck[i] for i in (0, 1, 6, 7, 12, 13, 18, 19))
 
@@ -435,12 +435,12 @@ def test_KK_WILD_4_last_drawn_lightning_takes_the_whole_table() -> None:
 
 def test_KK_WILD_5_wild_only_with_susuki_dealt_to_the_table() -> None:
     deck = list(SHUFFLE_VECTORS[("hanafuda", 1)])
-    rules = GAME.rules(None, {"lightning": "wild-if-susuki", "field_teyaku": "four-kind-only", "teyaku": "off"})
+    rules = GAME.rules(None, {"lightning": "wild-if-susuki", "field_pairs": "play", "teyaku": "off"})
     m = start_from_deck(GAME, rules, deck)
     dealt_susuki = any(c.suit == 8 for c in m.state.table.field)
     assert m.state.lightning_wild == dealt_susuki
     assert start_from_deck(GAME, GAME.rules(None, {"lightning": "wild", "teyaku": "off",
-                                                   "field_teyaku": "four-kind-only"}), deck).state.lightning_wild
+                                                   "field_pairs": "play"}), deck).state.lightning_wild
 
 
 _CARD_IDS = [c.id for c in HANAFUDA.cards]

@@ -25,7 +25,8 @@ from tests.wrapping import Delegate
 
 
 def _opts(**kw: str) -> dict[str, str]:
-    return kk.SPEC.resolve(None, {"teyaku": "off", "field_teyaku": "dealer-captures", "lightning": "wild", **kw})
+    return kk.SPEC.resolve(None, {"teyaku": "off", "field_teyaku": "dealer-captures", "field_pairs": "play",
+                                  "lightning": "wild", **kw})
 
 
 def _stacked_run(adapter: EngineAdapter, hand: int, quads: int, **kw: str) -> p.Result | None:

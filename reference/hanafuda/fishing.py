@@ -139,16 +139,7 @@ class Table(Generic[C]):
     def hand(self, seat: int) -> tuple[C, ...]:
         return self.index.cards_of(self.hand_masks[seat])
 
-    def card_count(self) -> int:
-        return (sum(h.bit_count() for h in self.hand_masks) + self.field_mask.bit_count() + len(self.stock)
-                + sum(c.bit_count() for c in self.captured_masks))
-
     # -- changes (new tables) ----------------------------------------------------------------
-    def with_hand(self, seat: int, mask: int) -> Table[C]:
-        hands = list(self.hand_masks)
-        hands[seat] = mask
-        return evolve(self, hand_masks=tuple(hands))
-
     def add_captured(self, side: int, mask: int) -> Table[C]:
         """The cards of ``mask`` added to ``side``'s capture pile."""
         if not mask:
@@ -156,10 +147,6 @@ class Table(Generic[C]):
         caps = list(self.captured_masks)
         caps[side] |= mask
         return evolve(self, captured_masks=tuple(caps))
-
-    def draw(self) -> tuple[C, Table[C]]:
-        """The top card of the stock, and the table without it."""
-        return self.stock[0], evolve(self, stock=self.stock[1:])
 
 
 def match_mask(t: Table[C], card: BaseCard) -> int:

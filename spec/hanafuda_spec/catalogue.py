@@ -39,6 +39,7 @@ class Evidence(enum.Enum):
     LATER_REVISION = "taken from a later revision of the same page"
     RELATED_SOURCE = "taken from a page the seed defers to or that a decision adopts"
     DECISION = "our decision"
+    IMPLEMENTATION = "taken from an engine's code (repository, commit, file and function)"
 
 
 class Topic(enum.Enum):

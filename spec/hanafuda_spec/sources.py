@@ -1,13 +1,22 @@
 """The source documents rules are cited from (keys used by :class:`~hanafuda_spec.catalogue.Citation`).
 
 The keys follow RULES-DOSSIER §0.2. Each entry is also a bibliography entry of the rulebooks.
+
+Two kinds of source: ``document`` (a rules text; a citation names a section and may quote a short
+phrase from it) and ``implementation`` (the code of an open engine at one commit; a citation names
+the file and the function, ``"src/ai.c: is_koikoi_enabled"``, and quotes nothing). Tests that check
+quoted phrases against the documents skip implementation sources (``Source.kind``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DOCUMENTS", "SOURCES", "Source"]
+__all__ = ["DOCUMENT", "DOCUMENTS", "IMPLEMENTATION", "SOURCES", "Source", "engine"]
+
+
+DOCUMENT = "document"
+IMPLEMENTATION = "implementation"
 
 
 @dataclass(frozen=True)
@@ -18,9 +27,25 @@ class Source:
     date: str
     url: str
     note: str = ""
+    kind: str = DOCUMENT  #: ``document`` or ``implementation``
+    repository: str = ""  #: implementation sources: ``owner/name`` on GitHub
+    commit: str = ""  #: implementation sources: the commit every citation refers to
+
+    def __post_init__(self) -> None:
+        if self.kind not in (DOCUMENT, IMPLEMENTATION):
+            raise ValueError(f"source {self.key}: unknown kind {self.kind!r}")
+        if self.kind == IMPLEMENTATION and not (self.repository and len(self.commit) == 40):
+            raise ValueError(f"source {self.key}: an implementation names its repository and full commit")
 
 
 _FW = "https://fudawiki.org/en/"
+
+
+def engine(key: str, repository: str, commit: str, date: str, title: str, author: str, note: str) -> Source:
+    """An implementation source: an open engine's code at one commit."""
+    return Source(key, title, author, date, f"https://github.com/{repository}/tree/{commit}",
+                  f"{note}; repository {repository}, commit {commit[:12]}",
+                  IMPLEMENTATION, repository, commit)
 
 SOURCES: dict[str, Source] = {
     s.key: s
@@ -69,6 +94,14 @@ SOURCES: dict[str, Source] = {
                "Shihōshō Chōsaka, pp. 75-80 (National Diet Library); cited by the Kekoro seed for yaku card swaps"),
         Source("WEBLIO-1SUIT", "１スート系 (one-suit decks)", "Weblio / Japanese Wikipedia", "2022-04",
                "https://www.weblio.jp/content/１スート系", "physical contents of a Daini deck"),
+        engine("ENG-BH", "suzukiplan/open-hanafuda-ai", "475728d6b9ab39060ba35737f6c23aa603e2d05d", "2026-04-10",
+               "Open Hanafuda AI (the Battle Hanafuda simulator)", "Yoji Suzuki",
+               "MIT; C; claims Nintendo's rules with no local variations"),
+        engine("ENG-KKAI", "guansanghai/KoiKoi-AI", "89d789565c7c36c84b74662e43001d960bf80901", "2025-07-22",
+               "KoiKoi-AI (koikoigame.py, the rules of the KoiKoi-Japan game)", "Sanghai Guan",
+               "MIT; Python; the engine of the 201 human game records of the paper"),
+        engine("ENG-GOKK", "ngs/go-koikoi", "3c1068c76bfe0540a8c961605fad1ec93e0c3cb5", "2026-03-30",
+               "go-koikoi (a terminal Koi-Koi game)", "ngs", "Go; its docs/rules.md claims Nintendo's rules"),
         Source("DOSSIER", "Rules sources and seed audit", "hanafuda project", "2026",
                "", "our research notes: gap ids and checked arithmetic"),
     )

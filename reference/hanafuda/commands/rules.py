@@ -6,6 +6,7 @@ import argparse
 import textwrap
 
 from hanafuda_spec.catalogue import OptionLink
+from hanafuda_spec.sources import IMPLEMENTATION, SOURCES
 
 from hanafuda.commands._common import GAMES_HELP, add_command, game_name, print_json
 from hanafuda.registry import game
@@ -50,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
             "options": [{"key": o.key, "choices": list(o.choices), "default": o.default, "text": o.text,
                          "citation": str(o.citation), "ours": list(o.ours),
                          "links": [_link(o.key, k) for k in o.links]} for o in spec.options],
-            "rulesets": [{"name": rs.name, "text": rs.text, "values": dict(rs.values)} for rs in spec.rulesets],
+            "rulesets": [{"name": rs.name, "text": rs.text, "values": dict(rs.values), "citation": str(rs.citation)}
+                         for rs in spec.rulesets],
         })
         return 0
     wrap = textwrap.TextWrapper(width=100, initial_indent="    ", subsequent_indent="    ")
@@ -76,11 +78,23 @@ def run(args: argparse.Namespace) -> int:
     for o in spec.options:
         print(f"  {o.key} = {'|'.join(o.choices)} (default {o.default})")
         print(wrap.fill(o.text))
+        print(wrap.fill(f"source: {o.citation}"))
         if o.ours:
             print(wrap.fill(f"ours (no source offers it): {', '.join(o.ours)}"))
         for k in o.links:
             print(wrap.fill(_link(o.key, k)))
-    print("\nRulesets (--ruleset NAME)")
+    print("\nRulesets and engine profiles (--ruleset NAME)")
     for rs in spec.rulesets:
         print(f"  {rs.name}: {rs.text}")
+        if rs.values:
+            print(wrap.fill("options: " + " ".join(f"{k}={v}" for k, v in rs.values.items())))
+        print(wrap.fill(f"source: {rs.citation}"))
+    engines = sorted({c.source for c in (*(c for r in spec.rules for c in r.citations),
+                                          *(o.citation for o in spec.options), *(rs.citation for rs in spec.rulesets))}
+                     & {k for k, s in SOURCES.items() if s.kind == IMPLEMENTATION})
+    if engines:
+        print("\nEngines cited (implementation sources)")
+        for key in engines:
+            src = SOURCES[key]
+            print(f"  {key}: {src.title}, {src.repository} at commit {src.commit}")
     return 0

@@ -81,17 +81,28 @@ class KoiKoiRules:
         return dict(self.values)
 
     @functools.cached_property
-    def _yaku_tables(self) -> dict[tuple[int | None, str | None], tuple[_Block, ...]]:
+    def _yaku_tables(self) -> dict[tuple[int | None, str | None, bool], tuple[_Block, ...]]:
         return {}
 
-    def yaku_table(self, month: int | None, sake: str | None) -> tuple[_Block, ...]:
-        """The compiled yaku table for a month and sake-cup reading, built once per rules object
-        (so that scoring never hashes the long option tuple)."""
-        key = (month, sake)
+    def yaku_table(self, month: int | None, sake: str | None, called: bool = False) -> tuple[_Block, ...]:
+        """The compiled yaku table for a month, sake-cup reading and whether the holder has called
+        koi-koi (viewing_value=1-3), built once per rules object (so that scoring never hashes the long
+        option tuple)."""
+        key = (month, sake, called and self.opt["viewing_value"] != "5")
         found = self._yaku_tables.get(key)
         if found is None:
-            found = self._yaku_tables[key] = _table(self.values, month, sake)
+            found = self._yaku_tables[key] = _table(self.values, *key)
         return found
+
+    @functools.cached_property
+    def koikoi_once(self) -> bool:
+        """KK-TURN-8: one koi-koi per round for both players together."""
+        return self.opt["koikoi_limit"] == "once-per-round"
+
+    @functools.cached_property
+    def koikoi_needs_hand(self) -> bool:
+        """KK-TURN-9: no koi-koi with an empty hand."""
+        return self.opt["koikoi_last_turn"] == "forbidden"
 
     @property
     def hand_size(self) -> int:
@@ -249,8 +260,9 @@ def _blocks(rows: tuple[_Compiled, ...]) -> tuple[_Block, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def _table(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None) -> tuple[_Block, ...]:
-    return _blocks(tuple(_compile(y) for y in spec.yaku_table(dict(values), month, sake)))
+def _table(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
+           called: bool = False) -> tuple[_Block, ...]:
+    return _blocks(tuple(_compile(y) for y in spec.yaku_table(dict(values), month, sake, called)))
 
 
 _WILLOW = INDEX.suit_mask(11)
@@ -291,17 +303,19 @@ def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
     return [_scored(yid, v) for _, v, yid in chosen]
 
 
-def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0) -> tuple[ScoredYaku, ...]:
+def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
+               called: bool = False) -> tuple[ScoredYaku, ...]:
     """The yaku of a capture pile given as a bit mask, after every scoring option
-    (KK-YAKU-1…15; viewing, sake_cup and yaku_count options)."""
+    (KK-YAKU-1…19; viewing, sake_cup and yaku_count options). ``called``: the holder has called
+    koi-koi this round (KK-YAKU-17)."""
     opt = rules.opt
     if opt["sake_cup"] == "either":
-        a = _score_with(rules.yaku_table(month, "animal"), pile)
-        c = _score_with(rules.yaku_table(month, "chaff"), pile)
+        a = _score_with(rules.yaku_table(month, "animal", called), pile)
+        c = _score_with(rules.yaku_table(month, "chaff", called), pile)
         a, c = _filter(opt, a, field), _filter(opt, c, field)
         found = a if sum(y.points for y in a) >= sum(y.points for y in c) else c
     else:
-        found = _filter(opt, _score_with(rules.yaku_table(month, None), pile), field)
+        found = _filter(opt, _score_with(rules.yaku_table(month, None, called), pile), field)
     if opt["yaku_count"] == "best" and found:
         top = max(found, key=lambda y: y.points)
         found = [top]
@@ -403,8 +417,11 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         field = s.table.field_mask
         mode = opt["field_teyaku"]
         counts = _month_counts(field)
-        four, pairs = _teshi(counts), _kuttsuki(counts)
-        if (mode == "misdeal" and (four or pairs)) or (mode == "four-kind-only" and four):
+        four = _teshi(counts)
+        if (mode == "misdeal" and four) or (opt["field_three"] == "misdeal" and max(counts) >= 3):
+            return evolve(s, phase=Phase.OVER, end="misdeal")  # KK-DEAL-3, KK-DEAL-9
+        pairs_void = opt["field_pairs"] == "misdeal"  # KK-DEAL-10
+        if pairs_void and mode != "dealer-captures" and _kuttsuki(counts):
             return evolve(s, phase=Phase.OVER, end="misdeal")  # KK-DEAL-3
         if mode == "dealer-wins" and four:
             return evolve(s, phase=Phase.OVER, end="field-teyaku", winner=s.dealer,
@@ -417,14 +434,17 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
                 quad = next(m for m in _MONTHS if (t.field_mask & m).bit_count() == 4)  # the earliest month
                 new = INDEX.mask_of(t.stock[:4])
                 t = evolve(t, field_mask=(t.field_mask & ~quad) | new, stock=t.stock[4:]).add_captured(s.dealer, quad)
+            if pairs_void and _kuttsuki(_month_counts(t.field_mask)):  # KK-DEAL-10: the table play begins with
+                return evolve(s, phase=Phase.OVER, end="misdeal")
             s = evolve(s, table=t)
         hand_mode = opt["teyaku"]
         if hand_mode == "off":
             return s
         pts = []
+        hand_pairs = opt["hand_pairs"] == "on"  # KK-DEAL-11
         for h in s.table.hand_masks:
             counts = _month_counts(h)
-            a, b = _teshi(counts), _kuttsuki(counts)
+            a, b = _teshi(counts), hand_pairs and _kuttsuki(counts)
             pts.append(int(opt["teyaku_both"]) if a and b else 6 if a or b else 0)
         if not any(pts):
             return s
@@ -458,8 +478,16 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
                 return tuple(action(TAKE, (f.id,)) for f in INDEX.cards_of(t.field_mask & ~_WILLOW))
             return tuple(take_choices(t, state.pending))
         if state.phase is Phase.CALL:
-            return (action(KOIKOI), action(STOP))
+            return (action(KOIKOI), action(STOP)) if self._may_koikoi(state) else (action(STOP),)
         return ()
+
+    def _may_koikoi(self, state: KoiKoiState) -> bool:
+        """KK-TURN-8 (once per round for both players) and KK-TURN-9 (not with an empty hand); with
+        neither, the decision point offers shōbu alone (decision KK-25)."""
+        r = state.rules
+        if r.koikoi_once and (state.calls[0] or state.calls[1]):
+            return False
+        return not (r.koikoi_needs_hand and not state.table.hand_masks[state.turn])
 
     def do(self, state: KoiKoiState, action: Action) -> KoiKoiState:
         t = state.table
@@ -496,6 +524,11 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             return self._end_turn(state, _moved(t, p, field, got))
         if action.kind == KOIKOI:
             calls = (state.calls[0] + (p == 0), state.calls[1] + (p == 1))
+            if state.rules.opt["viewing_value"] != "5" and calls[p] == 1:
+                # KK-YAKU-17: the first call re-values the caller's viewing yaku; that is not an improvement
+                now = self._yaku_now(evolve(state, calls=calls), p)
+                seen = (now, state.seen[1]) if p == 0 else (state.seen[0], now)
+                return self._pass(state, t, calls=calls, seen=seen)
             return self._pass(state, t, calls=calls)
         if action.kind == STOP:
             return evolve(state, phase=Phase.OVER, end="shobu", winner=p)
@@ -539,7 +572,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         """The yaku of ``seat``'s capture pile on table ``t`` (the state's table by default)."""
         t = state.table if t is None else t
         weather = state.rules.opt["viewing"] == "weather"  # only the weather rule looks at the field
-        return score_mask(state.rules, t.captured_masks[seat], self._month(state), t.field_mask if weather else 0)
+        return score_mask(state.rules, t.captured_masks[seat], self._month(state), t.field_mask if weather else 0,
+                          state.calls[seat] > 0)
 
     def _month(self, state: KoiKoiState) -> int | None:
         return state.month if state.rules.opt["month_cards"] == "on" else None
@@ -599,6 +633,10 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             return "KK-CAP-2", f"{action.cards} is not one of the two field cards the drawn card matches"
         if action.kind == DRAW:
             return "KK-END-5", "a draw-only turn comes only once both hands are empty (after_hands=draw-pile)"
+        if action.kind == KOIKOI and state.phase is Phase.CALL:
+            if state.rules.koikoi_once and (state.calls[0] or state.calls[1]):
+                return "KK-TURN-8", "koi-koi was already called in this round (koikoi_limit=once-per-round)"
+            return "KK-TURN-9", f"seat {p} has no card left in hand (koikoi_last_turn=forbidden)"
         if action.kind in (KOIKOI, STOP):
             return "KK-TURN-3", "koi-koi and shōbu are called only after forming a new or improved yaku"
         return "KK-TURN-2", f"unknown action kind {action.kind!r} for Koi-Koi"
@@ -639,10 +677,14 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         seven = 2 if opt["seven_double"] == "on" and base >= 7 else 1
         own, other = state.calls[w], state.calls[1 - w]
         mode = opt["multiplier"]
-        koi = {"opponent": 2 if other else 1, "self": 2 if own else 1, "anyone": 2 if own or other else 1,
-               "count": other + 1, "none": 1}[mode]
         n = state.field_brights
         fm = {"off": 1, "double": 2 if n else 1, "count": n + 1}[opt["field_multiplier"]]
+        if mode == "additive":  # KK-SCORE-6: the scorer's own calls add 1-3, then multiply by calls - 2
+            bonus = own if own <= 3 else base * seven * (own - 3)
+            return (base * seven + bonus) * fm, (("base", base), ("seven", seven), ("koikoi_bonus", bonus),
+                                                 ("field", fm))
+        koi = {"opponent": 2 if other else 1, "self": 2 if own else 1, "anyone": 2 if own or other else 1,
+               "count": other + 1, "none": 1}[mode]
         return base * seven * koi * fm, (("base", base), ("seven", seven), ("koikoi", koi), ("field", fm))
 
     def snapshot(self, state: KoiKoiState, info: MatchInfo | None = None) -> Snapshot:
@@ -681,7 +723,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
 
     # -- the match -----------------------------------------------------------------------
     def new_match(self, rules: KoiKoiRules, first_dealer: int = 0) -> MatchInfo:
-        return MatchInfo((0, 0), first_dealer)
+        start = int(rules.opt["start_points"])  # KK-GAME-3
+        return MatchInfo((start, start), first_dealer)
 
     def seats_in_play(self, rules: KoiKoiRules, info: MatchInfo) -> tuple[int, ...]:
         return (0, 1)
@@ -695,6 +738,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             over, reason = max(scores) >= 50, "target"  # KK-GAME-2
         else:
             over, reason = played >= int(length), "rounds"  # KK-GAME-1
+            if not over and rules.opt["game_end"] == "zero" and min(scores) <= 0:
+                over, reason = True, "zero"  # KK-GAME-3
         winners: tuple[int, ...] = ()
         if over:
             top = max(scores)

@@ -25,11 +25,16 @@ from hanafuda_spec.yaku import YakuDef
 __all__ = ["ANIMALS", "BRIGHTS", "CHAFF", "KOIKOI", "RIBBONS", "SPEC", "yaku_table"]
 
 S, LR, RS, D = Evidence.SEED, Evidence.LATER_REVISION, Evidence.RELATED_SOURCE, Evidence.DECISION
+IMPL = Evidence.IMPLEMENTATION
 T = Topic
 
 fw = Citer("FW-KK")
 seed = Citer("SEED-002")
 ha = Citer("FW-HA")
+#: Engines read at the commit their source entry names; the section is "file: function".
+bh = Citer("ENG-BH")
+kkai = Citer("ENG-KKAI")
+gokk = Citer("ENG-GOKK")
 
 BRIGHTS = frozenset({10, 30, 80, 110, 120})
 DRY_BRIGHTS = frozenset({10, 30, 80, 120})
@@ -41,6 +46,17 @@ CHAFF = frozenset(
     {12, 13, 22, 23, 32, 33, 42, 43, 52, 53, 62, 63, 72, 73, 82, 83, 92, 93, 102, 103, 113, 121, 122, 123}
 )
 SAKE = 90
+LIGHTNING_CARD = 113
+PAULOWNIA_CHAFF = 121
+
+#: chaff_doubles: which of the Sake Cup, Lightning and yellow Paulownia count as two Chaff.
+CHAFF_DOUBLES = {
+    "off": frozenset(), "on": frozenset({SAKE, LIGHTNING_CARD, PAULOWNIA_CHAFF}),
+    "sake": frozenset({SAKE}), "lightning": frozenset({LIGHTNING_CARD}), "paulownia": frozenset({PAULOWNIA_CHAFF}),
+    "sake+lightning": frozenset({SAKE, LIGHTNING_CARD}), "sake+paulownia": frozenset({SAKE, PAULOWNIA_CHAFF}),
+    "lightning+paulownia": frozenset({LIGHTNING_CARD, PAULOWNIA_CHAFF}),
+}
+CHAFF_DOUBLES_CHOICES = tuple(CHAFF_DOUBLES)
 
 GAPS = (
     Gap("KK-1", "The seed is a scrambled fragment of Wikipedia's lead, Deal and Play: it has no yaku, "
@@ -90,17 +106,30 @@ GAPS = (
         "The table is checked first: a misdeal voids the deal before any hand is looked at.",
         "A misdeal means the cards are thrown in, so nothing dealt can score."),
     Gap("KK-10", "May a player call koi-koi on their last turn, when no card is left to play?",
-        "FW-KK does not forbid it.",
-        "Allowed: both calls are offered whenever a new or improved yaku forms; koi-koi on the last turn "
-        "leads to an exhaustive draw.",
-        "Nothing in the sources forbids it, and a record of such a call must be replayable."),
+        "FW-KK does not forbid it. Both open engines we read do: the Battle Hanafuda simulator offers koi-koi "
+        "only while the caller still holds a card (ENG-BH src/ai.c: is_koikoi_enabled), KoiKoi-AI forces "
+        "shōbu on a player's eighth turn (ENG-KKAI koikoigame.py: KoiKoiRoundStateBase.claim_koikoi).",
+        "Allowed by default: both calls are offered whenever a new or improved yaku forms, and koi-koi on the "
+        "last turn leads to an exhaustive draw (or, with exhaustive=last-yaku, to that player's own score). "
+        "koikoi_last_turn=forbidden offers only shōbu to a player whose hand is empty (KK-TURN-9).",
+        "Reviewed again (issue 15): the call is pointless for the caller under the default scoring, but it is "
+        "not illegal in any document source, and exhaustive=last-yaku and oyaken give it a use; the engines' "
+        "restriction is an option so that their records can be checked exactly.", ("koikoi_last_turn",)),
     Gap("KK-11", "What does 'multiplier equal to the number of times koi-koi was called, plus 1' count?",
-        "FW-KK's example counts the opponent's calls.",
-        "multiplier=count counts the opponent's calls only, as in the example.",
-        "It is the only reading consistent with the example given."),
+        "FW-KK's sentence says the number of times koi-koi was called; both of its examples speak of the "
+        "opponent's calls, and the variation sits next to the default, which rewards the opponent's call.",
+        "multiplier=count counts the opponent's calls only, as in the examples.",
+        "Reviewed again (issue 15): the scorer's own calls can never count under this variation, since a "
+        "player who called koi-koi and then stops scores for the calls of the opponent, and a count of both "
+        "players' calls would contradict the examples (with one call by each, x3, not x2). Kept. The additive "
+        "koi-koi bonus of KoiKoi-AI, which counts the scorer's own calls, is multiplier=additive (KK-SCORE-6).",
+        ("multiplier",)),
     Gap("KK-12", "With koikoi_on=new, what happens when a yaku only improves?",
-        "FW-KK: improving 'does not count'.",
-        "No decision point: the turn passes as if nothing had formed.", "Literal reading."),
+        "FW-KK: improving 'does not count' towards calling koi-koi; the sentence speaks of koi-koi only.",
+        "No decision point: the turn passes as if nothing had formed (neither koi-koi nor shōbu is offered).",
+        "Reviewed again (issue 15): in Koi-Koi a player may only stop at a decision point, and a decision point "
+        "offering shōbu alone after an improvement would let the improvement end the round, which is the "
+        "effect the variation removes (an improvement 'does not count'). Kept, with the reason stated."),
     Gap("KK-13", "FW-KK lists the Lightning as a wild card (always, or only when a Susuki card was dealt to the "
         "table) and defers its working to the Mushi rules. How do they apply to Koi-Koi?",
         "FW-KK: 'See the rules for Roppyakken or Mushi for details'. FW-HA summarises Mushi's wild card: it takes "
@@ -164,6 +193,61 @@ GAPS = (
         "It keeps every turn of the hands playable without inventing cards; the combinations are rare. (z3 "
         "also shows the last card is always drawn by the non-dealer, so a sweeping Lightning, KK-WILD-4, always "
         "goes to the non-dealer.)"),
+    Gap("KK-22", "How does KoiKoi-AI's koi-koi bonus behave, and what does a fourth call do?",
+        "ENG-KKAI (koikoigame.py: KoiKoiRoundStateBase.yaku_point) adds the number of the scorer's own calls "
+        "for one to three calls and multiplies by (calls - 2) from four calls on; its viewing yaku are worth 1, "
+        "or 3 once the scorer has called (KoiKoiRoundStateBase.yaku).",
+        "multiplier=additive and viewing_value=1-3 reproduce the code exactly. z3 (decision table of the bonus) "
+        "shows the bonus is not monotone: with a base of 1 or 2 points a fourth call scores less than the third "
+        "(base x 2 against base + 3).",
+        "An engine profile reproduces the engine, quirks included; the table records the quirk.",
+        ("multiplier", "viewing_value")),
+    Gap("KK-23", "The older yaku sets FW-KK mentions (Nintendo's 1960s leaflet; 'Hanafuda - The Flower Card "
+        "Game') differ in point values that the page does not give.",
+        "FW-KK: the leaflet lacks Boar-Deer-Butterfly and the viewing yaku; the book also lacks Three Brights and "
+        "Rainy Four Brights; values 'differ drastically'.",
+        "yaku_set removes the yaku the page names and keeps our values for the others.",
+        "Only the missing yaku are sourced; inventing values would be worse than keeping the page's own.",
+        ("yaku_set",)),
+    Gap("KK-24", "Does the `nintendo` ruleset follow Nintendo's published rules?",
+        "NIN-JP is cited for the yaku values only; the stored sources hold no copy of Nintendo's deal procedure, "
+        "so the packet size of two cannot be checked against it. The Battle Hanafuda simulator, which claims "
+        "Nintendo's rules, passes the deal after a drawn round (ENG-BH src/game.c: game) and reshuffles deals "
+        "with lucky hands (src/cards_cli.c: validate_floor_cards), where `nintendo` keeps FW-KK's defaults.",
+        "The `nintendo` ruleset keeps only what NIN-JP's yaku list states (Five Brights 10, Three Brights 5, no "
+        "Cards of the Month); packets=2 is our choice for it, not Nintendo's statement. The simulator's "
+        "readings are the ruleset battle-hanafuda, not changes to `nintendo`.",
+        "An engine's reading is evidence about that engine, not about Nintendo's leaflet."),
+    Gap("KK-25", "When an option makes both calls impossible but the player has formed or improved a yaku "
+        "(koikoi_limit=once-per-round after a call, koikoi_last_turn=forbidden with an empty hand), does the "
+        "player still decide?",
+        "ENG-BH (src/sim_result.c: show_result) and ENG-KKAI (koikoigame.py: claim_koikoi) end the round for the "
+        "player at once; both log it as the player's stop.",
+        "The decision point stays and offers shōbu alone, so a record names the stop as an action (`stop`), as "
+        "the engines' logs do.",
+        "It keeps one action per decision point under every option, and the engines' logs list the stop."),
+    Gap("KK-26", "Decisions reviewed again (issue 15): exhaustive=last-yaku and the multipliers; yaku_count=best "
+        "and a new yaku worth less than the best; lucky hands with hand_size=10; the table dealer-captures looks at.",
+        "FW-KK gives each variation in one sentence: the last improver 'obtains their yaku scores'; only the "
+        "'single most valuable yaku' scores; lucky hands are described for 8-card hands; the dealer captures four "
+        "of a month and deals four more. No source combines them.",
+        "Kept, each with its reason. exhaustive=last-yaku scores the yaku as a shōbu would, multipliers included, "
+        "since the variation says the player obtains their yaku score, and a score of yaku in Koi-Koi is the "
+        "multiplied one (KK-SCORE-1); a table that wants the plain total can add seven_double=off and "
+        "multiplier=none. yaku_count=best: a new yaku worth less than the best changes nothing the player would "
+        "score, so it gives no decision (the scored yaku list is the same); the decision follows the scored "
+        "yaku. hand_size=10: teshi and kuttsuki keep their definitions (four of a month; four disjoint pairs, "
+        "KK-16) on 10 cards, which makes lucky hands commoner (about one round in seven in random deals); no "
+        "source covers them, and teyaku=off or teyaku=misdeal are there for tables that disagree. "
+        "dealer-captures: the field multiplier (KK-SCORE-3) and the wild-if-susuki test (KK-WILD-5) look at the "
+        "table as dealt, before the replacements, because both speak of the cards the table is dealt at the "
+        "start of the round; the quad the dealer takes at the deal is in the dealer's pile from the start, "
+        "so the dealer's first turn compares against an empty list of yaku seen and a yaku the quad completes "
+        "(Cards of the Month) gives a decision after that turn even if the turn captured nothing: the yaku is "
+        "new to the dealer's decisions.",
+        "Each reading follows the sentence of its variation; every alternative is reachable with existing "
+        "options except the last, which only matters for Cards of the Month and is the literal reading of "
+        "'forms a new yaku'.", ("exhaustive", "yaku_count", "hand_size", "field_teyaku")),
     Gap("KK-21", "How does the wild Lightning combine with the turn variations? With turn=draw-first, is the "
         "Lightning taken into the hand at the start of a turn a hand card, or a drawn card that must take (and, "
         "as the last card, takes the table)? With turn=keep-unmatched, does a drawn wild Lightning with no "
@@ -196,7 +280,7 @@ RULES = (
     _r("KK-DEAL-2", T.DEALING, "The first dealer is chosen before the game; the engine takes it as given.",
        (seed("Deal", "earliest month"), fw("Choosing the Dealer")), D, "KK-5"),
     _r("KK-DEAL-3", T.DEALING, "Right after the deal, if the table holds all four cards of a month or four "
-       "pairs, the deal is void and the cards are reshuffled and dealt again by the same dealer.",
+       "pairs (field_pairs), the deal is void and the cards are reshuffled and dealt again by the same dealer.",
        (fw("Checking for Lucky Hands", "misdeal"),), RS, "KK-9", "field_teyaku"),
     _r("KK-DEAL-4", T.DEALING, "A hand holding all four cards of a month (teshi) or four pairs (kuttsuki) is a "
        "lucky hand: its holder wins the round at once and scores 6. If both players hold one, the round is "
@@ -208,6 +292,19 @@ RULES = (
     _r("KK-DEAL-8", T.DEALING, "With field_teyaku=dealer-captures, the dealer takes every four of a month on the "
        "table, four replacements each time; a deal whose draw pile cannot supply four replacements is a misdeal.",
        (fw("Setup Variations", "deals four more to the table"),), D, "KK-20"),
+    _r("KK-DEAL-9", T.DEALING, "With field_three=misdeal, a table dealt three cards of one month is also a "
+       "misdeal (four of a month included).", (bh("src/cards_cli.c: validate_floor_cards"),), IMPL, None,
+       "field_three"),
+    _r("KK-DEAL-10", T.DEALING, "With field_pairs=play, four pairs on the table is not a misdeal; it is its own "
+       "choice, whatever field_teyaku does with four of a month. Under field_teyaku=dealer-captures the pairs are "
+       "counted on the table play begins with, after the replacements.",
+       (fw("Setup Variations", "Four Pairs"),), RS, "KK-1", "field_pairs"),
+    _r("KK-DEAL-12", T.DEALING, "With field_teyaku=play, four of a month on the table is played on: no card can "
+       "capture them, and they stay on the table to the end of the round.",
+       (gokk("game.go: Game.StartRound"),), IMPL, None, "field_teyaku"),
+    _r("KK-DEAL-11", T.DEALING, "With hand_pairs=off, four pairs in a hand (kuttsuki) is neither a lucky hand nor a "
+       "misdeal; only four of a month (teshi) counts.",
+       (kkai("koikoigame.py: KoiKoiRoundStateBase.__deal_card"),), IMPL, None, "hand_pairs"),
     _r("KK-DEAL-5", T.DEALING, "A player holding both lucky hands scores 6 by default (12 with teyaku_both=12).",
        (fw("Checking for Lucky Hands", "Decide on this as a house rule"),), RS, "KK-1", "teyaku_both"),
     _r("KK-TURN-1", T.TURN, "The dealer plays first; turns alternate.", (fw("Gameplay", "Turn to play alternates"),),
@@ -246,6 +343,13 @@ RULES = (
     _r("KK-END-5", T.END_ROUND, "With after_hands=draw-pile, once both hands are empty the players alternate "
        "draw-only turns until the draw pile is exhausted.",
        (fw("Turn Structure Variations", "until the draw pile is exhausted"),), RS, "KK-19", "after_hands"),
+    _r("KK-TURN-8", T.TURN, "With koikoi_limit=once-per-round, koi-koi may be called once in a round by the two "
+       "players together: after the first call, a new or improved yaku offers shōbu only.",
+       (bh("src/ai.c: is_koikoi_enabled"), bh("src/sim_result.c: show_result")), IMPL, "KK-25", "koikoi_limit"),
+    _r("KK-TURN-9", T.TURN, "With koikoi_last_turn=forbidden, a player whose hand is empty when the decision comes "
+       "(their last turn) may only call shōbu.",
+       (bh("src/ai.c: is_koikoi_enabled"), kkai("koikoigame.py: KoiKoiRoundStateBase.claim_koikoi")), IMPL, "KK-10",
+       "koikoi_last_turn"),
     _r("KK-TURN-4", T.TURN, "With koikoi_min=N, a player whose yaku total is below N cannot call koi-koi and "
        "stops automatically.", (fw("Calling Koi-Koi", "at least 3 points"),), RS, "KK-1", "koikoi_min"),
     _r("KK-WILD-1", T.SPECIAL, "With lightning=wild, the Lightning played from the hand may take any one non-Willow "
@@ -297,14 +401,28 @@ RULES = (
        "score), doubled if the base is 7 or more, and doubled again if the opponent called koi-koi during the "
        "round. The opponent scores nothing.",
        (fw("Scoring for Yaku", "greater than or equal to 7"),), RS, "KK-1", "multiplier"),
+    _r("KK-SCORE-6", T.SCORING, "With multiplier=additive, the scorer's own koi-koi calls add 1, 2 or 3 points to "
+       "the base for one to three calls; from four calls the base is multiplied by the number of calls minus 2. "
+       "The opponent's calls do not count.", (kkai("koikoigame.py: KoiKoiRoundStateBase.yaku_point"),), IMPL,
+       "KK-22", "multiplier"),
     _r("KK-SCORE-2", T.SCORING, "With zero_sum=on, the points the round's winner scores are taken from the "
        "loser.", (fw("Zero-Sum Scoring"),), RS, "KK-1", "zero_sum"),
     _r("KK-SCORE-3", T.SCORING, "With field_multiplier on, Brights dealt to the table multiply the round score "
        "(double: ×2 if any; count: × number of Brights + 1).", (fw("Field Multipliers"),), RS, "KK-1",
        "field_multiplier"),
-    _r("KK-YAKU-16", T.YAKU, "With chaff_doubles=on, the Sake Cup, the Lightning and the yellow Paulownia each "
-       "count as two Chaff.", (fw("Additional Card Properties", "each count as 2 Chaff"),), RS, "KK-1",
+    _r("KK-YAKU-16", T.YAKU, "With chaff_doubles, the cards it names count as two Chaff each: the Sake Cup, the "
+       "Lightning and the yellow Paulownia all three (on), or any one or two of them on their own.",
+       (fw("Additional Card Properties", "each count as 2 Chaff"),), RS, "KK-1",
        "chaff_doubles"),
+    _r("KK-YAKU-17", T.YAKU, "With viewing_value=1-3, each viewing yaku is worth 1 point, or 3 once its holder has "
+       "called koi-koi in the round.", (kkai("koikoigame.py: KoiKoiRoundStateBase.yaku"),), IMPL, "KK-22",
+       "viewing_value"),
+    _r("KK-YAKU-18", T.YAKU, "With yaku_system=older-stacked, the older yaku apply and Poetry+Blue Ribbons (10) is "
+       "a yaku again, stacking with Poetry Ribbons and Blue Ribbons (and Ribbons).",
+       (kkai("koikoigame.py: KoiKoiRoundStateBase.yaku"),), IMPL, None, "yaku_system"),
+    _r("KK-YAKU-19", T.YAKU, "With yaku_set=leaflet-1960s there is no Boar-Deer-Butterfly and no viewing yaku; with "
+       "yaku_set=flower-card-game there is also no Three Brights and no Rainy Four Brights.",
+       (fw("Older Yaku", "lacks"),), RS, "KK-23", "yaku_set"),
     _r("KK-DEAL-7", T.DEALING, "With hand_size=10, each player is dealt 10 cards; the table still gets 8 and the draw "
        "pile holds 20.", (fw("Setup Variations", "10 cards to their hand"),), RS, "KK-1", "hand_size"),
     _r("KK-SCORE-4", T.SCORING, "The doubling of a base score of 7 or more can be switched off (seven_double=off).",
@@ -322,11 +440,15 @@ RULES = (
        "played.", (fw("Exhaustive Draw", "neither player earns any points"),), RS, "KK-1", "oyaken"),
     _r("KK-END-3", T.END_ROUND, "The winner of a round deals the next.",
        (fw("Choosing the Dealer", "winner of each round becomes the dealer"),), RS, "KK-1", "draw_dealer"),
-    _r("KK-GAME-1", T.END_GAME, "A game is 12 rounds by default (6, 3 or 1 as options), or is played until a "
+    _r("KK-GAME-1", T.END_GAME, "A game is 12 rounds by default (8, 6, 3 or 1 as options), or is played until a "
        "player reaches 50 points. Round n is month ((n - 1) mod 12) + 1. A misdeal does not count as a round.",
        (fw("Setup", "12 rounds is traditional"),), RS, "KK-14", "length"),
     _r("KK-GAME-2", T.END_GAME, "The player with more points at the end wins; equal points is a drawn game. "
        "In a game to 50, the first to reach 50 wins.", (fw("End of Game"),), RS, "KK-1"),
+    _r("KK-GAME-3", T.END_GAME, "With start_points=30 each player begins the game with 30 points; with "
+       "game_end=zero the game also ends after any round that leaves a player with 0 points or fewer.",
+       (kkai("koikoigame.py: DefaultVar"), kkai("koikoigame.py: KoiKoiGameStateBase.new_round")), IMPL, None,
+       "game_end"),
     _r("KK-VAR-1", T.VARIANTS, "Of the Mushi wild-card rules FW-KK defers to, the one for the unpaired cards "
        "left at the end of a played-out deck is not applied (a Koi-Koi round never scores its table).",
        (fw("Additional Card Properties", "Roppyakken or Mushi"),), D, "KK-13"),
@@ -335,8 +457,9 @@ RULES = (
 _K = ("five_brights", "three_brights")
 
 OPTIONS = (
-    OptionSpec("length", ("12", "6", "3", "1", "to-50"), "12",
-               "Rounds in a game, or play to 50 points (1, a single round, is ours: no source offers it).",
+    OptionSpec("length", ("12", "8", "6", "3", "1", "to-50"), "12",
+               "Rounds in a game, or play to 50 points (1, a single round, is ours: no source offers it; 8 is "
+               "KoiKoi-AI's, KK-GAME-3).",
                fw("Setup", "6 rounds, 3 rounds"), ours=("1",)),
     OptionSpec("five_brights", ("15", "10"), "15", "Value of Five Brights.", fw("Bright Yaku")),
     OptionSpec("three_brights", ("6", "5"), "6", "Value of Three Brights.",
@@ -349,21 +472,37 @@ OPTIONS = (
     OptionSpec("viewing", ("on", "off", "need-other", "weather"), "on",
                "Viewing yaku: recognised; not recognised; only with another yaku; rained off by Willow / "
                "fogged off by Paulownia cards on the table.", fw("Taming the Sake Cup")),
-    OptionSpec("chaff_doubles", ("off", "on"), "off",
-               "The Sake Cup, Lightning and yellow Paulownia each count as two Chaff.",
-               fw("Additional Card Properties", "each count as 2 Chaff")),
-    OptionSpec("yaku_system", ("modern", "older"), "modern",
+    OptionSpec("chaff_doubles", CHAFF_DOUBLES_CHOICES, "off",
+               "Cards counting as two Chaff: none; the Sake Cup, Lightning and yellow Paulownia (on); or the ones "
+               "named.", fw("Additional Card Properties", "and/or")),
+    OptionSpec("yaku_system", ("modern", "older", "older-stacked"), "modern",
                "Older yaku: no increments for Boar-Deer-Butterfly, Poetry and Blue; they stack with Animals and "
-               "Ribbons; no Poetry+Blue.", fw("Older Yaku")),
+               "Ribbons; no Poetry+Blue. older-stacked: the same, plus Poetry+Blue (10) stacking with both.",
+               fw("Older Yaku")),
+    OptionSpec("yaku_set", ("full", "leaflet-1960s", "flower-card-game"), "full",
+               "Which yaku exist: all; without Boar-Deer-Butterfly and the viewing yaku (Nintendo's 1960s leaflet); "
+               "also without Three Brights and Rainy Four Brights ('Hanafuda - The Flower Card Game').",
+               fw("Older Yaku", "lacks")),
+    OptionSpec("viewing_value", ("5", "1-3"), "5",
+               "Points of each viewing yaku: 5; or 1, and 3 once its holder has called koi-koi (KoiKoi-AI).",
+               kkai("koikoigame.py: KoiKoiRoundStateBase.yaku")),
     OptionSpec("teyaku", ("win", "misdeal", "off"), "win",
                "Lucky hands in a hand win 6; or are a misdeal; or are not recognised (off is ours: no source "
                "offers it).", fw("Setup Variations", "constitute a misdeal"), ours=("off",)),
     OptionSpec("teyaku_both", ("6", "12"), "6", "Score for holding both lucky hands.",
                fw("Checking for Lucky Hands", "score 12 points")),
-    OptionSpec("field_teyaku", ("misdeal", "four-kind-only", "dealer-captures", "dealer-wins"), "misdeal",
-               "Lucky hands on the table: both misdeal; only four of a kind misdeals; four of a kind is captured "
-               "by the dealer with four replacements dealt (four pairs not a misdeal); the dealer wins 6 (four "
-               "pairs not a misdeal).", fw("Setup Variations", "Four Pairs on the table")),
+    OptionSpec("field_teyaku", ("misdeal", "dealer-captures", "dealer-wins", "play"), "misdeal",
+               "Four of a month on the table: a misdeal; captured by the dealer with four replacements dealt; the "
+               "dealer wins 6; play on, the four cards staying on the table (go-koikoi). (Four pairs: field_pairs.)",
+               fw("Setup Variations", "Four of a Kind")),
+    OptionSpec("field_pairs", ("misdeal", "play"), "misdeal", "Four pairs on the table: a misdeal; or play on.",
+               fw("Setup Variations", "Four Pairs")),
+    OptionSpec("field_three", ("play", "misdeal"), "play",
+               "Three cards of a month on the table: play on; or a misdeal (Battle Hanafuda).",
+               bh("src/cards_cli.c: validate_floor_cards")),
+    OptionSpec("hand_pairs", ("on", "off"), "on",
+               "Four pairs in a hand (kuttsuki): a lucky hand as teyaku says; or nothing (KoiKoi-AI).",
+               kkai("koikoigame.py: KoiKoiRoundStateBase.__deal_card")),
     OptionSpec("hand_size", ("8", "10"), "8", "Cards dealt to each hand.",
                fw("Setup Variations", "10 cards to their hand")),
     OptionSpec("packets", ("4", "2"), "4", "Packet size at the deal.", fw("Distributing the Initial Cards")),
@@ -380,11 +519,18 @@ OPTIONS = (
                "Whether a player may play a non-matching card while able to capture.", fw("Turns")),
     OptionSpec("koikoi_on", ("new-or-improved", "new"), "new-or-improved",
                "Whether improving a yaku allows a koi-koi/shōbu decision.", fw("Calling Koi-Koi")),
+    OptionSpec("koikoi_limit", ("unlimited", "once-per-round"), "unlimited",
+               "Koi-koi calls in a round: any number; one for both players together (Battle Hanafuda).",
+               bh("src/ai.c: is_koikoi_enabled")),
+    OptionSpec("koikoi_last_turn", ("allowed", "forbidden"), "allowed",
+               "Koi-koi by a player whose hand is empty: allowed; forbidden, only shōbu is offered.",
+               bh("src/ai.c: is_koikoi_enabled")),
     OptionSpec("koikoi_min", int_choices(0, 10), "0", "Minimum yaku points to call koi-koi.",
                fw("Calling Koi-Koi", "at least 3 points")),
-    OptionSpec("multiplier", ("opponent", "self", "anyone", "count", "none"), "opponent",
+    OptionSpec("multiplier", ("opponent", "self", "anyone", "count", "none", "additive"), "opponent",
                "The koi-koi multiplier: ×2 if the opponent called, if the scorer called, if anyone called; "
-               "opponent's calls + 1; no multiplier (none is ours: no source offers it).", fw("Multipliers"),
+               "opponent's calls + 1; no multiplier (none is ours: no source offers it); additive: +1/+2/+3 for "
+               "the scorer's own 1-3 calls, then ×(calls - 2) (KoiKoi-AI, KK-SCORE-6).", fw("Multipliers"),
                ours=("none",)),
     OptionSpec("seven_double", ("on", "off"), "on", "Double a base score of 7 or more.",
                fw("Multipliers", "originated as a house rule")),
@@ -398,17 +544,45 @@ OPTIONS = (
                fw("Draws", "dealer's privilege")),
     OptionSpec("draw_dealer", ("stay", "pass"), "stay", "Who deals after a drawn round.",
                fw("Draws", "passes to the other player")),
+    OptionSpec("start_points", ("0", "30"), "0", "Points each player has when the game begins.",
+               kkai("koikoigame.py: DefaultVar")),
+    OptionSpec("game_end", ("rounds", "zero"), "rounds",
+               "When the game ends: after its rounds (length); or also once a player has 0 points or fewer.",
+               kkai("koikoigame.py: KoiKoiGameStateBase.new_round")),
     OptionSpec("exhaustive", ("nobody", "last-yaku"), "nobody",
                "On an exhaustive draw: nobody scores; or the last player to form or improve a yaku scores it "
                "and deals next.", fw("Draws", "last player to form or improve a yaku")),
 )
 
+_NINTENDO = {"five_brights": "10", "three_brights": "5", "month_cards": "off", "packets": "2"}
+
 RULESETS = (
     RulesetSpec("fudawiki", "FudaWiki's main rules (FW-KK).", {}, fw("Yaku")),
     RulesetSpec("nintendo", "Nintendo's values: Five Brights 10, Three Brights 5, no Cards of the Month; "
-                "packets of two.", {"five_brights": "10", "three_brights": "5", "month_cards": "off",
-                                     "packets": "2"},
+                "packets of two (our choice, gap KK-24).", _NINTENDO,
                 Citation("NIN-JP", "役一覧")),
+    # Engine profiles: each reproduces one open engine at the commit its source names (docs/engines.md lists
+    # where each departs from its own documentation).
+    RulesetSpec("battle-hanafuda", "Engine profile of the Battle Hanafuda AI simulator (ENG-BH): Nintendo's values; "
+                "one koi-koi per round for both players, none with an empty hand; lucky hands in a hand, and three "
+                "of a month or four pairs on the table, are redealt; the deal passes after a drawn round.",
+                {**_NINTENDO, "koikoi_limit": "once-per-round", "koikoi_last_turn": "forbidden",
+                 "teyaku": "misdeal", "field_three": "misdeal", "draw_dealer": "pass"},
+                bh("src/ai.c: is_koikoi_enabled; src/cards_cli.c: validate_floor_cards; src/game.c: game")),
+    RulesetSpec("koikoi-japan", "Engine profile of KoiKoi-AI (ENG-KKAI), the rules of the KoiKoi-Japan game: 8 "
+                "rounds from 30 points each, zero-sum, ending early at 0; older yaku with Poetry+Blue stacking; "
+                "viewing 1/3; the additive koi-koi bonus, no doubling at 7; shōbu forced on the last turn; only four "
+                "of a month is redealt; an exhaustive draw pays the dealer 1.",
+                {"five_brights": "10", "three_brights": "5", "month_cards": "off", "yaku_system": "older-stacked",
+                 "viewing_value": "1-3", "multiplier": "additive", "seven_double": "off", "zero_sum": "on",
+                 "oyaken": "1", "teyaku": "misdeal", "hand_pairs": "off", "field_pairs": "play", "length": "8",
+                 "start_points": "30", "game_end": "zero", "koikoi_last_turn": "forbidden"},
+                kkai("koikoigame.py: KoiKoiRoundStateBase, KoiKoiGameStateBase")),
+    RulesetSpec("go-koikoi", "Engine profile of go-koikoi (ENG-GOKK): Nintendo's values; no lucky hands and no "
+                "misdeal at all; the Sake Cup is an Animal only; a yaku formed with an empty hand is a shōbu.",
+                {**_NINTENDO, "teyaku": "off", "field_teyaku": "play", "field_pairs": "play", "sake_cup": "animal",
+                 "koikoi_last_turn": "forbidden"},
+                gokk("game.go: Game.StartRound; yaku.go: CheckYaku; ui.go: UI.checkPlayerYaku")),
 )
 
 SPEC = KOIKOI = GameSpec(
@@ -426,11 +600,13 @@ SPEC = KOIKOI = GameSpec(
 )
 
 
-def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = None) -> tuple[YakuDef, ...]:
+def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = None,
+               called: bool = False) -> tuple[YakuDef, ...]:
     """The Koi-Koi yaku table for resolved option ``values`` in a round of ``month``.
 
     ``sake`` overrides the Sake Cup's role (``"animal"`` or ``"chaff"``) for sake_cup=either,
-    which scores both readings and keeps the better.
+    which scores both readings and keeps the better. ``called``: the pile's holder has called
+    koi-koi this round (it changes the viewing yaku under viewing_value=1-3, KK-YAKU-17).
 
     >>> from hanafuda_spec.yaku import best_per_group
     >>> t = yaku_table(KOIKOI.resolve(), month=1)
@@ -442,7 +618,8 @@ def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = 
     if role == "chaff":
         animals = ANIMALS - {SAKE}
     chaff = CHAFF | {SAKE} if role in ("both", "chaff") else CHAFF
-    older = values["yaku_system"] == "older"
+    older = values["yaku_system"] in ("older", "older-stacked")
+    yset = values.get("yaku_set", "full")
     rows: list[YakuDef] = [
         YakuDef("five-brights", "Five Brights", "五光", int(values["five_brights"]), BRIGHTS, 5, "KK-YAKU-2",
                 group="brights"),
@@ -452,8 +629,13 @@ def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = 
         YakuDef("three-brights", "Three Brights", "三光", int(values["three_brights"]), DRY_BRIGHTS, 3,
                 "KK-YAKU-5", group="brights", forbidden=frozenset({110})),
     ]
+    if yset == "flower-card-game":  # KK-YAKU-19
+        rows = [y for y in rows if y.id not in ("rainy-four-brights", "three-brights")]
     bdb = frozenset({60, 70, 100})
     if older:
+        if values["yaku_system"] == "older-stacked":  # KK-YAKU-18
+            rows.append(YakuDef("poetry-blue-ribbons", "Poetry+Blue Ribbons", "赤短・青短の重複", 10, POETRY | BLUE, 6,
+                                "KK-YAKU-18"))
         rows += [
             YakuDef("boar-deer-butterfly", "Boar-Deer-Butterfly", "猪鹿蝶", 5, bdb, 3, "KK-YAKU-6"),
             YakuDef("animals", "Animals", "タネ", 1, animals, 5, "KK-YAKU-7", extra_pool=animals, extra_from=5),
@@ -476,15 +658,18 @@ def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = 
             YakuDef("ribbons", "Ribbons", "短冊", 1, RIBBONS, 5, "KK-YAKU-11", group="ribbons",
                     extra_pool=RIBBONS, extra_from=5),
         ]
-    if values["viewing"] != "off":
+    if yset != "full":  # KK-YAKU-19
+        rows = [y for y in rows if y.id != "boar-deer-butterfly"]
+    if values["viewing"] != "off" and yset == "full":
+        vp = 5 if values.get("viewing_value", "5") == "5" else 3 if called else 1  # KK-YAKU-17
         rows += [
-            YakuDef("flower-viewing", "Flower-viewing sake", "花見酒", 5, frozenset({30, SAKE}), 2, "KK-YAKU-12"),
-            YakuDef("moon-viewing", "Moon-viewing sake", "月見酒", 5, frozenset({80, SAKE}), 2, "KK-YAKU-13"),
+            YakuDef("flower-viewing", "Flower-viewing sake", "花見酒", vp, frozenset({30, SAKE}), 2, "KK-YAKU-12"),
+            YakuDef("moon-viewing", "Moon-viewing sake", "月見酒", vp, frozenset({80, SAKE}), 2, "KK-YAKU-13"),
         ]
     if values["month_cards"] == "on" and month is not None:
         mc = frozenset(month * 10 + i for i in range(4))
         rows.append(YakuDef("cards-of-the-month", "Cards of the Month", "月札", 4, mc, 4, "KK-YAKU-14"))
-    doubled = DOUBLE_CHAFF if values["chaff_doubles"] == "on" else frozenset()
+    doubled = CHAFF_DOUBLES[values["chaff_doubles"]] & chaff  # KK-YAKU-16
     rows.append(YakuDef("chaff", "Chaff", "カス", 1, chaff, 10, "KK-YAKU-15", extra_pool=chaff, extra_from=10,
                         doubled=doubled))
     return tuple(rows)
@@ -554,7 +739,8 @@ def _game_length(step: Step) -> str | None:
         if step.match_over and max(step.after.scores) < 50:
             return f"game to 50 ended at {step.after.scores}"
         return None
-    if step.match_over and step.after.round != int(length):
+    early = step.options.get("game_end") == "zero" and min(step.after.scores) <= 0  # KK-GAME-3
+    if step.match_over and step.after.round != int(length) and not (early and step.after.round < int(length)):
         return f"game of {length} rounds ended after round {step.after.round}"
     if not step.match_over and step.after.round > int(length):
         return f"round {step.after.round} played in a game of {length} rounds"

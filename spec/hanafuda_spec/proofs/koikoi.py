@@ -230,7 +230,7 @@ def _deal(adapter: EngineAdapter) -> Iterator[Outcome]:
         # the reference deals what the arithmetic says
         n = 0
         for hs in sizes:
-            opts = spec.resolve(None, {"hand_size": str(hs), "teyaku": "off", "field_teyaku": "four-kind-only"})
+            opts = spec.resolve(None, {"hand_size": str(hs), "teyaku": "off", "field_pairs": "play"})
             for seed in range(1, 6):
                 adapter.start(GAME, opts, seed)
                 s = adapter.snapshot()
@@ -863,7 +863,8 @@ def count_option_sets(quick: bool) -> list[dict[str, str]]:
                                              ("normal", "wild")[i // 3]):
                 continue
             out.append(kk.SPEC.resolve(None, {"turn": turn, "after_hands": after, "lightning": light,
-                                              "hand_size": hs, "field_teyaku": ft, "draw_dealer": "pass"}))
+                                              "hand_size": hs, "field_teyaku": ft, "field_pairs": "play",
+                                              "draw_dealer": "pass"}))
     if not quick:  # KK-WILD-5, once per turn option
         out += [kk.SPEC.resolve(None, {"turn": turn, "lightning": "wild-if-susuki", "after_hands": "draw-pile",
                                        "draw_dealer": "pass"}) for turn in TURNS]
@@ -1016,7 +1017,8 @@ def _counts(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
             for j, (turn, after) in enumerate(combos):
                 if quick and j != (i + 1) % len(combos):  # one deal per case, every option in turn
                     continue
-                opts = kk.SPEC.resolve(None, {"hand_size": str(hh), "field_teyaku": "dealer-captures", "teyaku": "off",
+                opts = kk.SPEC.resolve(None, {"hand_size": str(hh), "field_teyaku": "dealer-captures",
+                                              "field_pairs": "play", "teyaku": "off",
                                               "lightning": "wild", "turn": turn, "after_hands": after})
                 runs.append((opts, stacked_deal(hh, qq), qq, True))
         bad, watches = _watch_play(adapter, runs, rng, 1)
@@ -1031,7 +1033,7 @@ def _counts(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
 
 # -- decision tables --------------------------------------------------------------------------------
 
-MODES = ("opponent", "self", "anyone", "count", "none")
+MODES = ("opponent", "self", "anyone", "count", "none", "additive")
 
 
 def multiplier_rows() -> list[DecisionRow]:
@@ -1047,15 +1049,37 @@ def multiplier_rows() -> list[DecisionRow]:
         DecisionRow("anyone: no call", lambda v: v["mode"].eq(2) & (v["own"] + v["other"]).eq(0), lambda v: z.const(1)),
         DecisionRow("count: opponent's calls + 1 (KK-11)", lambda v: v["mode"].eq(3), lambda v: v["other"] + 1),
         DecisionRow("none", lambda v: v["mode"].eq(4), lambda v: z.const(1)),
+        DecisionRow("additive: no factor, the bonus is added (bonus_rows, KK-SCORE-6)", lambda v: v["mode"].eq(5),
+                    lambda v: z.const(1)),
     ]
     return rows
+
+
+def bonus_rows() -> list[DecisionRow]:
+    """multiplier=additive (KK-SCORE-6): the round score from the base (after the 7-point doubling) and the
+    scorer's own calls."""
+    return [
+        DecisionRow("no call", lambda v: v["own"].eq(0), lambda v: v["base"]),
+        DecisionRow("1-3 calls: + calls", lambda v: (v["own"] >= 1) & (v["own"] <= 3), lambda v: v["base"] + v["own"]),
+        DecisionRow("4+ calls: x (calls - 2)", lambda v: v["own"] >= 4, lambda v: v["base"] * (v["own"] - 2)),
+    ]
+
+
+def additive_score(base: int, own: int) -> int:
+    """The additive bonus table (:func:`bonus_rows`) evaluated for one case."""
+    a = {"base": base, "own": own}
+    v = {k: z.int_var(k) for k in ("base", "own")}
+    for r in bonus_rows():
+        if z.evaluate(z.ite(r.guard(v), 1, 0), a) == 1:
+            return z.evaluate(r.value(v), a)
+    raise AssertionError(a)
 
 
 def _decisions(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
     def multiplier() -> Result:
         names = ("mode", "own", "other")
         gaps, clashes = decision_table(
-            names, lambda v: z.all_of([v["mode"] >= 0, v["mode"] <= 4, v["own"] >= 0, v["other"] >= 0]),
+            names, lambda v: z.all_of([v["mode"] >= 0, v["mode"] <= 5, v["own"] >= 0, v["other"] >= 0]),
             multiplier_rows())
         cases = [Case(f"multiplier={MODES[g['mode']]}, own calls {g['own']}, opponent's {g['other']}: "
                       "no rule", None) for g in gaps]
@@ -1063,6 +1087,18 @@ def _decisions(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
                        None) for g in clashes]
         return True, "complete and consistent" if not cases else "", {}, 0, tuple(cases)
     yield timed(GAME, "z3 decision table: koi-koi multiplier modes (KK-SCORE-1, KK-11)", multiplier)
+
+    def bonus() -> Result:
+        gaps, clashes = decision_table(("base", "own"), lambda v: z.all_of([v["base"] >= 1, v["own"] >= 0,
+                                                                              v["own"] <= 8]), bonus_rows())
+        cases = [Case(f"additive bonus, base {g['base']}, calls {g['own']}: no rule", None) for g in gaps]
+        cases += [Case(f"additive bonus, base {g['base']}, calls {g['own']}: two rules differ", None) for g in clashes]
+        # KK-22: a fourth call can score less than the third (recorded, not a failure)
+        b = z.int_var("base")
+        lower = z.find([b >= 1, b * 2 < b + 3])
+        note = f"; a fourth call scores less than a third with a base of {lower['base']} (KK-22)" if lower else ""
+        return True, ("complete and consistent" + note) if not cases else "", {}, 0, tuple(cases)
+    yield timed(GAME, "z3 decision table: additive koi-koi bonus (KK-SCORE-6, KK-22)", bonus)
 
     def round_end() -> Result:
         # end: 0 shōbu, 1 exhaustive draw, 2 one lucky hand, 3 two lucky hands, 4 misdeal;
@@ -1090,6 +1126,7 @@ def _decisions(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
         """Every shōbu of random play is scored as the table says: base (×2 at 7+) × koi-koi multiplier
         × field multiplier."""
         sets: list[dict[str, str]] = [kk.SPEC.resolve(None, {"multiplier": md}) for md in MODES]
+        sets += [kk.SPEC.resolve(profile) for profile in ("battle-hanafuda", "koikoi-japan")]
         sets += [kk.SPEC.resolve(None, {"seven_double": "off"}),
                  kk.SPEC.resolve(None, {"field_multiplier": "count"}),
                  kk.SPEC.resolve(None, {"field_multiplier": "double"}),
@@ -1149,6 +1186,8 @@ class ShobuWatch:
                 nb = self.field_brights or 0
                 fm = {"off": 1, "double": 2 if nb else 1, "count": nb + 1}[opts["field_multiplier"]]
                 want = base * seven * koi * fm
+                if opts["multiplier"] == "additive":
+                    want = additive_score(base * seven, self.calls[w]) * fm
                 self.checked += 1
                 if o.deltas[w] != want:
                     return f"shōbu scored {o.deltas[w]}, the table says {base}×{seven}×{koi}×{fm} = {want}"

@@ -1,0 +1,95 @@
+"""``hanafuda identify``: the search finds the rules records were written under."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hanafuda.cli import main
+from hanafuda.identify import identify, parse_all
+from hanafuda.records import record_match
+from hanafuda.registry import game
+from hanafuda_spec.games.koikoi import SPEC
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+KK = game("koikoi")
+#: Options the property test varies (length is fixed to 1 round to keep records short).
+VARIED = [o for o in SPEC.options if o.key != "length"]
+
+
+def _records(ruleset: str, options: dict[str, str], seeds: range) -> list[dict[str, Any]]:
+    return [record_match(KK, ruleset, options, seed=s, policy_seed=s + 100) for s in seeds]
+
+
+@settings(derandomize=True, max_examples=6, deadline=None, phases=(Phase.explicit, Phase.generate))
+@given(ruleset=st.sampled_from([rs.name for rs in SPEC.rulesets]),
+       changes=st.lists(st.tuples(st.sampled_from(range(len(VARIED))), st.integers(0, 20)), min_size=1, max_size=1))
+def test_identify_finds_an_assignment_equal_on_every_distinguishable_option(
+        ruleset: str, changes: list[tuple[int, int]]) -> None:
+    """Records written under a random ruleset with one option set to a random value (and one round a
+    game). (Several differences are searched one step at a time, see hanafuda.identify and
+    test_identify_finds_several_differences.)"""
+    options = {"length": "1"}
+    for k, v in changes:
+        o = VARIED[k]
+        options[o.key] = o.choices[v % len(o.choices)]
+    original = SPEC.resolve(ruleset, options)
+    recs, bad = parse_all(_records(ruleset, options, range(4)))
+    assert not bad
+    found = identify("koikoi", recs)
+    assert found.valid == found.records == 4, found.unexplained
+    values = {**SPEC.resolve(found.ruleset), **found.options}
+    for key, value in original.items():
+        if key not in found.undetermined:
+            assert values[key] == value, (key, found)
+
+
+def test_identify_finds_several_differences() -> None:
+    options = {"multiplier": "self", "seven_double": "off", "length": "3"}
+    recs, _ = parse_all(_records("battle-hanafuda", options, range(6)))
+    found = identify("koikoi", recs)
+    assert found.valid == 6
+    values = {**SPEC.resolve(found.ruleset), **found.options}
+    assert all(values[k] == v for k, v in options.items() if k not in found.undetermined)
+    assert found.ruleset == "battle-hanafuda" and "multiplier" not in found.undetermined
+
+
+def test_identify_names_each_profile() -> None:
+    for profile in ("battle-hanafuda", "koikoi-japan", "go-koikoi"):
+        recs, _ = parse_all(_records(profile, {}, range(2)))
+        found = identify("koikoi", recs)
+        assert found.ruleset == profile and found.valid == 2 and not found.options, found
+
+
+def test_identify_reports_the_first_problem_of_an_unexplained_record(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    docs = _records("fudawiki", {"length": "1"}, range(3))
+    broken = dict(docs[1])
+    broken["actions"] = ["play 999", *broken["actions"][1:]]
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(d) + "\n" for d in (docs[0], broken, docs[2])), encoding="utf-8")
+    assert main(["identify", "koikoi", str(path), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"game", "ruleset", "options", "undetermined", "records", "valid", "unexplained"}
+    assert out["records"] == 3 and out["valid"] == 2
+    assert [u["record"] for u in out["unexplained"]] == [2] and out["unexplained"][0]["rule"] == "KK-TURN-2"
+
+
+@pytest.mark.parametrize("content", ["", "not json\n", '{"format": "x"}\n'])
+def test_identify_bad_input_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               content: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content, encoding="utf-8")
+    assert main(["identify", "koikoi", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+
+
+def test_identify_missing_file_and_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["identify", "koikoi", "/nonexistent/x.jsonl"]) == 2
+    assert main(["identify", "nosuchgame", "/nonexistent/x.jsonl"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "Traceback" not in err

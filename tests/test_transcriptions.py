@@ -1,0 +1,273 @@
+"""The catalogue agrees, entry by entry, with an independent transcription of the sources' tables.
+
+Rule data is declared once (the catalogue) and used by the reference, the proofs and the docs, so
+a wrong card in a table would pass everything that reads that declaration. The files in
+``tests/transcriptions/`` are a second copy, written from the source documents as they lay the
+tables out (see the README there); these tests compare the two. Yaku rows are compared by what they
+do, not by how the catalogue spells them: the source's cards must form the row at exactly the
+source's value, and leaving out any one of them (or one of its "one of" groups, or one card short
+of its "any N") must not form it even with every other card of the deck in the pile.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hanafuda.adapter import ReferenceAdapter
+from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
+from hanafuda_spec.games import kekoro as ke
+from hanafuda_spec.games import koikoi as kk
+from hanafuda_spec.games import kujuroku as kj
+from hanafuda_spec.games import kusurigui as kg
+from hanafuda_spec.games import musashino as mb
+from hanafuda_spec.neutral import Snapshot
+
+HERE = Path(__file__).parent / "transcriptions"
+
+Row = Mapping[str, Any]
+#: One catalogue row's worth for a pile (0 when the row is not formed).
+Scorer = Callable[[frozenset[int]], int]
+
+
+def load(game: str) -> dict[str, Any]:
+    with (HERE / f"{game}.toml").open("rb") as f:
+        return tomllib.load(f)
+
+
+def _musashino_scorer(d: mb.Dekiyaku) -> Scorer:
+    return lambda pile: d.points if d.formed(pile) else 0
+
+
+def catalogue_rows(game: str, options: Mapping[str, str]) -> dict[str, Scorer]:
+    """The catalogue's yaku rows for ``options`` (resolved), each as a scorer, by id."""
+    values = spec_for(game).resolve(None, dict(options))
+    if game == "musashino":
+        return {d.id: _musashino_scorer(d) for d in mb.yaku_table(values)}
+    if game == "kujuroku":
+        table = kj.CONFIGURATIONS[values["configuration"]]
+    elif game == "kekoro":
+        table = ke.yaku_table(values)
+    elif game == "kusurigui":
+        table = kg.yaku_table(values)
+    else:
+        table = kk.yaku_table(values, month=3)  # the month rows are checked for a round of March
+    return {y.id: y.value for y in table}
+
+
+def deck(game: str, options: Mapping[str, str]) -> frozenset[int]:
+    return frozenset(profile_for(game).deck(spec_for(game).resolve(None, dict(options))))
+
+
+def witnesses(row: Row) -> list[frozenset[int]]:
+    """Smallest piles the source says form ``row``: its cards, one of each group, N of its set
+    (enough choices that every card the source names appears in one)."""
+    cards = frozenset(row.get("cards", ()))
+    if row.get("month"):
+        cards = frozenset(30 + i for i in range(4))
+    groups = [tuple(g) for g in row.get("one_of", ())]
+    of = tuple(row.get("of", ()))
+    n = int(row.get("any", 0))
+    subsets = [frozenset(of[(k + i) % len(of)] for i in range(n)) for k in range(len(of))] if n else [frozenset()]
+    out = []
+    for choice in itertools.product(*groups) if groups else [()]:
+        for sub in subsets:
+            out.append(cards | frozenset(choice) | sub)
+    return out
+
+
+def short_piles(row: Row, universe: frozenset[int]) -> list[tuple[str, frozenset[int]]]:
+    """Piles one condition short of ``row``, padded with every other card of the deck."""
+    cards = frozenset(row.get("cards", ()))
+    if row.get("month"):
+        cards = frozenset(30 + i for i in range(4))
+    out = [(f"without {c}", universe - {c}) for c in sorted(cards)]
+    out += [(f"without any of {sorted(g)}", universe - frozenset(g)) for g in row.get("one_of", ())]
+    if row.get("any"):
+        of, n = tuple(row["of"]), int(row["any"])
+        for k in range(len(of)):
+            few = frozenset(of[(k + i) % len(of)] for i in range(n - 1))
+            out.append((f"{n - 1} of the {len(of)}", (universe - frozenset(of)) | few))
+    return out
+
+
+def yaku_tables(game: str) -> list[tuple[str, dict[str, Any]]]:
+    data = load(game)
+    return [(name, t) for name, t in data.items() if isinstance(t, dict) and "rows" in t and
+            any("id" in r for r in t["rows"])]
+
+
+YAKU_CASES = [(g, name) for g in GAME_KEYS for name, _ in yaku_tables(g)]
+
+
+def test_every_table_names_its_source() -> None:
+    for g in GAME_KEYS:
+        for name, table in load(g).items():
+            assert {"source", "section", "published", "transcribed"} <= set(table), (g, name)
+
+
+@pytest.mark.parametrize(("game", "table_name"), YAKU_CASES, ids=[f"{g}:{t}" for g, t in YAKU_CASES])
+def test_yaku_rows_agree(game: str, table_name: str) -> None:
+    table = dict(yaku_tables(game))[table_name]
+    options: dict[str, str] = dict(table.get("options", {}))
+    rows: Sequence[Row] = table["rows"]
+    universe = deck(game, options)
+    cat = catalogue_rows(game, options)
+    for row in rows:
+        rid = row.get("scored_as", row["id"])
+        if "scored_as" in row:  # a recorded decision scores the source's row under another name
+            assert any(g.id == row["decision"] for g in spec_for(game).gaps), row["decision"]
+        assert rid in cat, f"{game}: {row['name']} ({rid}) is not in the catalogue"
+        score = cat[rid]
+        if "points_range" in row:
+            lo, hi = row["points_range"]
+            choices = spec_for(game).option(row["option"]).choices
+            assert sorted(int(c) for c in choices) == list(range(lo, hi + 1)), (rid, choices)
+            for c in choices:
+                scorer = catalogue_rows(game, {**options, row["option"]: c})[rid]
+                for w in witnesses(row):
+                    assert scorer(w) == int(c), f"{game} {rid}: {sorted(w)} worth {scorer(w)}, want {c}"
+        else:
+            for w in witnesses(row):
+                assert score(w) == row["points"], (f"{game} {rid}: the source's cards {sorted(w)} are worth "
+                                                   f"{score(w)} in the catalogue, the source says {row['points']}")
+        for why, pile in short_piles(row, universe):
+            assert score(pile) == 0, f"{game} {rid}: formed {why} (the source needs it)"
+    if table_name in ("yaku", "dekiyaku", "dekiyaku_A"):  # the full table: nothing more in the catalogue
+        assert sorted(cat) == sorted(r["id"] for r in rows)
+
+
+@pytest.mark.parametrize("config", ["B", "C", "D"])
+def test_kujuroku_configurations_are_complete(config: str) -> None:
+    rows = load("kujuroku")[f"dekiyaku_{config}"]["rows"]
+    assert sorted(catalogue_rows("kujuroku", {"configuration": config})) == sorted(r["id"] for r in rows)
+
+
+def first_position(game: str, options: Mapping[str, str]) -> Snapshot:
+    a = ReferenceAdapter()
+    a.start(game, dict(spec_for(game).resolve(None, dict(options))), 1)
+    return a.snapshot()
+
+
+# -- Kekoro ----------------------------------------------------------------------------------------
+
+def test_kekoro_card_values() -> None:
+    rows = load("kekoro")["card_values"]["rows"]
+    seen: list[int] = []
+    for r in rows:
+        assert len(r["cards"]) == r["count"], r["type"]
+        for c in r["cards"]:
+            assert ke.CARD_VALUES["source"][c] == r["value"], (r["type"], c)
+            assert ke.CARD_VALUES["kusaba"][c] == r["kusaba"], (r["type"], c)
+        seen += r["cards"]
+    assert sorted(seen) == sorted(ke.CARD_VALUES["source"]) == sorted(ke.CARD_VALUES["kusaba"])
+    assert len(seen) == 48
+
+
+def test_kekoro_game_numbers_and_deal() -> None:
+    d = load("kekoro")
+    g = d["game"]
+    assert (g["lead"], g["yaku_lead"], g["yaku_points"]) == (ke.LEAD, ke.YAKU_LEAD, ke.YAKU_POINTS)
+    s = first_position("kekoro", {})
+    deal = d["deal"]
+    assert (len(s.zone("hand.0")), len(s.zone("hand.1")), len(s.zone("field")), len(s.zone("stock"))) == \
+        (deal["hand"], deal["hand"], deal["field"], deal["stock"])
+
+
+# -- Kujuroku --------------------------------------------------------------------------------------
+
+def test_kujuroku_card_points() -> None:
+    t = load("kujuroku")["card_points"]
+    numbers = {int(k): v for k, v in t["numbers"].items()}
+    ids = kj.DECK_IDS[False]
+    for c in ids:
+        want = t["oni"] if c == kj.ONI else numbers[c // 10]
+        assert kj.card_points(c, False) == want, c
+    assert sum(kj.card_points(c, False) for c in ids) == t["total"]
+
+
+def test_kujuroku_chip_table() -> None:
+    t = load("kujuroku")["chip_table"]
+    assert t["par"] == kj.PAR
+    for low, high, chips in t["bands"]:
+        for score in range(low, high + 1):
+            assert kj.chip_score(score) == chips, score
+
+
+def test_kujuroku_deal() -> None:
+    d = load("kujuroku")["deal"]
+    assert len(kj.DECK_IDS[False]) == d["deck"]
+    assert (kj.PLAYERS_PER_ROUND, kj.HAND_SIZE, kj.stock_size(False), kj.START_CHIPS) == \
+        (d["participants"], d["hand"], d["stock"], d["chips"])
+    s = first_position("kujuroku", {})
+    parts = [(s.dealer + i) % 4 for i in range(d["participants"])]
+    assert [len(s.zone(f"hand.{p}")) for p in parts] == [d["hand"]] * d["participants"]
+    assert len(s.zone("field")) + len(s.zone(f"captured.{s.dealer}")) == d["field"]
+    assert len(s.zone("stock")) == d["stock"]
+    assert s.scores == (d["chips"],) * 4
+
+
+# -- Musashino-Bana --------------------------------------------------------------------------------
+
+def test_musashino_deals() -> None:
+    for r in load("musashino")["deal"]["rows"]:
+        plan = mb.DEALS[r["players"]]
+        assert (plan.hand, plan.field, plan.stock) == (r["hand"], r["field"], r["stock"]), r["players"]
+        s = first_position("musashino", {"players": r["players"]})
+        assert [len(s.zone(f"hand.{p}")) for p in range(plan.players)] == [r["hand"]] * plan.players
+        assert (len(s.zone("field")), len(s.zone("stock"))) == (r["field"], r["stock"])
+
+
+def test_musashino_storm_and_sun() -> None:
+    t = load("musashino")["storm"]
+    assert sorted(mb.STORM_CARDS) == sorted(t["storm_cards"])
+    assert sorted(mb.STORM_VICTIMS) == sorted(t["victims"])
+    assert sorted(mb.BANQUETS) == sorted(t["banquets"])
+    assert t["sun"] == mb.SUN_CARD
+    assert set(t["banquets"]) <= {d.id for d in mb.yaku_table(spec_for("musashino").resolve(None, {}))}
+
+
+# -- Kusuri-gui ------------------------------------------------------------------------------------
+
+def test_kusurigui_deck_and_deal() -> None:
+    d = load("kusurigui")["deal"]
+    full = {m * 10 + i for m in range(1, 13) for i in range(4)}
+    assert len(kg.DECK) == d["deck"] and sorted(full - set(kg.DECK)) == d["removed"]
+    assert (d["field_face_down"], d["redeals"]) == (kg.OUT_OF_PLAY, kg.REDEALS)
+    spec = spec_for("kusurigui")
+    assert spec.option("chips").default == str(d["chips"])
+    assert list(spec.option("rounds").choices) == d["rounds"]
+    assert list(spec.option("payment").choices) == d["kusuri_gui_payment"]
+    s = first_position("kusurigui", {})
+    assert (len(s.zone("hand.0")), len(s.zone("hand.1")), len(s.zone("pile"))) == \
+        (d["hand"], d["hand"], d["discard_pile"])
+    assert len(s.zone("stock")) == d["redeals"] * 2 * d["hand"]
+
+
+# -- Koi-Koi ---------------------------------------------------------------------------------------
+
+def test_koikoi_deal() -> None:
+    d = load("koikoi")["deal"]
+    s = first_position("koikoi", {})
+    assert (len(s.zone("hand.0")), len(s.zone("hand.1")), len(s.zone("field")), len(s.zone("stock"))) == \
+        (d["hand"], d["hand"], d["field"], d["stock"])
+
+
+# -- the check is not vacuous ----------------------------------------------------------------------
+
+def test_a_swapped_card_in_a_yaku_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The issue's example: Nakazō (70, 80, 90) with 61 for 90 in the catalogue fails the comparison."""
+    rows = tuple((yid, n, ja, (70, 80, 61) if yid == "nakazo" else cards) for yid, n, ja, cards in ke._YAKU)
+    monkeypatch.setattr(ke, "_YAKU", rows)
+    ke._yaku_table.cache_clear()
+    try:
+        with pytest.raises(AssertionError, match="nakazo"):
+            test_yaku_rows_agree("kekoro", "yaku")
+    finally:
+        monkeypatch.undo()
+        ke._yaku_table.cache_clear()
+    test_yaku_rows_agree("kekoro", "yaku")
