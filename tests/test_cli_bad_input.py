@@ -194,6 +194,15 @@ ROWS: dict[str, Row] = {
     "import garbage": Row(["import", "koikoi-ai", "F", "--out", "o.jsonl"], 2, "F", files={"F": b"garbage"}),
     "import a binary file": Row(["import", "battle-hanafuda", "F", "--out", "o.jsonl"], 2, "F", files={"F": BINARY}),
     "import an empty name": Row(["import", "koikoi-ai", ""], 2, "file name is empty"),
+    # -- identify -------------------------------------------------------------------------------
+    "identify a missing file": Row(["identify", "koikoi", "nope.jsonl"], 2, "nope.jsonl: cannot read"),
+    "identify a directory": Row(["identify", "koikoi", "."], 2, "is a directory"),
+    "identify truncated JSON": Row(["identify", "kekoro", "F"], 2, "truncated", files={"F": b"TRUNCATED"}),
+    "identify a binary file": Row(["identify", "koikoi", "F"], 2, "not UTF-8", files={"F": BINARY}),
+    "identify an empty file": Row(["identify", "koikoi", "F"], 2, "no records", files={"F": b""}),
+    "identify records of another game": Row(["identify", "koikoi", "F"], 2, "records of kekoro",
+                                            files={"F": b"RECORD\n"}),
+    "identify an empty game": Row(["identify", "", "F"], 2, "game name is empty", files={"F": b"RECORD\n"}),
     # -- the program ----------------------------------------------------------------------------
     "no command": Row([], 2, "a COMMAND is required"),
     "unknown command": Row(["frobnicate"], 2, "unknown command 'frobnicate'"),

@@ -3,32 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import IO, Any
 
-from hanafuda.commands._common import print_json
+from hanafuda.commands._common import GAMES_HELP, add_command, game_name, nonempty, print_json
 from hanafuda.identify import identify, parse_all
 from hanafuda.records import read_documents
 from hanafuda.registry import game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("identify", help="find the ruleset and options under which game records validate",
-                       description="Replay the records (JSON Lines or one JSON document per file, '-' for stdin) "
-                       "under the game's rulesets and option values, ignoring the rules they name, and report the "
-                       "assignment under which the most of them validate (claims included): the ruleset, the "
-                       "options that differ from it, how many records validate, and the first problem of each "
-                       "other record with its rule id. Options that no record can tell apart are reported as "
-                       "undetermined. The search is deterministic (see hanafuda.identify). Exit 0 all records "
-                       "validate, 1 some do not, 2 unusable input.")
-    p.add_argument("game")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p = add_command(sub, "identify", help="find the ruleset and options under which game records validate",
+                    examples=["hanafuda identify koikoi their-games.jsonl",
+                              "hanafuda import koikoi-ai game.json | hanafuda identify koikoi - --json"],
+                    description="Replay the records (JSON Lines or one JSON document per file, '-' for stdin) "
+                    "under the game's rulesets and option values, ignoring the rules they name, and report the "
+                    "assignment under which the most of them validate (claims included): the ruleset, the "
+                    "options that differ from it, how many records validate, and the first problem of each "
+                    "other record with its rule id. Options that no record can tell apart are reported as "
+                    "undetermined. The search is deterministic (see hanafuda.identify). Exit 0 all records "
+                    "validate, 1 some do not, 2 unusable input.")
+    p.add_argument("game", type=game_name, metavar="GAME", help=GAMES_HELP)
+    p.add_argument("files", nargs="+", metavar="FILE", type=nonempty("file name"),
+                   help="a file of records (JSON Lines, or one JSON document); '-' for stdin")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
 
 
 def _fail(msg: str) -> int:
-    print(f"hanafuda identify: {msg}", file=sys.stderr)
+    print(f"hanafuda: error: identify: {msg}", file=sys.stderr)
     return 2
 
 
@@ -36,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     key = game(args.game).spec.key
     docs: list[Any] = []
     for name in args.files:
+        if name != "-" and os.path.isdir(name):
+            return _fail(f"{name}: is a directory, not a file")
         try:
             stream: IO[bytes] = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
         except OSError as e:
