@@ -31,7 +31,8 @@ KINDS = ("play", "take", "draw", "koikoi", "stop", "declare", "continue", "colle
 #: Per game: the option sets to play, and each branch of its explanation as (rule id, phrase of the reason).
 BRANCHES: Mapping[str, tuple[tuple[Mapping[str, str], ...], tuple[tuple[str, str], ...]]] = {
     "koikoi": (
-        ({"length": "3"}, {"length": "3", "discard": "must-capture", "after_hands": "draw-pile"}),
+        ({"length": "3"}, {"length": "3", "discard": "must-capture", "after_hands": "draw-pile"},
+         {"length": "3", "koikoi_limit": "once-per-round", "koikoi_last_turn": "forbidden"}),
         (("KK-TURN-2", "cannot play a hand card now"),
          ("KK-TURN-2", "is not in seat"),
          ("KK-CAP-2", "name one of them as target"),
@@ -40,6 +41,9 @@ BRANCHES: Mapping[str, tuple[tuple[Mapping[str, str], ...], tuple[tuple[str, str
          ("KK-CAP-6", "no drawn card is waiting"),
          ("KK-CAP-2", "is not one of the two field cards"),
          ("KK-END-5", "a draw-only turn"),
+         ("KK-TURN-3", "names no card and no label"),
+         ("KK-TURN-8", "koi-koi was already called in this round"),
+         ("KK-TURN-9", "koi-koi needs a card in hand"),
          ("KK-TURN-3", "koi-koi and shōbu are called only"),
          ("KK-TURN-2", "unknown action kind")),
     ),

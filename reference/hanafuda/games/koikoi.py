@@ -633,10 +633,13 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             return "KK-CAP-2", f"{action.cards} is not one of the two field cards the drawn card matches"
         if action.kind == DRAW:
             return "KK-END-5", "a draw-only turn comes only once both hands are empty (after_hands=draw-pile)"
-        if action.kind == KOIKOI and state.phase is Phase.CALL:
+        if action.kind in (KOIKOI, STOP) and state.phase is Phase.CALL:
+            if action.cards or action.label:
+                return "KK-TURN-3", f"{action.kind!r} names no card and no label"
+            # a bare stop is always legal here: this is a koi-koi the decision point does not offer
             if state.rules.koikoi_once and (state.calls[0] or state.calls[1]):
                 return "KK-TURN-8", "koi-koi was already called in this round (koikoi_limit=once-per-round)"
-            return "KK-TURN-9", f"seat {p} has no card left in hand (koikoi_last_turn=forbidden)"
+            return "KK-TURN-9", f"seat {p} holds no card any more: koi-koi needs a card in hand (koikoi_last_turn=forbidden)"
         if action.kind in (KOIKOI, STOP):
             return "KK-TURN-3", "koi-koi and shōbu are called only after forming a new or improved yaku"
         return "KK-TURN-2", f"unknown action kind {action.kind!r} for Koi-Koi"

@@ -39,6 +39,8 @@ EVIDENCE_BADGES: dict[Evidence, tuple[str, str]] = {
     Evidence.RELATED_SOURCE: ("related", "taken from a page the seed defers to, or that a decision adopts"),
     Evidence.DECISION: ("decision", "our decision where the sources are silent or disagree; the decisions page "
                                     "gives the question, the readings and the reason"),
+    Evidence.IMPLEMENTATION: ("engine", "taken from an open engine's code, for that engine's profile: the "
+                                        "citation names its repository, commit, file and function"),
 }
 
 
