@@ -639,7 +639,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             # a bare stop is always legal here: this is a koi-koi the decision point does not offer
             if state.rules.koikoi_once and (state.calls[0] or state.calls[1]):
                 return "KK-TURN-8", "koi-koi was already called in this round (koikoi_limit=once-per-round)"
-            return "KK-TURN-9", f"seat {p} holds no card any more: koi-koi needs a card in hand (koikoi_last_turn=forbidden)"
+            return "KK-TURN-9", (f"seat {p} holds no card any more: koi-koi needs a card in hand "
+                                 "(koikoi_last_turn=forbidden)")
         if action.kind in (KOIKOI, STOP):
             return "KK-TURN-3", "koi-koi and shōbu are called only after forming a new or improved yaku"
         return "KK-TURN-2", f"unknown action kind {action.kind!r} for Koi-Koi"
