@@ -118,6 +118,8 @@ ROWS: dict[str, Row] = {
     "simulate --games x": Row(["simulate", "koikoi", "--games", "x"], 2, "'x' is not a number of games"),
     "simulate bad option value": Row(["simulate", "koikoi", "-o", "five_brights=12"], 2, "five_brights"),
     "simulate empty game": Row(["simulate", " "], 2, "game name is empty"),
+    "simulate --jobs 0": Row(["simulate", "koikoi", "--jobs", "0"], 2, "1 to 256"),
+    "simulate --jobs x": Row(["simulate", "koikoi", "-j", "x"], 2, "'x' is not a number of jobs"),
     # -- cards, rules ---------------------------------------------------------------------------
     "#18 cards ''": Row(["cards", ""], 2, "game name is empty"),
     "cards unknown game": Row(["cards", "nogame"], 2, "unknown game 'nogame'"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Mapping
@@ -15,11 +16,17 @@ from hanafuda.commands._common import (
     add_games_argument,
     add_rules_arguments,
     add_seed_argument,
+    count,
     game_name,
     print_json,
 )
 from hanafuda.registry import game
 from hanafuda.simulate import simulate
+
+#: ``--jobs`` default: one worker per core.
+DEFAULT_JOBS = max(1, min(256, os.cpu_count() or 1))
+#: Below this many games, starting worker processes costs more than it saves.
+MIN_PARALLEL_GAMES = 50
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,6 +40,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_games_argument(p, 100, "games to play")
     add_seed_argument(p, text="seed of the master generator (it draws each game's seeds), 0 to 2**64-1")
     add_rules_arguments(p)
+    p.add_argument("--jobs", "-j", type=count(1, 256, "a number of jobs"), default=DEFAULT_JOBS, metavar="N",
+                   help="worker processes, 1 to 256; the statistics are the same for every N "
+                        f"(default: the number of cores, {DEFAULT_JOBS} here; runs of fewer than "
+                        f"{MIN_PARALLEL_GAMES} games stay in one process)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--timing", action="store_true", help="include games/s in the JSON output")
     p.set_defaults(run=run)
@@ -44,8 +55,10 @@ def run(args: argparse.Namespace) -> int:
     g.rules(args.ruleset, options)  # validate before starting
     tty = sys.stderr.isatty()
 
+    jobs = args.jobs if args.games >= MIN_PARALLEL_GAMES else 1
+
     def progress(done: int) -> None:
-        if tty and (done % max(1, args.games // 50) == 0 or done == args.games):
+        if tty and (jobs > 1 or done % max(1, args.games // 50) == 0 or done == args.games):
             bar = "#" * (30 * done // args.games)
             sys.stderr.write(f"\r[{bar:<30}] {done}/{args.games}")
             if done == args.games:
@@ -53,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     t0 = time.perf_counter()
-    stats = simulate(g, options, args.ruleset, args.games, args.seed, progress)
+    stats = simulate(g, options, args.ruleset, args.games, args.seed, progress, jobs=jobs)
     dt = time.perf_counter() - t0
     rate = stats.games / dt if dt > 0 else 0.0
     if args.json:
