@@ -23,7 +23,7 @@ import functools
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -74,22 +74,33 @@ AnyGame = Any
 # -- writing ----------------------------------------------------------------------------------
 
 
+#: A playing policy: the action to take among the legal ones, given the match and the policy's
+#: generator.
+Policy = Callable[[Match[Any, Any], Sequence[Action], SplitMix64], Action]
+
+
+def random_policy(m: Match[Any, Any], legal: Sequence[Action], rng: SplitMix64) -> Action:
+    """Uniformly random legal play: ``legal[rng.below(len(legal))]``."""
+    return legal[rng.below(len(legal))]
+
+
 def record_match(g: AnyGame, ruleset: str | None, options: Mapping[str, str], seed: int, policy_seed: int,
                  *, snapshots: bool = False, first_dealer: int = 0,
-                 players: Sequence[str] | None = None) -> dict[str, JsonValue]:
-    """Play one match of random legal play (the policy is SplitMix64 with ``policy_seed``) and
-    return its record. With ``snapshots`` every action carries its seat and the position after it."""
+                 players: Sequence[str] | None = None, policy: Policy = random_policy,
+                 snapshot_deal: int | None = None) -> dict[str, JsonValue]:
+    """Play one match (by default random legal play; the policy's generator is SplitMix64 with
+    ``policy_seed``) and return its record. With ``snapshots`` every action carries its seat and the
+    position after it; with ``snapshot_deal`` only the actions of that deal (1 for the first) do."""
     rules = g.rules(ruleset, options)
     values = g.spec.resolve(ruleset, options)
     m: Match[Any, Any] = Match.start(g, rules, seed, first_dealer)
-    policy = SplitMix64(policy_seed)
+    rng = SplitMix64(policy_seed)
     counts = [0] * len(m.info.history)
     cur = 0
     acts: list[JsonValue] = []
     while not m.over:
-        legal = m.legal_actions()
-        a = legal[policy.below(len(legal))]
-        if snapshots:
+        a = policy(m, m.legal_actions(), rng)
+        if snapshots or len(m.info.history) + 1 == snapshot_deal:
             seat = g.to_move(m.state)
             after = g.snapshot(g.do(m.state, a), m.info)
             acts.append({"action": str(a), "seat": seat, "after": after.to_json()})

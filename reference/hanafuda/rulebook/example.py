@@ -31,11 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from hanafuda_spec.neutral import JsonValue, Snapshot
-from hanafuda_spec.shuffle import SplitMix64, shuffled
+from hanafuda_spec.shuffle import SplitMix64
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda.engine import Action, Match, MatchInfo, RoundResult
-from hanafuda.records import problems_of
+from hanafuda.records import problems_of, record_match
 from hanafuda.registry import game
 
 __all__ = ["EXAMPLES", "ExampleError", "ExampleSpec", "Turn", "check_record", "load_checked", "make_record",
@@ -107,50 +107,11 @@ def _choose(g: Any, m: Match[Any, Any], legal: Sequence[Action], rng: SplitMix64
 
 
 def make_record(ex: ExampleSpec) -> dict[str, JsonValue]:
-    """Play the example's match and return its record: every action in text form, the shown deal's
-    actions with their seat and the position after them."""
+    """Play the example's match (greedy play, :func:`_choose`) and return its record: every action
+    in text form, the shown deal's actions with their seat and the position after them."""
     g = game(ex.game)
-    rules = g.rules(ex.ruleset, ex.options)
-    values = g.spec.resolve(ex.ruleset, ex.options)
-    m: Match[Any, Any] = Match.start(g, rules, ex.seed)
-    rng = SplitMix64(ex.policy_seed)
-    counts = [0] * len(m.info.history)
-    cur = 0
-    acts: list[JsonValue] = []
-    while not m.over:
-        legal = m.legal_actions()
-        a = _choose(g, m, legal, rng)
-        if len(m.info.history) + 1 == ex.deal:
-            after = g.snapshot(g.do(m.state, a), m.info)
-            acts.append({"action": str(a), "seat": g.to_move(m.state), "after": after.to_json()})
-        else:
-            acts.append(str(a))
-        before = len(m.info.history)
-        m = m.apply(a)
-        cur += 1
-        ended = len(m.info.history) - before
-        if ended:
-            counts.append(cur)
-            counts.extend([0] * (ended - 1))
-            cur = 0
-    history = m.info.history
-    shuffle = SplitMix64(ex.seed)
-    orders: list[JsonValue] = [[c.id for c in shuffled(g.deck(rules).cards, shuffle)] for _ in history]
-    rounds: list[JsonValue] = [json.loads(json.dumps({"deal": k + 1, "actions": counts[k], **r.to_json()}))
-                               for k, r in enumerate(history)]
-    return {
-        "format": "hanafuda-record/1",
-        "game": g.spec.key,
-        "rules": {"ruleset": ex.ruleset or g.spec.default_ruleset, "options": dict(values)},
-        "seed": ex.seed,
-        "first_dealer": 0,
-        "players": [f"seat {i}" for i in range(g.seats(rules))],
-        "deck": orders[0],
-        "deals": orders[1:],
-        "actions": acts,
-        "result": {"rounds": rounds, "scores": list(m.info.scores), "winners": list(m.info.winners),
-                   "end_reason": m.info.end_reason},
-    }
+    return record_match(g, ex.ruleset, ex.options, ex.seed, ex.policy_seed,
+                        policy=lambda m, legal, rng: _choose(g, m, legal, rng), snapshot_deal=ex.deal)
 
 
 def write_records(out: Path) -> list[Path]:
