@@ -41,7 +41,7 @@ from typing import Protocol, runtime_checkable
 
 from hanafuda_spec.neutral import JsonValue
 
-__all__ = ["ENTRY_POINT_GROUP", "Importer", "ImporterError", "importers"]
+__all__ = ["ENTRY_POINT_GROUP", "Importer", "ImporterError", "decode_utf8", "importers"]
 
 ENTRY_POINT_GROUP = "hanafuda.importers"
 
@@ -57,6 +57,15 @@ class ImporterError(Exception):
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.what}" if self.line is not None else self.what
+
+
+def decode_utf8(data: bytes) -> str:
+    """A log's text, with or without a UTF-8 byte order mark; anything else is an :class:`ImporterError`
+    naming the first bad byte (a helper for importers)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ImporterError(None, f"not UTF-8 (byte {e.start + 1})") from None
 
 
 @runtime_checkable

@@ -34,7 +34,7 @@ from hanafuda_spec.cards import HANAFUDA, Card
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import FORMAT_1_1
 
-from hanafuda.importers import ImporterError, Record
+from hanafuda.importers import ImporterError, Record, decode_utf8
 
 __all__ = ["COMMIT", "IMPORTER", "RULESET", "YAKU"]
 
@@ -115,10 +115,7 @@ class BattleHanafuda:
     summary = "Battle Hanafuda simulator watch logs (suzukiplan/open-hanafuda-ai): one record per game"
 
     def read(self, source: str, data: bytes) -> list[Record]:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise ImporterError(None, f"not UTF-8 (byte {e.start + 1})") from None
+        text = decode_utf8(data)
         return [_Reader(source).read(text.splitlines())]
 
 

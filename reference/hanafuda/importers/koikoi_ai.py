@@ -33,7 +33,7 @@ from typing import Any
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import FORMAT_1_1
 
-from hanafuda.importers import ImporterError, Record
+from hanafuda.importers import ImporterError, Record, decode_utf8
 
 __all__ = ["COMMIT", "IMPORTER", "RULESET", "card_id"]
 
@@ -82,10 +82,7 @@ class KoiKoiAI:
     summary = "KoiKoi-AI (guansanghai/KoiKoi-AI) JSON game records: one record per game"
 
     def read(self, source: str, data: bytes) -> list[Record]:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise ImporterError(None, f"not UTF-8 (byte {e.start + 1})") from None
+        text = decode_utf8(data)
         if not text.strip():
             raise ImporterError(1, "empty file")
         try:
