@@ -120,6 +120,7 @@ ROWS: dict[str, Row] = {
     "simulate empty game": Row(["simulate", " "], 2, "game name is empty"),
     "simulate --jobs 0": Row(["simulate", "koikoi", "--jobs", "0"], 2, "1 to 256"),
     "simulate --jobs x": Row(["simulate", "koikoi", "-j", "x"], 2, "'x' is not a number of jobs"),
+    "validate --jobs 257": Row(["validate", "-", "--jobs", "257"], 2, "1 to 256"),
     # -- cards, rules ---------------------------------------------------------------------------
     "#18 cards ''": Row(["cards", ""], 2, "game name is empty"),
     "cards unknown game": Row(["cards", "nogame"], 2, "unknown game 'nogame'"),

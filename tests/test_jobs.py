@@ -1,9 +1,15 @@
-"""``--jobs``: the same output for every number of worker processes (issue 17)."""
+"""``--jobs``: the same output for every number of worker processes (issue 17): ``simulate`` and
+``validate``."""
 
 from __future__ import annotations
 
+import io
+import json
+from pathlib import Path
+
 import pytest
 from hanafuda.cli import main
+from hanafuda.records import record_match, validate_stream
 from hanafuda.registry import game
 from hanafuda.simulate import simulate
 
@@ -23,3 +29,31 @@ def test_simulate_command_output_is_identical_for_1_and_2_jobs(capsys: pytest.Ca
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
     assert '"games": 60' in outputs[0]
+
+
+def test_validate_output_is_identical_for_1_and_2_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """300 records (enough for the workers to start), some broken, one not JSON: every report, in
+    the same order, with the same exit code."""
+    lines = [json.dumps(record_match(game("kekoro"), None, {}, s, s)) for s in range(300)]
+    lines = [line.replace('"play ', '"play 1', 1) if i % 37 == 5 else line for i, line in enumerate(lines)]
+    lines.insert(100, "{not json")
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    runs = []
+    for jobs in ("1", "2"):
+        for extra in ([], ["--json"]):
+            code = main(["validate", str(path), "--jobs", jobs, *extra])
+            out = capsys.readouterr()
+            runs.append((jobs, extra, code, out.out, out.err))
+    for i in (0, 1):
+        one, two = runs[i], runs[i + 2]
+        assert one[2:] == two[2:], (one[:2], two[:2])
+    assert runs[0][2] == 2 and "300 record(s)" not in runs[0][3] and "301 record(s)" in runs[0][3]
+    assert "8 invalid" in runs[0][3]
+
+
+def test_validate_stream_reports_come_back_in_order() -> None:
+    lines = b"".join(json.dumps(record_match(game("koikoi"), None, {}, s, s)).encode() + b"\n" for s in range(130))
+    reports = list(validate_stream(io.BytesIO(lines), jobs=2))
+    assert [r.record for r in reports] == list(range(1, 131))
+    assert all(not r.problems for r in reports)

@@ -20,10 +20,12 @@ record 1, deal 1, action 0, $.actions[0]: [KK-TURN-2] 'play 999' is illegal: ...
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -992,10 +994,28 @@ def read_documents(stream: IO[bytes], limit: int | None = None) -> Iterator[Sour
 
 
 def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None = None, *,
-                    ruleset: str | None = None, options: Mapping[str, str] | None = None) -> Iterator[RecordReport]:
-    """Validate every record of a stream, one at a time."""
-    for src in read_documents(stream, limit):
-        if src.problem is not None:
-            yield RecordReport(src.record, src.line, None, 0, 0, [src.problem], unusable=True)
-            continue
-        yield validate_document(src.value, src.record, src.line, lenient, ruleset=ruleset, options=options)
+                    ruleset: str | None = None, options: Mapping[str, str] | None = None,
+                    jobs: int = 1) -> Iterator[RecordReport]:
+    """Validate every record of a stream, one at a time, in stream order. With ``jobs`` > 1 the
+    records are read here and validated by that many worker processes, a window of records at a
+    time (so memory stays bounded); the reports come back in stream order, the same as with one.
+    Streams of fewer than ``64 * jobs`` records are validated in this process."""
+    sources = read_documents(stream, limit)
+    size = jobs * 64
+    window = list(itertools.islice(sources, size)) if jobs > 1 else []
+    if len(window) < size:  # one process: jobs=1, or too few records to be worth starting workers
+        for src in itertools.chain(window, sources):
+            yield _validate_source(src, lenient, ruleset, options)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        while window:
+            yield from pool.map(_validate_source, window, itertools.repeat(lenient), itertools.repeat(ruleset),
+                                itertools.repeat(options), chunksize=16)
+            window = list(itertools.islice(sources, size))
+
+
+def _validate_source(src: Source, lenient: bool, ruleset: str | None,
+                     options: Mapping[str, str] | None) -> RecordReport:
+    if src.problem is not None:
+        return RecordReport(src.record, src.line, None, 0, 0, [src.problem], unusable=True)
+    return validate_document(src.value, src.record, src.line, lenient, ruleset=ruleset, options=options)

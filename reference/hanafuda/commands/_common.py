@@ -164,6 +164,18 @@ def check_seed_range(first: int, n: int) -> None:
                          f"pass 2**64-1 (use a seed at most {MAX_SEED - n + 1})")
 
 
+#: ``--jobs`` default: one worker process per core.
+DEFAULT_JOBS = max(1, min(256, os.cpu_count() or 1))
+
+
+def add_jobs_argument(p: argparse.ArgumentParser, small: str) -> None:
+    """``--jobs N``: worker processes, 1 to 256, default the number of cores; ``small`` says which
+    runs stay in one process."""
+    p.add_argument("--jobs", "-j", type=count(1, 256, "a number of jobs"), default=DEFAULT_JOBS, metavar="N",
+                   help=f"worker processes, 1 to 256; the output is the same for every N (default: the number "
+                        f"of cores, {DEFAULT_JOBS} here; {small} stay in one process)")
+
+
 def add_rules_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ruleset", "-r", metavar="R", type=nonempty("ruleset name"),
                    help="named ruleset (default: the game's default; see 'hanafuda rules GAME')")

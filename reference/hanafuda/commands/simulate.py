@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Mapping
@@ -14,17 +13,15 @@ from hanafuda.commands._common import (
     GAMES_HELP,
     add_command,
     add_games_argument,
+    add_jobs_argument,
     add_rules_arguments,
     add_seed_argument,
-    count,
     game_name,
     print_json,
 )
 from hanafuda.registry import game
 from hanafuda.simulate import simulate
 
-#: ``--jobs`` default: one worker per core.
-DEFAULT_JOBS = max(1, min(256, os.cpu_count() or 1))
 #: Below this many games, starting worker processes costs more than it saves.
 MIN_PARALLEL_GAMES = 50
 
@@ -40,10 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_games_argument(p, 100, "games to play")
     add_seed_argument(p, text="seed of the master generator (it draws each game's seeds), 0 to 2**64-1")
     add_rules_arguments(p)
-    p.add_argument("--jobs", "-j", type=count(1, 256, "a number of jobs"), default=DEFAULT_JOBS, metavar="N",
-                   help="worker processes, 1 to 256; the statistics are the same for every N "
-                        f"(default: the number of cores, {DEFAULT_JOBS} here; runs of fewer than "
-                        f"{MIN_PARALLEL_GAMES} games stay in one process)")
+    add_jobs_argument(p, f"runs of fewer than {MIN_PARALLEL_GAMES} games")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--timing", action="store_true", help="include games/s in the JSON output")
     p.set_defaults(run=run)

@@ -13,7 +13,7 @@ from typing import IO, Any
 from hanafuda_spec.records import LIMITS, Problem
 
 from hanafuda.cli import UsageError, parse_options
-from hanafuda.commands._common import add_command, add_rules_arguments, nonempty
+from hanafuda.commands._common import add_command, add_jobs_argument, add_rules_arguments, nonempty
 from hanafuda.records import RecordReport, consequences, suggest_options, validate_stream
 from hanafuda.registry import available
 
@@ -54,6 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="do not report problems of these rule ids or prefixes (repeatable)")
     p.add_argument("--all", action="store_true", help="list every problem instead of grouping the consequences")
     p.add_argument("--no-suggest", action="store_true", help="do not try other option values")
+    add_jobs_argument(p, "files of fewer than 64 records per job")
     p.set_defaults(run=run)
 
 
@@ -83,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
             files_out.append(summary)
             continue
         try:
-            for rep in validate_stream(stream, lenient=args.lenient, ruleset=args.ruleset, options=options or None):
+            for rep in validate_stream(stream, lenient=args.lenient, ruleset=args.ruleset, options=options or None,
+                                       jobs=args.jobs):
                 _filter(rep, args.select, args.ignore)
                 _account(summary, rep, args, name, options)
         finally:
