@@ -918,6 +918,11 @@ class Source:
     line: int
     value: Any = None
     problem: Problem | None = None
+    raw: bytes | None = None  # a line not decoded yet (read_documents(decode=False)); see decoded()
+
+    def decoded(self) -> Source:
+        """This document with its line decoded (itself if it was decoded when read)."""
+        return self if self.raw is None else _decode(self.raw, self.record, self.line)
 
 
 def _reject_constant(name: str) -> Any:
@@ -953,9 +958,11 @@ def _bad(record: int, line: int, rule: str, reason: str) -> Source:
     return Source(record, line, None, Problem(Location(record, None, None, "", line), rule, reason))
 
 
-def read_documents(stream: IO[bytes], limit: int | None = None) -> Iterator[Source]:
+def read_documents(stream: IO[bytes], limit: int | None = None, decode: bool = True) -> Iterator[Source]:
     """The records of a byte stream: JSON Lines (one record per line, read one line at a time), or
-    one pretty-printed JSON document (whose first line is ``{`` or ``[``; a list holds records)."""
+    one pretty-printed JSON document (whose first line is ``{`` or ``[``; a list holds records).
+    With ``decode=False`` the lines of JSON Lines are left for :meth:`Source.decoded` (so that
+    worker processes decode them)."""
     limit = LIMITS["record_bytes"] if limit is None else limit
     line_no = 0
     record = 0
@@ -990,17 +997,17 @@ def read_documents(stream: IO[bytes], limit: int | None = None) -> Iterator[Sour
             return
         first = False
         record += 1
-        yield _decode(raw, record, line_no)
+        yield _decode(raw, record, line_no) if decode else Source(record, line_no, raw=raw)
 
 
 def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None = None, *,
                     ruleset: str | None = None, options: Mapping[str, str] | None = None,
                     jobs: int = 1) -> Iterator[RecordReport]:
     """Validate every record of a stream, one at a time, in stream order. With ``jobs`` > 1 the
-    records are read here and validated by that many worker processes, a window of records at a
+    records are read here and decoded and validated by that many worker processes, a window of records at a
     time (so memory stays bounded); the reports come back in stream order, the same as with one.
     Streams of fewer than ``64 * jobs`` records are validated in this process."""
-    sources = read_documents(stream, limit)
+    sources = read_documents(stream, limit, decode=jobs <= 1)
     size = jobs * 64
     window = list(itertools.islice(sources, size)) if jobs > 1 else []
     if len(window) < size:  # one process: jobs=1, or too few records to be worth starting workers
@@ -1016,6 +1023,7 @@ def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None 
 
 def _validate_source(src: Source, lenient: bool, ruleset: str | None,
                      options: Mapping[str, str] | None) -> RecordReport:
+    src = src.decoded()
     if src.problem is not None:
         return RecordReport(src.record, src.line, None, 0, 0, [src.problem], unusable=True)
     return validate_document(src.value, src.record, src.line, lenient, ruleset=ruleset, options=options)
