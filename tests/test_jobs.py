@@ -1,5 +1,5 @@
-"""``--jobs``: the same output for every number of worker processes (issue 17): ``simulate`` and
-``validate``."""
+"""``--jobs``: the same output for every number of worker processes (issue 17): ``simulate``,
+``validate`` and ``verify``."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import main
 from hanafuda.records import record_match, validate_stream
 from hanafuda.registry import game
 from hanafuda.simulate import simulate
+from hanafuda_spec.verify import QUICK, run_checks_in_parallel
 
 
 @pytest.mark.parametrize("key", ["koikoi", "kusurigui", "musashino"])
@@ -57,3 +59,14 @@ def test_validate_stream_reports_come_back_in_order() -> None:
     reports = list(validate_stream(io.BytesIO(lines), jobs=2))
     assert [r.record for r in reports] == list(range(1, 131))
     assert all(not r.problems for r in reports)
+
+
+def test_verify_gives_the_same_checks_and_results_for_1_and_2_jobs() -> None:
+    """The same checks in the same order with the same results (their times aside), for one game."""
+    def outline(jobs: int) -> list[tuple[str, str, bool, int]]:
+        return [(r.game, r.check, r.ok, r.examples)
+                for r in run_checks_in_parallel(ReferenceAdapter, ["kekoro"], QUICK, 7, jobs)]
+
+    one = outline(1)
+    assert one == outline(2)
+    assert len(one) > 10 and all(ok for _, _, ok, _ in one)

@@ -168,12 +168,13 @@ def check_seed_range(first: int, n: int) -> None:
 DEFAULT_JOBS = max(1, min(256, os.cpu_count() or 1))
 
 
-def add_jobs_argument(p: argparse.ArgumentParser, small: str) -> None:
+def add_jobs_argument(p: argparse.ArgumentParser, small: str = "", same: str = "the output") -> None:
     """``--jobs N``: worker processes, 1 to 256, default the number of cores; ``small`` says which
-    runs stay in one process."""
+    runs stay in one process, ``same`` what does not depend on N."""
+    rest = f"; {small} stay in one process" if small else ""
     p.add_argument("--jobs", "-j", type=count(1, 256, "a number of jobs"), default=DEFAULT_JOBS, metavar="N",
-                   help=f"worker processes, 1 to 256; the output is the same for every N (default: the number "
-                        f"of cores, {DEFAULT_JOBS} here; {small} stay in one process)")
+                   help=f"worker processes, 1 to 256; {same} is the same for every N (default: the number "
+                        f"of cores, {DEFAULT_JOBS} here{rest})")
 
 
 def add_rules_arguments(p: argparse.ArgumentParser) -> None:

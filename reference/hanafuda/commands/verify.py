@@ -8,11 +8,19 @@ import os
 import sys
 
 from hanafuda_spec.games import GAME_KEYS
-from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, replay, run_checks
+from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, replay, run_checks_in_parallel
 
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import UsageError
-from hanafuda.commands._common import GAMES_HELP, add_command, game_name, parse_json, read_json, seed
+from hanafuda.commands._common import (
+    GAMES_HELP,
+    add_command,
+    add_jobs_argument,
+    game_name,
+    parse_json,
+    read_json,
+    seed,
+)
 from hanafuda.registry import game
 
 
@@ -34,6 +42,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--replay", metavar="FILE_OR_JSON",
                    help="reproduce a counterexample printed by a failed run (a file, '-' for stdin, or the JSON "
                    "object itself, starting with '{'); exits 1 if the failure shows again")
+    add_jobs_argument(p, same="every check and its result (not its time)")
     p.set_defaults(run=run)
 
 
@@ -79,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     results: list[CheckResult] = []
     if not args.json:
         print(f"{'game':10} {'check':64} {'examples/time':>18}  result")
-    for r in run_checks(ReferenceAdapter(), games, level, args.seed):
+    for r in run_checks_in_parallel(ReferenceAdapter, games, level, args.seed, args.jobs):
         results.append(r)
         if not args.json:
             amount = f"{r.examples} in {r.seconds:.1f}s" if r.kind == "examples" else f"proof {r.seconds:.2f}s"
