@@ -84,6 +84,7 @@ ROWS: dict[str, Row] = {
     "#18 verify --replay 10,000 nested arrays": Row(["verify", "--replay", "F"], 2, "nested too deeply",
                                                     files={"F": NESTED}),
     "#18 verify --replay '[]'": Row(["verify", "--replay", "[]"], 2, "a JSON object, not a list"),
+    "verify --jobs huge": Row(["verify", "--quick", "--jobs", "9" * 30], 2, "1 to 256"),
     "verify --replay a missing file": Row(["verify", "--replay", "nope.json"], 2, "--replay nope.json: cannot read"),
     "verify --replay truncated JSON": Row(["verify", "--replay", '{"game": "koikoi"'], 2, "truncated"),
     "verify --replay a 5000-digit number": Row(["verify", "--replay", "F"], 2, "more than 4300 digits",
@@ -189,6 +190,10 @@ ROWS: dict[str, Row] = {
     "perft --seed 2**64": Row(["perft", "koikoi", "--seed", str(2**64)], 2, "0 to 2**64-1"),
     "perft --divide at depth 0": Row(["perft", "koikoi", "--depth", "0", "--divide"], 2, "--divide"),
     "perft empty game": Row(["perft", ""], 2, "game name is empty"),
+    "perft --depth -1": Row(["perft", "koikoi", "--depth", "-1"], 2, "a depth: a whole number 0 to 12"),
+    "perft --seed -1": Row(["perft", "koikoi", "--seed", "-1"], 2, "0 to 2**64-1"),
+    "perft unknown game": Row(["perft", "nope"], 2, "unknown game 'nope'"),
+    "perft unknown option": Row(["perft", "koikoi", "-o", "nope=1"], 2, "nope"),
     "perft --seed 2**64-1 is a seed": Row(["perft", "kekoro", "--seed", str(MAX_SEED), "--depth", "1"], 0,
                                           out="sequences"),
     # -- import ---------------------------------------------------------------------------------

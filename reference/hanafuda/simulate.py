@@ -103,14 +103,14 @@ def simulate(game: Any, options: Mapping[str, str], ruleset: str | None, games: 
     starts = range(0, games, size)
     key = game.spec.key
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_simulate_key_range, key, dict(options), ruleset, a, min(size, games - a), seed)
-                   for a in starts]
+        futures = {pool.submit(_simulate_key_range, key, dict(options), ruleset, a, min(size, games - a), seed): a
+                   for a in starts}
         done = 0
         for f in as_completed(futures):
-            done += min(size, games - starts[futures.index(f)])
+            done += min(size, games - futures[f])
             if progress is not None:
                 progress(done)
-        parts = [f.result() for f in futures]
+        parts = [f.result() for f in futures]  # in range order (dicts keep insertion order)
     total = parts[0]
     for part in parts[1:]:
         total.add(part)

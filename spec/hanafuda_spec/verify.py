@@ -163,22 +163,9 @@ def z3_checks(adapter: EngineAdapter, game: str, level: Level) -> Iterator[Check
                           tuple((c.text, c.gap) for c in o.cases))
 
 
-ProofSource = Callable[[str, Level], Iterator[CheckResult]]
-
-
-def run_checks(adapter: EngineAdapter, games: Sequence[str] | None, level: Level, seed: int,
-               extra: Sequence[ProofSource] = ()) -> Iterator[CheckResult]:
-    """Every check for every game (or those named), as results stream in."""
-    for g in games or GAME_KEYS:
-        try:
-            profile_for(g)
-        except ModuleNotFoundError:
-            continue
-        yield from random_play_checks(adapter, g, level, seed)
-        yield from machine_checks(adapter, g, level)
-        yield from z3_checks(adapter, g, level)
-        for src in extra:
-            yield from src(g, level)
+def run_checks(adapter: EngineAdapter, games: Sequence[str] | None, level: Level, seed: int) -> Iterator[CheckResult]:
+    """Every check for every game (or those named), in this process, as results stream in."""
+    return run_checks_in_parallel(lambda: adapter, games, level, seed, 1)
 
 
 #: The parts of a game's checks, each run as one unit by :func:`run_checks_in_parallel`.
