@@ -4,6 +4,7 @@ module and the mistake it catches."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import pytest
 from hanafuda.adapter import ReferenceAdapter
@@ -84,3 +85,114 @@ def test_an_action_compares_unequal_to_other_things() -> None:
     a = Action.parse("play 31 30")
     assert a not in ("play 31 30", ("play", (31, 30), ""), None, 3)
     assert a == Action("play", (31, 30)) and a in [None, "x", Action("play", (31, 30))]
+
+
+# -- run of 2026-11-25 (seed 19, 20 mutants per module) ----------------------------------------------
+
+def _kk_state(hands: tuple[list[int], list[int]], field: list[int], stock: list[int],
+              captured: tuple[list[int], list[int]] = ([], []), **opts: str) -> Any:
+    """A Koi-Koi position in mid-round, seat 0 to play."""
+    from hanafuda.engine import RoundSetup
+    from hanafuda.fishing import Table
+    from hanafuda.games.koikoi import GAME, INDEX, KoiKoiState, Phase
+    from hanafuda_spec.cards import card
+
+    t = Table.deal(INDEX, [[card(i) for i in h] for h in hands], [card(i) for i in field],
+                   [card(i) for i in stock], [[card(i) for i in c] for c in captured])
+    return KoiKoiState(GAME.rules(None, opts), RoundSetup(1, 0, (0, 1), (0, 0)), t, 0, Phase.PLAY)
+
+
+def _kk(s: Any, *actions: str) -> Any:
+    from hanafuda.engine import Action
+    from hanafuda.games.koikoi import GAME
+
+    for a in actions:
+        s = GAME.apply(s, Action.parse(a))
+    return s
+
+
+@pytest.mark.parametrize(("count", "points"), [("all", 5), ("both-players", 20)])
+def test_KK_SCORE_5_both_players_scores_the_opponents_yaku_too(count: str, points: int) -> None:
+    """KK-SCORE-5: with yaku_count=both-players the stopper's base score adds the opponent's yaku (here
+    5 + 5, doubled for 7 or more) (reference/hanafuda/games/koikoi.py: the addition deleted)."""
+    from hanafuda.games.koikoi import GAME
+
+    s = _kk_state(([60, 23], [33]), [100, 62], [101, 13], captured=([70, 71], [11, 21, 31]), yaku_count=count)
+    s = _kk(s, "play 60", "stop")
+    assert GAME.round_result(s).deltas == (points, 0)
+
+
+def test_KK_TURN_3_a_yaku_already_seen_is_not_new_after_the_opponents_call() -> None:
+    """KK-TURN-3: seat 0 forms Boar-Deer-Butterfly and calls koi-koi, seat 1 forms Poetry Ribbons and
+    calls; seat 0's next turn adds nothing, so the turn passes (reference/hanafuda/games/koikoi.py: seat
+    1's new yaku overwrote seat 0's record of its own, which then looked new again)."""
+    from hanafuda.games.koikoi import Phase
+
+    s = _kk_state(([60, 22], [11, 33]), [62, 100, 12], [101, 43, 53, 82, 92, 102], captured=([70, 71], [21, 31]))
+    s = _kk(s, "play 60")
+    assert s.phase is Phase.CALL and s.turn == 0
+    s = _kk(s, "koikoi", "play 11")
+    assert s.phase is Phase.CALL and s.turn == 1
+    s = _kk(s, "koikoi", "play 22")
+    assert s.phase is Phase.PLAY and s.turn == 1
+
+
+def test_KK_YAKU_17_the_revalued_viewing_yaku_is_not_an_improvement() -> None:
+    """KK-YAKU-17: with viewing_value=1-3 the first koi-koi call makes Moon-viewing worth 3; the caller's
+    next turn, adding nothing, passes (reference/hanafuda/games/koikoi.py: the re-valued yaku was
+    recorded for the wrong seat, so the 3 looked like an improvement)."""
+    from hanafuda.games.koikoi import Phase
+
+    s = _kk_state(([80, 22], [33, 43]), [81, 91], [90, 53, 63, 72, 102], viewing_value="1-3")
+    s = _kk(s, "play 80")
+    assert s.phase is Phase.CALL
+    s = _kk(s, "koikoi", "play 33", "play 22")
+    assert s.phase is Phase.PLAY and s.turn == 1
+
+
+def test_KG_GAME_3_one_chip_left_is_not_bust() -> None:
+    """KG-GAME-3: with bust=end the game ends after a round that leaves a player with no chips, and not
+    with one (reference/hanafuda/games/kusurigui.py: '<= 0' moved to '<= 1')."""
+    from hanafuda.engine import RoundSetup
+    from hanafuda.games.kusurigui import GAME, KusuriGuiState, Phase
+    from hanafuda_spec.cards import card
+
+    def over(scores: tuple[int, int]) -> bool:
+        # seat 0 holds the Poetry Ribbons (2), seat 1 nothing: seat 1 pays 2
+        caps = (tuple(card(i) for i in (11, 21, 31)), ())
+        s = KusuriGuiState(GAME.rules(None, {}), RoundSetup(1, 0, (0, 1), scores), ((), ()), (), (), caps, (), (),
+                           1, Phase.OVER, 40, 4, None, (0, 0), (0, 0), "played-out")
+        r = GAME.round_result(s)
+        assert r.deltas == (2, -2)
+        return r.ends_game
+
+    assert not over((100, 3)) and over((100, 2))
+
+
+def _games() -> list[tuple[str, Any]]:
+    import importlib
+
+    return [(g, importlib.import_module(f"hanafuda.games.{g}").GAME) for g in GAME_KEYS]
+
+
+@pytest.mark.parametrize(("game", "g"), _games(), ids=GAME_KEYS)
+def test_a_round_is_dealt_from_the_whole_deck_only(game: str, g: Any) -> None:
+    """Each game's ``start_round`` refuses a deck order missing a card (reference/hanafuda/games/kekoro.py:
+    the refusal deleted; a short deck dealt a short stock)."""
+    from hanafuda.engine import RoundSetup
+
+    rules = g.rules(None, {})
+    info = g.new_match(rules, 0)
+    setup = RoundSetup(1, info.dealer, g.seats_in_play(rules, info), info.scores)
+    cards = list(g.deck(rules).cards)
+    g.start_round(rules, cards, setup)
+    with pytest.raises(ValueError, match="deck|deals"):
+        g.start_round(rules, cards[:-1], setup)
+
+
+@pytest.mark.parametrize(("game", "g"), _games(), ids=GAME_KEYS)
+def test_the_rules_expose_their_option_values(game: str, g: Any) -> None:
+    """``rules.opt`` is every option's resolved value, in each game (reference/hanafuda/games/musashino.py:
+    the property answered None and nothing noticed)."""
+    values = spec_for(game).resolve(None, {})
+    assert dict(g.rules(None, {}).opt) == dict(values)
