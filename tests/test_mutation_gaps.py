@@ -186,7 +186,7 @@ def test_a_round_is_dealt_from_the_whole_deck_only(game: str, g: Any) -> None:
     setup = RoundSetup(1, info.dealer, g.seats_in_play(rules, info), info.scores)
     cards = list(g.deck(rules).cards)
     g.start_round(rules, cards, setup)
-    with pytest.raises(ValueError, match="deck|deals"):
+    with pytest.raises(ValueError, match=r"deck|deals"):
         g.start_round(rules, cards[:-1], setup)
 
 
