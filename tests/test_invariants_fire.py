@@ -406,6 +406,23 @@ def _ke_iv_missing(steps: tuple[Step, ...]) -> tuple[int, Step]:
     return i, replace(s, after=after, legal=("continue",))
 
 
+@case("kekoro", _IV, "the declaration offered without 'continue' beside it")
+def _ke_iv_choices(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, _kk_lead3)
+    s = steps[i]
+    return i, replace(s, legal=(_DECLARE_TEXT,))
+
+
+@case("kekoro", _IV, "the declaration offered again after 'continue'")
+def _ke_iv_twice(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, _kk_lead3)
+    s = steps[i]
+    # the next step as a wrong engine reports it: 'continue' chosen, and the same choice comes back
+    again = replace(s, before=s.after, action="continue", outcomes=(), match_over=False,
+                    round_actions=s.round_actions + 1)
+    return i + 1, again
+
+
 @case("kekoro", "KE-SCORE-1 round score", "a yaku worth 31")
 def _ke_score(steps: tuple[Step, ...]) -> tuple[int, Step]:
     i = find(steps, lambda s: any(o.reason == "played-out" and any(o.yaku) for o in s.outcomes))
