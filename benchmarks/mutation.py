@@ -49,23 +49,17 @@ RESULTS = ROOT / "docs" / "mutation.json"
 VERDICTS = ROOT / "benchmarks" / "mutation_verdicts.toml"
 PAGE = ROOT / "docs" / "mutation.md"
 
+#: The tests a reference game module shares with the others (filtered by the game's name).
+_GAME_TESTS = ("tests/test_explain_illegal.py", "tests/test_invariants_fire.py", "tests/test_golden.py",
+               "tests/test_mutation_gaps.py", "tests/test_transcriptions.py")
+
 #: Each rule module and the tests that concern it: test files and a ``-k`` filter ("" for none).
 MODULES: dict[str, tuple[tuple[str, ...], str]] = {
-    "reference/hanafuda/games/koikoi.py": (("tests/test_koikoi.py", "tests/test_explain_illegal.py",
-                                             "tests/test_invariants_fire.py", "tests/test_golden.py",
-                                             "tests/test_mutation_gaps.py"), "koikoi"),
-    "reference/hanafuda/games/kusurigui.py": (("tests/test_kusurigui.py", "tests/test_explain_illegal.py",
-                                                "tests/test_invariants_fire.py", "tests/test_golden.py",
-                                                "tests/test_mutation_gaps.py"), "kusurigui"),
-    "reference/hanafuda/games/kujuroku.py": (("tests/test_kujuroku.py", "tests/test_explain_illegal.py",
-                                               "tests/test_invariants_fire.py", "tests/test_golden.py",
-                                               "tests/test_mutation_gaps.py"), "kujuroku"),
-    "reference/hanafuda/games/musashino.py": (("tests/test_musashino.py", "tests/test_explain_illegal.py",
-                                                "tests/test_invariants_fire.py", "tests/test_golden.py",
-                                                "tests/test_mutation_gaps.py"), "musashino"),
-    "reference/hanafuda/games/kekoro.py": (("tests/test_kekoro.py", "tests/test_explain_illegal.py",
-                                             "tests/test_invariants_fire.py", "tests/test_golden.py",
-                                             "tests/test_mutation_gaps.py"), "kekoro"),
+    "reference/hanafuda/games/koikoi.py": (("tests/test_koikoi.py", *_GAME_TESTS), "koikoi"),
+    "reference/hanafuda/games/kusurigui.py": (("tests/test_kusurigui.py", *_GAME_TESTS), "kusurigui"),
+    "reference/hanafuda/games/kujuroku.py": (("tests/test_kujuroku.py", *_GAME_TESTS), "kujuroku"),
+    "reference/hanafuda/games/musashino.py": (("tests/test_musashino.py", *_GAME_TESTS), "musashino"),
+    "reference/hanafuda/games/kekoro.py": (("tests/test_kekoro.py", *_GAME_TESTS), "kekoro"),
     "spec/hanafuda_spec/games/koikoi.py": (("tests/test_koikoi.py", "tests/test_invariants_fire.py",
                                              "tests/test_transcriptions.py", "tests/test_catalogue.py"), "koikoi"),
     "spec/hanafuda_spec/games/kusurigui.py": (("tests/test_kusurigui.py", "tests/test_invariants_fire.py",

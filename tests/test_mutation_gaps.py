@@ -112,7 +112,7 @@ def _kk(s: Any, *actions: str) -> Any:
 
 
 @pytest.mark.parametrize(("count", "points"), [("all", 5), ("both-players", 20)])
-def test_KK_SCORE_5_both_players_scores_the_opponents_yaku_too(count: str, points: int) -> None:
+def test_KK_SCORE_5_koikoi_both_players_scores_the_opponents_yaku_too(count: str, points: int) -> None:
     """KK-SCORE-5: with yaku_count=both-players the stopper's base score adds the opponent's yaku (here
     5 + 5, doubled for 7 or more) (reference/hanafuda/games/koikoi.py: the addition deleted)."""
     from hanafuda.games.koikoi import GAME
@@ -122,7 +122,7 @@ def test_KK_SCORE_5_both_players_scores_the_opponents_yaku_too(count: str, point
     assert GAME.round_result(s).deltas == (points, 0)
 
 
-def test_KK_TURN_3_a_yaku_already_seen_is_not_new_after_the_opponents_call() -> None:
+def test_KK_TURN_3_koikoi_a_yaku_already_seen_is_not_new_after_the_opponents_call() -> None:
     """KK-TURN-3: seat 0 forms Boar-Deer-Butterfly and calls koi-koi, seat 1 forms Poetry Ribbons and
     calls; seat 0's next turn adds nothing, so the turn passes (reference/hanafuda/games/koikoi.py: seat
     1's new yaku overwrote seat 0's record of its own, which then looked new again)."""
@@ -137,7 +137,7 @@ def test_KK_TURN_3_a_yaku_already_seen_is_not_new_after_the_opponents_call() -> 
     assert s.phase is Phase.PLAY and s.turn == 1
 
 
-def test_KK_YAKU_17_the_revalued_viewing_yaku_is_not_an_improvement() -> None:
+def test_KK_YAKU_17_koikoi_the_revalued_viewing_yaku_is_not_an_improvement() -> None:
     """KK-YAKU-17: with viewing_value=1-3 the first koi-koi call makes Moon-viewing worth 3; the caller's
     next turn, adding nothing, passes (reference/hanafuda/games/koikoi.py: the re-valued yaku was
     recorded for the wrong seat, so the 3 looked like an improvement)."""
@@ -150,7 +150,7 @@ def test_KK_YAKU_17_the_revalued_viewing_yaku_is_not_an_improvement() -> None:
     assert s.phase is Phase.PLAY and s.turn == 1
 
 
-def test_KG_GAME_3_one_chip_left_is_not_bust() -> None:
+def test_KG_GAME_3_kusurigui_one_chip_left_is_not_bust() -> None:
     """KG-GAME-3: with bust=end the game ends after a round that leaves a player with no chips, and not
     with one (reference/hanafuda/games/kusurigui.py: '<= 0' moved to '<= 1')."""
     from hanafuda.engine import RoundSetup
