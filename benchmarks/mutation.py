@@ -73,7 +73,7 @@ MODULES: dict[str, tuple[tuple[str, ...], str]] = {
     "spec/hanafuda_spec/games/kekoro.py": (("tests/test_kekoro.py", "tests/test_invariants_fire.py",
                                              "tests/test_transcriptions.py", "tests/test_catalogue.py"), "kekoro"),
     "reference/hanafuda/fishing.py": (("tests/test_fishing.py", "tests/test_koikoi.py", "tests/test_kujuroku.py",
-                                       "tests/test_explain_illegal.py"), ""),
+                                       "tests/test_explain_illegal.py", "tests/test_mutation_gaps.py"), ""),
     "reference/hanafuda/engine.py": (("tests/test_koikoi.py", "tests/test_kusurigui.py", "tests/test_records.py",
                                       "tests/test_mutation_gaps.py"), ""),
     "spec/hanafuda_spec/invariants.py": (("tests/test_invariants_fire.py", "tests/test_planted_bugs.py"), ""),
