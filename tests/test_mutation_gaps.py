@@ -212,3 +212,32 @@ def test_hand_plays_are_sorted_when_bits_do_not_follow_ids() -> None:
     plays = hand_plays(t, 0)
     assert [a.cards for a in plays] == [(0,), (10,), (52,)]
     assert plays == sorted(plays, key=ACTION_ORDER)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "Play 10", "10 play", "play! 10"])
+def test_action_syntax_an_action_starts_with_its_kind(text: str) -> None:
+    """``Action.parse`` refuses text that does not start with an action kind, with ActionSyntaxError
+    (reference/hanafuda/engine.py: the check deleted; empty text then failed with IndexError and a bad
+    kind was accepted)."""
+    from hanafuda.engine import Action, ActionSyntaxError
+
+    with pytest.raises(ActionSyntaxError, match="not an action"):
+        Action.parse(text)
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_no_action_is_legal_once_the_round_is_over(game: str) -> None:
+    """``Game.apply`` on a finished round raises GameOverError whatever the action (reference/hanafuda/
+    engine.py: the check deleted; the error then depended on each game's explanation)."""
+    from hanafuda.engine import Action, GameOverError
+
+    a = _play(game, {}, 1)
+    m = a.match
+    rng = SplitMix64(1)
+    state = m.state
+    while not m.game.is_terminal(state):
+        acts = m.game.legal_actions(state)
+        state = m.game.apply(state, acts[rng.below(len(acts))])
+    for text in ("play 10", "stop", "koikoi", "draw"):
+        with pytest.raises(GameOverError, match="round is over"):
+            m.game.apply(state, Action.parse(text))
