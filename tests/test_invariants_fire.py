@@ -222,6 +222,23 @@ def _final_scores(steps: tuple[Step, ...]) -> tuple[int, Step]:
     return i, replace(s, outcomes=tuple(bad if j == k else x for j, x in enumerate(s.outcomes)))
 
 
+def _actions_after_end(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = len(steps) - 1
+    assert steps[i].match_over
+    return i, replace(steps[i], legal=steps[find(steps, mid)].legal)  # plays, as in the middle of a round
+
+
+def _final_cards(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, lambda s: any(o.final is not None for o in s.outcomes))
+    s = steps[i]
+    k = next(k for k, o in enumerate(s.outcomes) if o.final is not None)
+    o = s.outcomes[k]
+    assert o.final is not None
+    # a card not in the deck left in the draw pile (the capture piles, which the settlement reads, untouched)
+    bad = replace(o, final=zone_set(o.final, "stock", (*o.final.zone("stock"), 999)))
+    return i, replace(s, outcomes=tuple(bad if j == k else x for j, x in enumerate(s.outcomes)))
+
+
 def _not_zero_sum(steps: tuple[Step, ...]) -> tuple[int, Step]:
     i = find(steps, lambda s: any(o.counts and any(o.deltas) for o in s.outcomes) and not s.match_over)
     s = steps[i]
@@ -274,6 +291,8 @@ for _g in GAME_KEYS:
     case(_g, "bounded-round-length", "a round that never ends", _short)(_long_round)
     case(_g, "scores-follow-settlement", "scores moved without a round ending", _short)(_scores_drift)
     case(_g, "final-positions", "a final position showing the wrong scores", _short)(_final_scores)
+    case(_g, "final-positions", "a final position with a card not in the deck", _short)(_final_cards)
+    case(_g, "legal-nonempty-until-end", "legal actions offered after the match ended", _short)(_actions_after_end)
     if _g in _ZERO_SUM:
         _o, _also = _ZERO_SUM[_g]
         case(_g, "zero-sum-settlement", "the winner paid one more than the losers lost", _o, _also)(_not_zero_sum)
@@ -831,3 +850,12 @@ def test_a_match_that_does_not_end_is_reported(game: str) -> None:
     rep = run_random(Delegate(), profile_for(game), opts, 1, 1, max_actions=6)
     assert [v.invariant for v in rep.violations] == ["bounded-match-length"]
     assert run_random(Delegate(), profile_for(game), opts, 1, 1).violations == ()
+
+
+def test_a_violation_says_how_to_reproduce_it() -> None:
+    """A broken invariant is reported with its game, rule, message, seeds and the number of actions played
+    (spec/hanafuda_spec/invariants.py: ``Violation.__str__`` answering None went unnoticed)."""
+    from hanafuda_spec.invariants import Violation
+
+    v = Violation("kekoro", "KE-TURN-1 turn order", "seat 1 plays twice", {}, 7, 3, ("play 10", "play 20"))
+    assert str(v) == "kekoro: KE-TURN-1 turn order: seat 1 plays twice (seed 7, policy 3, after 2 actions)"
