@@ -98,25 +98,37 @@ class Progress:
 
 @contextmanager
 def progress(description: str, total: int | None = None, *, unit: str = "it", unit_scale: bool = False,
-             enabled: bool | None = None) -> Iterator[Progress]:
+             no_progress: bool = False, enabled: bool | None = None) -> Iterator[Progress]:
     """A progress bar on standard error for the duration of the ``with`` block, if ``enabled``
-    (by default: if :func:`wanted`). ``unit`` names what is counted (``game``, ``check``, ``B``);
-    ``unit_scale`` shows large counts as 1.2M (and bytes as KiB, MiB with ``unit="B"``)."""
+    (by default: if :func:`wanted`, given ``--no-progress`` as ``no_progress``). ``unit`` names
+    what is counted (``game``, ``check``, ``B``); ``unit_scale`` shows large counts as 1.2M (and
+    bytes as KiB, MiB with ``unit="B"``)."""
     if enabled is None:
-        enabled = wanted()
+        enabled = wanted(no_progress=no_progress)
     if not enabled:
         yield Progress(None)
         return
     from tqdm import tqdm
 
+    sized = _sized()  # a terminal that gives no size (a bare pseudo-terminal): 80 columns, 24 lines
     bar: tqdm[Never] = tqdm(total=total, desc=description, unit=unit, unit_scale=unit_scale,
                              unit_divisor=1024 if unit == "B" else 1000, file=sys.stderr, leave=False,
-                             dynamic_ncols=True, mininterval=MIN_INTERVAL, smoothing=0.1)
+                             dynamic_ncols=sized, ncols=None if sized else 80, nrows=None if sized else 24,
+                             mininterval=MIN_INTERVAL, smoothing=0.1)
     shown = Progress(bar)
     try:
         yield shown
     finally:
         shown.close()
+
+
+def _sized() -> bool:
+    """Whether standard error's terminal tells its size."""
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (AttributeError, ValueError, OSError):
+        return False
+    return size.columns > 0 and size.lines > 0
 
 
 def add_progress_argument(p: argparse.ArgumentParser) -> None:
