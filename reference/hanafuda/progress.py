@@ -39,8 +39,9 @@ __all__ = ["ENV_OFF", "OnProgress", "Progress", "add_progress_argument", "progre
 #: Set to anything but an empty string, this environment variable turns every progress bar off.
 ENV_OFF = "HANAFUDA_NO_PROGRESS"
 
-#: The least time between two redraws of a bar, in seconds (tests set it to 0 to see every update).
-MIN_INTERVAL = 0.1
+#: The least time between two redraws of a bar, in seconds; None: tqdm's (0.1 s, or the environment's
+#: ``TQDM_MININTERVAL``; tests set 0 to see every step).
+MIN_INTERVAL: float | None = None
 
 
 class OnProgress(Protocol):
@@ -81,6 +82,8 @@ class Progress:
             bar.refresh()
         if done != bar.n:
             bar.update(done - bar.n)
+            if done == total:  # the last step is always drawn (tqdm may skip a step drawn too soon after another)
+                bar.refresh()
 
     def printing(self) -> AbstractContextManager[None]:
         """Around lines written to standard output while the bar is up: the bar is cleared before
@@ -114,7 +117,9 @@ def progress(description: str, total: int | None = None, *, unit: str = "it", un
     bar: tqdm[Never] = tqdm(total=total, desc=description, unit=unit, unit_scale=unit_scale,
                              unit_divisor=1024 if unit == "B" else 1000, file=sys.stderr, leave=False,
                              dynamic_ncols=sized, ncols=None if sized else 80, nrows=None if sized else 24,
-                             mininterval=MIN_INTERVAL, smoothing=0.1)
+                             smoothing=0.1)
+    if MIN_INTERVAL is not None:
+        bar.mininterval = MIN_INTERVAL
     shown = Progress(bar)
     try:
         yield shown
