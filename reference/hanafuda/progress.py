@@ -104,8 +104,8 @@ def progress(description: str, total: int | None = None, *, unit: str = "it", un
              no_progress: bool = False, enabled: bool | None = None) -> Iterator[Progress]:
     """A progress bar on standard error for the duration of the ``with`` block, if ``enabled``
     (by default: if :func:`wanted`, given ``--no-progress`` as ``no_progress``). ``unit`` names
-    what is counted (``game``, ``check``, ``B``); ``unit_scale`` shows large counts as 1.2M (and
-    bytes as KiB, MiB with ``unit="B"``)."""
+    what is counted (``game``, ``check``, ``B``); ``unit_scale`` shows large counts as 1.2M (in
+    steps of 1024 with ``unit="B"``)."""
     if enabled is None:
         enabled = wanted(no_progress=no_progress)
     if not enabled:
