@@ -19,9 +19,14 @@ from typing import Any
 
 import pytest
 from hanafuda.adapter import ReferenceAdapter, start_from_deck
-from hanafuda.engine import Action
+from hanafuda.engine import Action, RoundSetup
+from hanafuda.fishing import Table
 from hanafuda.games.koikoi import GAME as KK_GAME
+from hanafuda.games.koikoi import INDEX as KK_INDEX
+from hanafuda.games.koikoi import KoiKoiState
+from hanafuda.games.koikoi import Phase as KoiKoiPhase
 from hanafuda.games.kusurigui import GAME as KG_GAME
+from hanafuda_spec.cards import card
 from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
 from hanafuda_spec.games import kekoro as ke
 from hanafuda_spec.games import koikoi as kk
@@ -298,6 +303,40 @@ def test_koikoi_chaff_doubles() -> None:
         for c in named.values():
             count = len(plain) + (t["counts_as"] if c in doubled else 1)
             assert score(frozenset([*plain, c])) == (1 if count >= 10 else 0), (choice, c)
+
+
+def _koikoi_stop(captured: Sequence[int], calls: tuple[int, int]) -> tuple[int, ...]:
+    """Seat 0 completes Boar-Deer-Butterfly (60 takes 62, the drawn 101 takes 100) with ``captured``
+    already in its pile, and stops; the deltas, with ``calls`` koi-koi calls made before."""
+    rules = KK_GAME.rules(None, {})
+    t = Table.deal(KK_INDEX, [[card(i) for i in (60, 23)], [card(33)]], [card(i) for i in (100, 62)],
+                   [card(i) for i in (101, 13)], [[card(i) for i in captured], []])
+    s = KoiKoiState(rules, RoundSetup(1, 0, (0, 1), (0, 0)), t, 0, KoiKoiPhase.PLAY, calls=calls)
+    s = KK_GAME.apply(KK_GAME.apply(s, Action.parse("play 60")), Action.parse("stop"))
+    return KK_GAME.round_result(s).deltas
+
+
+def test_koikoi_scoring() -> None:
+    """KK-SCORE-1/2: the base score, doubled at 7 or more, doubled again if the opponent called koi-koi
+    (once or more); the opponent scores nothing."""
+    t = load("koikoi")["scoring"]
+    assert t["only_stopper_scores"]
+    assert _koikoi_stop([70, 71], (0, 0)) == (5, 0)  # Boar-Deer-Butterfly alone: 5
+    for n in (1, 2, 3):
+        assert _koikoi_stop([70, 71], (0, n)) == (5 * t["opponent_called"], 0), n
+    assert _koikoi_stop([70, 71], (1, 0)) == (5, 0)  # one's own call does not double
+    # two more Animals: Boar-Deer-Butterfly worth 7, the base of 7 doubled
+    assert _koikoi_stop([70, 71, 20, 40], (0, 0)) == (7 * t["seven_or_more"], 0)
+    assert _koikoi_stop([70, 71, 20, 40], (0, 1)) == (7 * t["seven_or_more"] * t["opponent_called"], 0)
+    choices = spec_for("koikoi").option("length").choices
+    assert set(t["lengths"]) | {f"to-{t['target']}"} <= set(choices)
+
+
+def test_koikoi_ten_card_hands() -> None:
+    t = load("koikoi")["deal_ten"]
+    s = first_position("koikoi", t["options"])
+    assert (len(s.zone("hand.0")), len(s.zone("hand.1")), len(s.zone("field")), len(s.zone("stock"))) == \
+        (t["hand"], t["hand"], t["field"], t["stock"])
 
 
 # -- Koi-Koi lucky hands -------------------------------------------------------------------------
