@@ -241,6 +241,25 @@ def test_musashino_storm_and_sun() -> None:
     assert set(t["banquets"]) <= {d.id for d in mb.yaku_table(spec_for("musashino").resolve(None, {}))}
 
 
+def test_musashino_insta_win() -> None:
+    t = load("musashino")["insta_win"]
+    assert sorted(mb.INSTA_WIN) == sorted(t["rows"])
+    table = {d.id: d for d in mb.yaku_table(spec_for("musashino").resolve(None, {}))}
+    assert all(table[i].points == t["payment"] for i in t["rows"])
+    assert list(spec_for("musashino").option("length").choices) == t["lengths"]
+
+
+def test_musashino_seed_rows_dropped() -> None:
+    """The seed's rows the completed table left out are recorded with the seed's names and values, and
+    none of them scores in the catalogue at the seed's value."""
+    rows = load("musashino")["seed_rows_dropped"]["rows"]
+    assert [(r.name, r.value) for r in mb.SEED_ROWS_NOT_USED] == [(r["name"], r["points"]) for r in rows]
+    cat = catalogue_rows("musashino", {})
+    for r in rows:
+        for w in witnesses(r):
+            assert all(score(w) != r["points"] for score in cat.values()), r["name"]
+
+
 # -- Kusuri-gui ------------------------------------------------------------------------------------
 
 def test_kusurigui_deck_and_deal() -> None:
