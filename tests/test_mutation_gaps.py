@@ -241,3 +241,18 @@ def test_no_action_is_legal_once_the_round_is_over(game: str) -> None:
     for text in ("play 10", "stop", "koikoi", "draw"):
         with pytest.raises(GameOverError, match="round is over"):
             m.game.apply(state, Action.parse(text))
+
+
+@pytest.mark.parametrize(("field_three", "misdeal"), [("misdeal", True), ("play", False)])
+def test_KK_DEAL_9_koikoi_three_of_a_month_on_the_table(field_three: str, misdeal: bool) -> None:
+    """KK-DEAL-9: with field_three=misdeal, three cards of a month dealt to the table void the deal
+    (reference/hanafuda/games/koikoi.py: 'three' moved to 'four'; no test played the option)."""
+    from hanafuda.adapter import start_from_deck
+    from hanafuda.games.koikoi import GAME
+
+    from tests.stacking import koikoi_order
+
+    order = koikoi_order([21, 31, 41, 51, 61, 71, 81, 91], [10, 11, 12, 20, 30, 40, 50, 60],
+                         [22, 32, 42, 52, 62, 72, 82, 92])
+    m = start_from_deck(GAME, GAME.rules(None, {"field_three": field_three}), order, seed=3)
+    assert [o.reason for o in m.info.history] == (["misdeal"] if misdeal else [])
