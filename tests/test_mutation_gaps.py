@@ -256,3 +256,39 @@ def test_KK_DEAL_9_koikoi_three_of_a_month_on_the_table(field_three: str, misdea
                          [22, 32, 42, 52, 62, 72, 82, 92])
     m = start_from_deck(GAME, GAME.rules(None, {"field_three": field_three}), order, seed=3)
     assert [o.reason for o in m.info.history] == (["misdeal"] if misdeal else [])
+
+
+def test_KK_WILD_1_koikoi_a_wild_capture_counts_for_must_capture() -> None:
+    """KK-WILD-1 with discard=must-capture (decision KK-13): when only the wild Lightning can capture,
+    it must, and the cards that capture nothing may not be played (reference/hanafuda/games/koikoi.py:
+    the filter deleted)."""
+    from dataclasses import replace
+
+    from hanafuda.games.koikoi import GAME
+
+    s = _kk_state(([113, 33], [43]), [21, 40], [50, 51], lightning="wild", discard="must-capture")
+    s = replace(s, lightning_wild=True)
+    assert [str(a) for a in GAME.legal_actions(s)] == ["play 113 21", "play 113 40"]
+    free = replace(_kk_state(([113, 33], [43]), [21, 40], [50, 51], lightning="wild"), lightning_wild=True)
+    assert [str(a) for a in GAME.legal_actions(free)] == ["play 33", "play 113", "play 113 21", "play 113 40"]
+
+
+@pytest.mark.parametrize("month_cards", ["on", "off"])
+def test_KK_YAKU_14_koikoi_cards_of_the_month_on_the_table_scorer(month_cards: str) -> None:
+    """KK-YAKU-14: ``score_on_table`` (the scorer used when the table matters) counts Cards of the Month
+    exactly when month_cards is on (reference/hanafuda/games/koikoi.py: the condition negated)."""
+    from hanafuda.games.koikoi import GAME
+    from hanafuda_spec.cards import card
+
+    rules = GAME.rules(None, {"month_cards": month_cards, "viewing": "weather"})
+    got = GAME.score_on_table(rules, [card(i) for i in (30, 31, 32, 33)], [], 3)
+    assert ("cards-of-the-month" in {y.id for y in got.yaku}) == (month_cards == "on")
+
+
+@pytest.mark.parametrize(("game", "g"), _games(), ids=GAME_KEYS)
+def test_a_round_in_play_has_no_result(game: str, g: Any) -> None:
+    """``round_result`` of a round still in play raises ValueError, in each game (reference/hanafuda/games/
+    koikoi.py: the check deleted; a live round was scored as if over)."""
+    a = _play(game, {}, 1)
+    with pytest.raises(ValueError, match="not over"):
+        g.round_result(a.match.state)
