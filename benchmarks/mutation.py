@@ -53,6 +53,10 @@ PAGE = ROOT / "docs" / "mutation.md"
 _GAME_TESTS = ("tests/test_explain_illegal.py", "tests/test_invariants_fire.py", "tests/test_golden.py",
                "tests/test_mutation_gaps.py", "tests/test_transcriptions.py")
 
+#: The tests a spec game module shares with the others (filtered by the game's name).
+_SPEC_TESTS = ("tests/test_invariants_fire.py", "tests/test_transcriptions.py", "tests/test_catalogue.py",
+               "tests/test_mutation_gaps.py")
+
 #: Each rule module and the tests that concern it: test files and a ``-k`` filter ("" for none).
 MODULES: dict[str, tuple[tuple[str, ...], str]] = {
     "reference/hanafuda/games/koikoi.py": (("tests/test_koikoi.py", *_GAME_TESTS), "koikoi"),
@@ -60,18 +64,11 @@ MODULES: dict[str, tuple[tuple[str, ...], str]] = {
     "reference/hanafuda/games/kujuroku.py": (("tests/test_kujuroku.py", *_GAME_TESTS), "kujuroku"),
     "reference/hanafuda/games/musashino.py": (("tests/test_musashino.py", *_GAME_TESTS), "musashino"),
     "reference/hanafuda/games/kekoro.py": (("tests/test_kekoro.py", *_GAME_TESTS), "kekoro"),
-    "spec/hanafuda_spec/games/koikoi.py": (("tests/test_koikoi.py", "tests/test_invariants_fire.py",
-                                             "tests/test_transcriptions.py", "tests/test_catalogue.py"), "koikoi"),
-    "spec/hanafuda_spec/games/kusurigui.py": (("tests/test_kusurigui.py", "tests/test_invariants_fire.py",
-                                                "tests/test_transcriptions.py", "tests/test_catalogue.py"),
-                                               "kusurigui"),
-    "spec/hanafuda_spec/games/kujuroku.py": (("tests/test_kujuroku.py", "tests/test_invariants_fire.py",
-                                               "tests/test_transcriptions.py", "tests/test_catalogue.py"), "kujuroku"),
-    "spec/hanafuda_spec/games/musashino.py": (("tests/test_musashino.py", "tests/test_invariants_fire.py",
-                                                "tests/test_transcriptions.py", "tests/test_catalogue.py"),
-                                               "musashino"),
-    "spec/hanafuda_spec/games/kekoro.py": (("tests/test_kekoro.py", "tests/test_invariants_fire.py",
-                                             "tests/test_transcriptions.py", "tests/test_catalogue.py"), "kekoro"),
+    "spec/hanafuda_spec/games/koikoi.py": (("tests/test_koikoi.py", *_SPEC_TESTS), "koikoi"),
+    "spec/hanafuda_spec/games/kusurigui.py": (("tests/test_kusurigui.py", *_SPEC_TESTS), "kusurigui"),
+    "spec/hanafuda_spec/games/kujuroku.py": (("tests/test_kujuroku.py", *_SPEC_TESTS), "kujuroku"),
+    "spec/hanafuda_spec/games/musashino.py": (("tests/test_musashino.py", *_SPEC_TESTS), "musashino"),
+    "spec/hanafuda_spec/games/kekoro.py": (("tests/test_kekoro.py", *_SPEC_TESTS), "kekoro"),
     "reference/hanafuda/fishing.py": (("tests/test_fishing.py", "tests/test_koikoi.py", "tests/test_kujuroku.py",
                                        "tests/test_explain_illegal.py", "tests/test_mutation_gaps.py"), ""),
     "reference/hanafuda/engine.py": (("tests/test_koikoi.py", "tests/test_kusurigui.py", "tests/test_records.py",

@@ -292,3 +292,14 @@ def test_a_round_in_play_has_no_result(game: str, g: Any) -> None:
     a = _play(game, {}, 1)
     with pytest.raises(ValueError, match="not over"):
         g.round_result(a.match.state)
+
+
+@pytest.mark.parametrize(("called", "points"), [(False, 1), (True, 3)])
+def test_KK_YAKU_17_koikoi_viewing_yaku_worth_1_then_3_after_a_call(called: bool, points: int) -> None:
+    """KK-YAKU-17: with viewing_value=1-3 each viewing yaku is worth 1, or 3 once its holder has called
+    koi-koi (spec/hanafuda_spec/games/koikoi.py: the two values exchanged)."""
+    from hanafuda_spec.games import koikoi as kk
+
+    values = spec_for("koikoi").resolve(None, {"viewing_value": "1-3"})
+    rows = {y.id: y.points for y in kk.yaku_table(values, month=None, called=called)}
+    assert (rows["flower-viewing"], rows["moon-viewing"]) == (points, points)
