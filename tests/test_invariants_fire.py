@@ -520,6 +520,22 @@ def _kj_exact_draws(steps: tuple[Step, ...]) -> tuple[int, Step]:
     return i, replace(s, before=move(b, c, f"captured.{p}", "stock"))
 
 
+@case("kujuroku", "KJ-TURN-3 the draw pile never runs short", "a seat to play with an empty hand")
+def _kj_empty_hand(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    def fits(s: Step) -> bool:
+        return mid(s) and s.after.to_move is not None and len(s.after.zone(f"hand.{s.after.to_move}")) >= 1
+    i = find(steps, fits)
+    s = steps[i]
+    p = s.after.to_move
+    assert p is not None
+    other = next(q for q in range(4) if q != p and s.after.zone(f"hand.{q}"))
+    after = s.after
+    for c in after.zone(f"hand.{p}"):  # the cards held stay in hands, so the draw pile still fits
+        after = move(after, c, f"hand.{p}", f"hand.{other}")
+    return i, replace(s, after=replace(after, zones=tuple((n, tuple(sorted(c)) if n.startswith("hand.") else c)
+                                                         for n, c in after.zones)))
+
+
 @case("kujuroku", "KJ-ONI-5 jokers never stay on the field", "the Oni left on the field")
 def _kj_oni(steps: tuple[Step, ...]) -> tuple[int, Step]:
     i = find(steps, lambda s: mid(s) and where(s.after, ONI).startswith(("captured.", "out.")))
@@ -727,6 +743,16 @@ def _mb_settle(steps: tuple[Step, ...]) -> tuple[int, Step]:
     s = steps[i]
     d = s.outcomes[0].deltas
     return i, with_deltas(s, 0, (d[0], d[1] + 1, d[2] - 1))
+
+
+@case("musashino", "MB-SCORE-1..5 settlement follows the dekiyaku", "an insta-win reported for ordinary dekiyaku",
+      _MB)
+def _mb_not_insta(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    def one_side(s: Step) -> bool:
+        return round_end(s) and len(s.outcomes) == 1 and sum(1 for side in s.outcomes[0].yaku if side) == 1
+    i = find(steps, one_side)
+    s = steps[i]
+    return i, replace(s, outcomes=(replace(s.outcomes[0], reason="insta-win"),))
 
 
 _FIVE_KINGS = (10, 30, 80, 110, 120)
