@@ -303,3 +303,18 @@ def test_KK_YAKU_17_koikoi_viewing_yaku_worth_1_then_3_after_a_call(called: bool
     values = spec_for("koikoi").resolve(None, {"viewing_value": "1-3"})
     rows = {y.id: y.points for y in kk.yaku_table(values, month=None, called=called)}
     assert (rows["flower-viewing"], rows["moon-viewing"]) == (points, points)
+
+
+def test_a_capture_of_one_of_two_needs_its_target() -> None:
+    """``fishing.capture`` of a card matching two field cards needs one of them as its target, and
+    refuses none or another card (reference/hanafuda/fishing.py: the refusal deleted; the card then took
+    both)."""
+    from hanafuda.fishing import Table, capture
+    from hanafuda.games.koikoi import INDEX
+    from hanafuda_spec.cards import card
+
+    t = Table.deal(INDEX, [[card(10)], []], [card(11), card(12), card(20)], [])
+    assert capture(t, card(10), 12) == (INDEX.mask_of([card(11), card(20)]), INDEX.mask_of([card(10), card(12)]))
+    for target in (None, 20, 13):
+        with pytest.raises(ValueError, match="target"):
+            capture(t, card(10), target)
