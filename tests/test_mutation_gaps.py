@@ -318,3 +318,19 @@ def test_a_capture_of_one_of_two_needs_its_target() -> None:
     for target in (None, 20, 13):
         with pytest.raises(ValueError, match="target"):
             capture(t, card(10), target)
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_no_action_once_the_match_is_over(game: str) -> None:
+    """``Match.apply`` after the match ended says so (GameOverError, 'the match is over'), not only that
+    the round is over (reference/hanafuda/engine.py: the match's own check deleted)."""
+    from hanafuda.engine import Action, GameOverError
+
+    opts = {"koikoi": {"length": "1"}, "kusurigui": {"rounds": "6"}, "musashino": {"length": "3"}}.get(game, {})
+    a = _play(game, opts, 2)
+    rng = SplitMix64(2)
+    while not a.match_over():
+        acts = a.legal_actions()
+        a.apply(acts[rng.below(len(acts))])
+    with pytest.raises(GameOverError, match="match is over"):
+        a.match.apply(Action.parse("play 10"))
