@@ -196,6 +196,12 @@ def _unsorted(steps: tuple[Step, ...]) -> tuple[int, Step]:
     return i, replace(steps[i], legal=tuple(reversed(steps[i].legal)))
 
 
+def _duplicate(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, lambda s: mid(s) and len(s.legal) > 1)
+    legal = steps[i].legal
+    return i, replace(steps[i], legal=(legal[0], *legal))  # the first action offered twice, still in order
+
+
 def _no_action(steps: tuple[Step, ...]) -> tuple[int, Step]:
     i = find(steps, mid)
     return i, replace(steps[i], legal=())
@@ -287,6 +293,7 @@ for _g in GAME_KEYS:
               "kujuroku": {}, "kekoro": {}}[_g]
     case(_g, "card-conservation", "a card replaced by one not in the deck", _short)(_conservation)
     case(_g, "legal-sorted-unique", "legal actions out of order", _short)(_unsorted)
+    case(_g, "legal-sorted-unique", "a legal action offered twice", _short)(_duplicate)
     case(_g, "legal-nonempty-until-end", "no legal action in a live round", _short)(_no_action)
     case(_g, "bounded-round-length", "a round that never ends", _short)(_long_round)
     case(_g, "scores-follow-settlement", "scores moved without a round ending", _short)(_scores_drift)
@@ -885,3 +892,32 @@ def test_a_violation_says_how_to_reproduce_it() -> None:
 
     v = Violation("kekoro", "KE-TURN-1 turn order", "seat 1 plays twice", {}, 7, 3, ("play 10", "play 20"))
     assert str(v) == "kekoro: KE-TURN-1 turn order: seat 1 plays twice (seed 7, policy 3, after 2 actions)"
+
+
+def test_run_random_counts_the_actions_of_each_round_once() -> None:
+    """``run_random`` gives each step the number of actions since the last round ended, which
+    bounded-round-length checks (spec/hanafuda_spec/invariants.py: counting two per action went
+    unnoticed, the bounds being generous)."""
+    seen: list[Step] = []
+
+    def spy(s: Step) -> str | None:
+        seen.append(s)
+        return None
+
+    p = profile_for("kekoro")
+    grown = replace(p, invariants=(*p.invariants, ("spy", spy)))
+    rep = run_random(ReferenceAdapter(), grown, spec_for("kekoro").resolve(None, {}), 1, 1)
+    assert not rep.violations and len(seen) == rep.actions + 1
+    count = 0
+    for s in seen:
+        assert s.round_actions == count, (count, s.action)
+        count = 1 if s.outcomes else count + 1
+
+
+def test_a_match_that_does_not_end_is_reported_as_one_game() -> None:
+    """``run_random`` stopped by ``max_actions`` reports bounded-match-length for its one game, with the
+    actions played (spec/hanafuda_spec/invariants.py: that report counted two games)."""
+    rep = run_random(ReferenceAdapter(), profile_for("kekoro"), spec_for("kekoro").resolve(None, {}), 1, 1,
+                     max_actions=5)
+    assert (rep.games, rep.actions) == (1, 6)
+    assert [v.invariant for v in rep.violations] == ["bounded-match-length"]
