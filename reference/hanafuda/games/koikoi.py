@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -93,6 +93,31 @@ class KoiKoiRules:
         if found is None:
             found = self._yaku_tables[key] = _table(self.values, *key)
         return found
+
+    @functools.cached_property
+    def _scorers(self) -> dict[tuple[int | None, str | None, bool], Callable[[int], Sequence[ScoredYaku]]]:
+        return {}
+
+    def scorer(self, month: int | None, sake: str | None, called: bool = False) -> Callable[[int], Sequence[ScoredYaku]]:
+        """The scorer of :meth:`yaku_table`'s table (pile mask in, yaku in table order out), built once
+        per rules object."""
+        key = (month, sake, called and self.opt["viewing_value"] != "5")
+        found = self._scorers.get(key)
+        if found is None:
+            found = self._scorers[key] = _scorer(self.values, *key)
+        return found
+
+    @functools.cached_property
+    def month_cards(self) -> bool:
+        """KK-YAKU-14: the Cards of the Month score (month_cards=on)."""
+        return self.opt["month_cards"] == "on"
+
+    @functools.cached_property
+    def plain_scoring(self) -> bool:
+        """No option filters a table's answer: the viewing yaku score on their own (viewing=on),
+        every yaku counts (yaku_count=all) and the Sake Cup has one reading (not sake_cup=either)."""
+        o = self.opt
+        return o["viewing"] in ("on", "off") and o["yaku_count"] != "best" and o["sake_cup"] != "either"
 
     @functools.cached_property
     def koikoi_once(self) -> bool:
@@ -193,6 +218,10 @@ _Found = tuple[int, int, str, "str | None"]
 #: Blocks looking at no more cards than this get a lookup table (at most 2**12 entries each).
 _LOOKUP_BITS = 12
 
+#: Adjacent lookup tables are merged into one while together they look at no more cards than this
+#: (at most 2**14 entries, each built from the two tables it merges, not by scoring again).
+_MERGE_BITS = 14
+
 
 class _Block(NamedTuple):
     """Rows scored together: a run of rows of one group, or one ungrouped row. ``pool`` and
@@ -275,7 +304,8 @@ _scored = functools.cache(ScoredYaku)
 
 
 def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
-    """The yaku of ``pile`` in table order, keeping the best of each group (the first on a tie)."""
+    """The yaku of ``pile`` in table order, keeping the best of each group (the first on a tie).
+    The general scorer, for any table; :class:`_Scorer` is the fast one, checked against it."""
     best: dict[str, tuple[int, int, str]] = {}
     chosen: list[tuple[int, int, str]] = []
     for pool, doubled, need, rows, cards, lookup in table:
@@ -303,19 +333,127 @@ def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
     return [_scored(yid, v) for _, v, yid in chosen]
 
 
+# The fast scorer. When every group's rows are one run of the table (true of every Koi-Koi table),
+# a pile's yaku are the concatenation, in table order, of what each block finds: so a block's
+# lookup table can hold its answer ready-made (a tuple of ScoredYaku), adjacent lookup tables can be
+# merged into one, and a block whose rows only count the cards of one pool (Chaff) becomes a table
+# indexed by that count. Scoring a pile is then one lookup per part and tuple concatenation.
+
+#: One step of :class:`_Scorer`: ``(cards, doubled, by_count, table)``. With ``by_count`` False,
+#: ``table[pile & cards]`` (a dict); with True, ``table[n]`` (a tuple) where ``n`` counts the pile's
+#: ``cards``, ``doubled`` ones twice. ``table`` holds the yaku found, in table order.
+_Part = tuple[int, int, bool, "Mapping[int, tuple[ScoredYaku, ...]] | tuple[tuple[ScoredYaku, ...], ...]"]
+
+
+def _ready(found: tuple[_Found, ...]) -> tuple[ScoredYaku, ...]:
+    return tuple(_scored(yid, v) for _, v, yid, _g in found)
+
+
+@functools.lru_cache(maxsize=512)
+def _lookup(rows: tuple[tuple[int, _Compiled], ...], cards: int) -> dict[int, tuple[ScoredYaku, ...]]:
+    """A block's answers for every subset of its cards (shared by every table holding the block: the
+    tables of the twelve months differ only in the Cards of the Month)."""
+    return {sub: _ready(_found(rows, sub)) for sub in _subsets(cards)}
+
+
+def _counted(block: _Block) -> tuple[tuple[ScoredYaku, ...], ...] | None:
+    """A block whose rows look only at how many cards of one pool the pile holds (no required or
+    forbidden cards, bonuses over the same pool): its answers by count; else None."""
+    pool, doubled = block.pool, block.doubled
+    for _, y in block.rows:
+        if y.required or y.forbidden or y.pool != pool or y.extra_pool not in (0, pool) or y.doubled != doubled:
+            return None
+    # every pile holding d doubled and p plain cards of the pool counts 2d + p and gets one answer
+    doubles, plains = _bits(pool & doubled), _bits(pool & ~doubled)
+    answers: dict[int, tuple[ScoredYaku, ...]] = {}
+    for d in range(len(doubles) + 1):
+        for p in range(len(plains) + 1):
+            answers.setdefault(2 * d + p, _ready(_found(block.rows, sum(doubles[:d]) + sum(plains[:p]))))
+    # a count no pile reaches is never looked up: it gets the answer of the count below
+    out: list[tuple[ScoredYaku, ...]] = []
+    for n in range(max(answers) + 1):
+        out.append(answers.get(n, out[-1] if out else ()))
+    return tuple(out)
+
+
+def _bits(mask: int) -> list[int]:
+    """The one-bit masks of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+class _Scorer:
+    """The yaku of a pile (a mask) for one table, by lookups (see above). Built once per table."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, table: tuple[_Block, ...]) -> None:
+        parts: list[_Part] = []
+        for block in table:
+            counted = _counted(block) if block.lookup is None else None
+            if counted is not None:
+                parts.append((block.pool, block.doubled, True, counted))
+                continue
+            if block.lookup is None:
+                raise ValueError("a block with neither a lookup table nor a count table")
+            lookup = _lookup(block.rows, block.cards)
+            if parts and not parts[-1][2] and (parts[-1][0] | block.cards).bit_count() <= _MERGE_BITS:
+                prev_cards, _, _, prev = parts[-1]
+                both = prev_cards | block.cards
+                assert isinstance(prev, dict)
+                merged = {sub: prev[sub & prev_cards] + lookup[sub & block.cards] for sub in _subsets(both)}
+                parts[-1] = (both, 0, False, merged)
+            else:
+                parts.append((block.cards, 0, False, lookup))
+        self.parts = tuple(parts)
+
+    @staticmethod
+    def applies(table: tuple[_Block, ...]) -> bool:
+        """Whether every group's rows are one block and every block has a lookup or a count table."""
+        groups = [b.rows[0][1].group for b in table if b.rows[0][1].group is not None]
+        return len(groups) == len(set(groups)) and all(
+            b.lookup is not None or _counted(b) is not None for b in table)
+
+    def __call__(self, pile: int) -> tuple[ScoredYaku, ...]:
+        out: tuple[ScoredYaku, ...] = ()
+        for cards, doubled, by_count, table in self.parts:
+            if by_count:
+                held = pile & cards
+                out += table[held.bit_count() + (held & doubled).bit_count()]  # type: ignore[index]
+            else:
+                out += table[pile & cards]  # type: ignore[index]
+        return out
+
+
+@functools.lru_cache(maxsize=256)
+def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
+            called: bool = False) -> Callable[[int], Sequence[ScoredYaku]]:
+    """The fastest scorer for a table: :class:`_Scorer` where it applies, else :func:`_score_with`."""
+    table = _table(values, month, sake, called)
+    if _Scorer.applies(table):
+        return _Scorer(table)
+    return functools.partial(_score_with, table)
+
+
 def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
                called: bool = False) -> tuple[ScoredYaku, ...]:
     """The yaku of a capture pile given as a bit mask, after every scoring option
     (KK-YAKU-1…19; viewing, sake_cup and yaku_count options). ``called``: the holder has called
     koi-koi this round (KK-YAKU-17)."""
+    if rules.plain_scoring:  # no option filters the table's answer (the default rules)
+        return tuple(rules.scorer(month, None, called)(pile))
     opt = rules.opt
     if opt["sake_cup"] == "either":
-        a = _score_with(rules.yaku_table(month, "animal", called), pile)
-        c = _score_with(rules.yaku_table(month, "chaff", called), pile)
+        a = list(rules.scorer(month, "animal", called)(pile))
+        c = list(rules.scorer(month, "chaff", called)(pile))
         a, c = _filter(opt, a, field), _filter(opt, c, field)
         found = a if sum(y.points for y in a) >= sum(y.points for y in c) else c
     else:
-        found = _filter(opt, _score_with(rules.yaku_table(month, None, called), pile), field)
+        found = _filter(opt, list(rules.scorer(month, None, called)(pile)), field)
     if opt["yaku_count"] == "best" and found:
         top = max(found, key=lambda y: y.points)
         found = [top]
@@ -707,8 +845,10 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
                         state.setup.number, scores)
 
     def score(self, rules: KoiKoiRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
-        m = month if rules.opt["month_cards"] == "on" else None
-        return PileScore(score_mask(rules, INDEX.mask_of(cards), m), None)
+        pile = 0
+        for c in cards:  # INDEX.mask_of, inlined: this is the whole public scoring path
+            pile |= 1 << c.bit
+        return PileScore(score_mask(rules, pile, month if rules.month_cards else None))
 
     def month_matters(self, rules: KoiKoiRules) -> bool:
         return rules.opt["month_cards"] == "on"
