@@ -36,6 +36,7 @@ __all__ = [
     "CARD_ORDER",
     "Action",
     "ActionSyntaxError",
+    "FastRound",
     "Game",
     "GameOverError",
     "IllegalActionError",
@@ -47,6 +48,7 @@ __all__ = [
     "RoundSetup",
     "action",
     "evolve",
+    "play_match",
 ]
 
 
@@ -231,6 +233,34 @@ def evolve(obj: T, **changes: object) -> T:
     return new
 
 
+class FastRound(ABC, Generic[S]):
+    """A round played in place: one mutable object for the whole round instead of a new immutable
+    state per action (the fast path of :func:`play_match`, for random play and simulation).
+
+    It is a second implementation of a game's turn and must agree with the reference one exactly:
+    the same legal actions, in the same order, at every step, and the same positions
+    (:meth:`state` is the position as the game's immutable state, equal to the one
+    :meth:`Game.apply` gives). ``tests/test_fast_paths.py`` checks this action by action over many
+    seeds and option sets. A game offers it through :meth:`Game.fast_round` only for the options it
+    implements; for the others the reference loop plays."""
+
+    @abstractmethod
+    def over(self) -> bool:
+        """Whether the round has ended."""
+
+    @abstractmethod
+    def legal(self) -> Sequence[Action]:
+        """:meth:`Game.legal_actions` of the current position."""
+
+    @abstractmethod
+    def play(self, action: Action) -> None:
+        """:meth:`Game.do`, in place: ``action`` must be one of :meth:`legal` (it is not checked)."""
+
+    @abstractmethod
+    def state(self) -> S:
+        """The current position as the game's immutable state."""
+
+
 class Game(ABC, Generic[S, R]):
     """The contract of one game (see the module docstring). ``S`` is the round state, ``R`` the
     typed rules (a frozen dataclass built from resolved option values)."""
@@ -293,6 +323,11 @@ class Game(ABC, Generic[S, R]):
     @abstractmethod
     def do(self, state: S, action: Action) -> S:
         """Apply an action already known to be legal."""
+
+    def fast_round(self, state: S) -> FastRound[S] | None:
+        """The round from ``state`` on, played in place (see :class:`FastRound`), or None where the
+        game has no fast path for these rules (the default)."""
+        return None
 
     @abstractmethod
     def explain_illegal(self, state: S, action: Action) -> tuple[str, str]:
@@ -414,3 +449,34 @@ class Match(Generic[S, R]):
 
     def snapshot(self) -> Snapshot:
         return self.game.snapshot(self.state, self.info)
+
+
+def play_match(game: Game[S, R], rules: R, seed: int, choose: Callable[[Sequence[Action]], Action],
+               first_dealer: int = 0) -> tuple[MatchInfo, list[Action]]:
+    """Play a whole match, ``choose`` picking each action among the legal ones; return the finished
+    match's info and every action played. The same as the reference loop::
+
+        m = Match.start(game, rules, seed, first_dealer)
+        while not m.over:
+            m = m.apply(choose(m.legal_actions()))
+
+    but each round is played in place by :meth:`Game.fast_round` where the game offers it (deals and
+    settlements stay the reference's). ``tests/test_fast_paths.py`` checks that both give the same
+    actions and results."""
+    m = Match.start(game, rules, seed, first_dealer)
+    played: list[Action] = []
+    while not m.over:
+        fast = game.fast_round(m.state)
+        if fast is None:  # the reference loop, for one round
+            rounds = len(m.info.history)
+            while not m.over and len(m.info.history) == rounds:
+                a = choose(m.legal_actions())
+                played.append(a)
+                m = m.apply(a)
+            continue
+        while not fast.over():
+            a = choose(fast.legal())
+            played.append(a)
+            fast.play(a)
+        m = Match.advance(evolve(m, state=fast.state()))
+    return m.info, played

@@ -38,7 +38,7 @@ from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, action, evolve
 
 __all__ = [
     "PLAY", "TAKE", "CardIndex", "Table", "capture", "deal_packets", "explain_hand_play", "hand_plays",
-    "match_mask", "matches", "packet_plan", "resolve", "take_choices",
+    "match_mask", "matches", "packet_plan", "plays_of", "resolve", "take_choices", "takes_of",
 ]
 
 C = TypeVar("C", bound=BaseCard)
@@ -166,11 +166,14 @@ def hand_plays(t: Table[C], seat: int, must_capture: bool = False) -> list[Actio
     """The ``play`` actions for ``seat``'s hand: ``play c`` or, when two field cards match, ``play c t``
     for each choice. With ``must_capture``, non-capturing plays are left out whenever a capture
     is possible."""
-    index = t.index
-    by_mask, suits, field, play = index.by_mask, index.suits, t.field_mask, index.plays
+    return plays_of(t.index, t.hand_masks[seat], t.field_mask, must_capture)
+
+
+def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = False) -> list[Action]:
+    """:func:`hand_plays` for a hand and a field given as masks (for the rounds played in place)."""
+    by_mask, suits, play = index.by_mask, index.suits, index.plays
     out: list[Action] = []
     capturing: list[Action] = []  # the plays of cards that capture
-    hand = t.hand_masks[seat]
     while hand:  # the hand's cards in bit order
         low = hand & -hand
         hand ^= low
@@ -196,10 +199,15 @@ def hand_plays(t: Table[C], seat: int, must_capture: bool = False) -> list[Actio
 
 def take_choices(t: Table[C], card: BaseCard) -> list[Action]:
     """``take t`` actions for a drawn card that matches exactly two field cards, else none."""
-    m = match_mask(t, card)
+    return takes_of(t.index, t.field_mask, card)
+
+
+def takes_of(index: CardIndex[C], field: int, card: BaseCard) -> list[Action]:
+    """:func:`take_choices` for a field given as a mask."""
+    m = field & index.suits.get(card.suit, 0)
     if m.bit_count() != 2:
         return []
-    by_mask = t.index.by_mask
+    by_mask = index.by_mask
     return sorted((action(TAKE, (by_mask[m & -m].id,)), action(TAKE, (by_mask[m & (m - 1)].id,))),
                   key=ACTION_ORDER)
 

@@ -28,6 +28,7 @@ from hanafuda_spec.yaku import ScoredYaku, YakuDef
 from hanafuda.engine import (
     ACTION_ORDER,
     Action,
+    FastRound,
     Game,
     MatchInfo,
     PileScore,
@@ -47,8 +48,10 @@ from hanafuda.fishing import (
     hand_plays,
     match_mask,
     packet_plan,
+    plays_of,
     resolve,
     take_choices,
+    takes_of,
 )
 
 __all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRules", "KoiKoiState", "Phase"]
@@ -756,6 +759,16 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         t = _moved(t, p, t.field_mask, 0, hand=t.hand_masks[p] | t.stock[0].mask, stock=t.stock[1:])
         return evolve(state, table=t)
 
+    def fast_round(self, state: KoiKoiState) -> FastRound[KoiKoiState] | None:
+        """The round played in place (:class:`_FastKoiKoi`) under the turn rules it implements: the
+        standard turn (turn=standard), no wild Lightning this round, and the round ending when the hands
+        are empty (after_hands=stop); every other option is the reference's (deals, scoring, results)."""
+        o = state.rules.opt
+        if (state.phase is not Phase.PLAY or o["turn"] != "standard" or state.lightning_wild
+                or o["after_hands"] != "stop"):
+            return None
+        return _FastKoiKoi(self, state)
+
     def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
         p = state.turn
         if action.kind == PLAY:
@@ -890,6 +903,133 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             winners = tuple(i for i in (0, 1) if scores[i] == top)
         return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, reason if over else "",
                          (*info.history, result))
+
+
+class _FastKoiKoi(FastRound[KoiKoiState]):
+    """A Koi-Koi round played in place (see :class:`~hanafuda.engine.FastRound`): the zones as
+    mutable masks, the stock as a tuple and the index of its top card. The turn is the reference's
+    (:meth:`KoiKoi.do`, :meth:`KoiKoi._end_turn`, :meth:`KoiKoi._pass`) for the options
+    :meth:`KoiKoi.fast_round` accepts: play a hand card (KK-TURN-2), draw and play the top card of the
+    draw pile (KK-CAP-6), choose a target among two matches (KK-CAP-2), then a new or improved yaku
+    gives the koi-koi/shōbu call (KK-TURN-3, KK-TURN-4), else the turn passes; the round ends when the
+    next player's hand is empty (KK-END-2) or on shōbu."""
+
+    __slots__ = ("called_matters", "calls", "caps", "end", "field", "game", "hands", "koikoi_min", "last_improver",
+                 "month", "must", "new_only", "pending", "phase", "rules", "seen", "start", "stock", "top", "turn",
+                 "weather", "winner")
+
+    def __init__(self, game: KoiKoi, s: KoiKoiState) -> None:
+        t = s.table
+        r = s.rules
+        o = r.opt
+        self.game, self.start, self.rules = game, s, r
+        self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
+        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.turn, self.phase, self.pending = s.turn, s.phase, s.pending
+        self.calls, self.seen = list(s.calls), list(s.seen)
+        self.last_improver, self.end, self.winner = s.last_improver, s.end, s.winner
+        self.month = game._month(s)
+        self.weather = o["viewing"] == "weather"  # only the weather rule looks at the field
+        self.must = o["discard"] == "must-capture"
+        self.new_only = o["koikoi_on"] == "new"
+        self.koikoi_min = int(o["koikoi_min"])
+        self.called_matters = o["viewing_value"] != "5"
+
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal(self) -> Sequence[Action]:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return plays_of(INDEX, self.hands[self.turn], self.field, self.must)
+        if phase is Phase.TAKE:
+            assert self.pending is not None
+            return takes_of(INDEX, self.field, self.pending)
+        if phase is Phase.CALL:
+            r = self.rules
+            if (r.koikoi_once and (self.calls[0] or self.calls[1])) or (
+                    r.koikoi_needs_hand and not self.hands[self.turn]):  # KK-TURN-8, KK-TURN-9
+                return (action(STOP),)
+            return (action(KOIKOI), action(STOP))
+        return ()
+
+    def play(self, a: Action) -> None:
+        p = self.turn
+        kind = a.kind
+        if kind == PLAY:
+            c = _CARD[a.cards[0]]
+            self.hands[p] &= ~c.mask
+            field, got = resolve(INDEX, self.field, c, a.cards[1] if len(a.cards) > 1 else None)
+            if self.top < len(self.stock):  # KK-CAP-6: the draw
+                drawn = self.stock[self.top]
+                self.top += 1
+                if (field & INDEX.suits.get(drawn.suit, 0)).bit_count() == 2:  # KK-CAP-2: a choice to make
+                    self.field, self.pending, self.phase = field, drawn, Phase.TAKE
+                    self.caps[p] |= got
+                    return
+                field, more = resolve(INDEX, field, drawn, None)
+                got |= more
+            self.field = field
+            self.caps[p] |= got
+            self._end_turn()
+        elif kind == TAKE:
+            assert self.pending is not None
+            self.field, got = resolve(INDEX, self.field, self.pending, a.cards[0])
+            self.caps[p] |= got
+            self._end_turn()
+        elif kind == KOIKOI:
+            self.calls[p] += 1
+            if self.called_matters and self.calls[p] == 1:  # KK-YAKU-17: re-valued, not an improvement
+                self.seen[p] = self._yaku(p)
+            self._pass()
+        elif kind == STOP:
+            self.phase, self.end, self.winner = Phase.OVER, "shobu", p
+        else:
+            raise AssertionError(a)
+
+    def _yaku(self, seat: int) -> tuple[ScoredYaku, ...]:
+        return score_mask(self.rules, self.caps[seat], self.month, self.field if self.weather else 0,
+                          self.calls[seat] > 0)
+
+    def _end_turn(self) -> None:
+        """:meth:`KoiKoi._end_turn`: KK-TURN-3, KK-TURN-4."""
+        p = self.turn
+        self.pending = None
+        now = self._yaku(p)
+        seen = self.seen[p]
+        if now == seen:  # nothing new or improved (the common case)
+            self._pass()
+            return
+        before = {y.id: y.points for y in seen}
+        new = any(y.id not in before for y in now)
+        improved = new or any(y.points > before[y.id] for y in now if y.id in before)
+        self.seen[p] = now
+        if improved:
+            self.last_improver = p
+        if new if self.new_only else improved:
+            if sum(y.points for y in now) < self.koikoi_min:
+                self.phase, self.end, self.winner = Phase.OVER, "shobu", p  # KK-TURN-4
+            else:
+                self.phase = Phase.CALL
+            return
+        self._pass()
+
+    def _pass(self) -> None:
+        """:meth:`KoiKoi._pass` with after_hands=stop: KK-END-2."""
+        self.pending = None
+        nxt = 1 - self.turn
+        if not self.hands[nxt]:
+            self.phase, self.end = Phase.OVER, "exhaustive"
+        else:
+            self.turn, self.phase = nxt, Phase.PLAY
+
+    def state(self) -> KoiKoiState:
+        s = self.start
+        table = evolve(s.table, hand_masks=tuple(self.hands), field_mask=self.field,
+                       stock=self.stock[self.top:], captured_masks=tuple(self.caps))
+        return evolve(s, table=table, turn=self.turn, phase=self.phase, pending=self.pending,
+                      calls=(self.calls[0], self.calls[1]), seen=(self.seen[0], self.seen[1]),
+                      last_improver=self.last_improver, end=self.end, winner=self.winner)
 
 
 def _deltas(winner: int, pts: int, zero_sum: bool) -> tuple[int, int]:
