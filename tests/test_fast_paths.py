@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from hanafuda.engine import Action, Game, Match, evolve, play_match
+from hanafuda.engine import Action, Game, Match, evolve, fast_shuffled, play_match
 from hanafuda.games import koikoi as kk
 from hanafuda.registry import available
 from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.games import koikoi as kk_spec
-from hanafuda_spec.shuffle import SplitMix64
+from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import best_per_group
 from hypothesis import given, reject
 from hypothesis import strategies as st
@@ -144,3 +144,16 @@ def test_KK_YAKU_1_every_koikoi_table_gets_the_table_driven_scorer() -> None:
         rules = kk.GAME.rules(None, opts)
         for month in (None, 4):
             assert isinstance(rules.scorer(month, None, True), kk._Scorer), opts
+
+
+# -- the shuffle ------------------------------------------------------------------------------
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 70))
+def test_fast_shuffled_is_the_documented_shuffle(seed: int, size: int) -> None:
+    """Same order and same generator state afterwards as the spec's shuffle (any size, including sizes
+    beyond the precomputed limits, which use the spec's)."""
+    items = list(range(size))
+    a, b = SplitMix64(seed), SplitMix64(seed)
+    assert fast_shuffled(items, a) == shuffled(items, b)
+    assert a.state == b.state

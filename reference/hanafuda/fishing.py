@@ -60,7 +60,7 @@ class CardIndex(Generic[C]):
     ([10, 120], '0b1111')
     """
 
-    __slots__ = ("by_id", "by_mask", "cards", "id_order", "plays", "suits")
+    __slots__ = ("by_id", "by_mask", "cards", "id_order", "plays", "plays_on", "suit_of", "suits")
 
     def __init__(self, cards: Iterable[C]) -> None:
         self.cards: tuple[C, ...] = tuple(sorted(cards, key=CARD_ORDER))
@@ -73,9 +73,15 @@ class CardIndex(Generic[C]):
             if c.suit:  # suit 0 (a joker) matches nothing and has no suit mask
                 suits[c.suit] = suits.get(c.suit, 0) | c.mask
         self.suits = suits  #: suit -> the mask of its cards (suit 0 is absent)
+        #: one-bit mask -> the mask of the cards of its suit (0 for suit 0: a joker matches nothing)
+        self.suit_of: dict[int, int] = {c.mask: suits.get(c.suit, 0) for c in self.cards}
         bits = [c.bit for c in self.cards]
         self.id_order = bits == sorted(bits)  #: ascending bits are ascending ids (not so in Daini)
         self.plays: dict[int, Action] = {c.mask: action(PLAY, (c.id,)) for c in self.cards}  #: mask -> ``play c``
+        #: mask of c -> mask of t -> ``play c t``, for t of c's suit
+        self.plays_on: dict[int, dict[int, Action]] = {
+            c.mask: {t.mask: action(PLAY, (c.id, t.id)) for t in self.cards if t.suit == c.suit and t is not c}
+            for c in self.cards if c.suit}
 
     def suit_mask(self, suit: int) -> int:
         """The cards of ``suit`` (0 for suit 0, the jokers, which match nothing)."""
@@ -171,25 +177,25 @@ def hand_plays(t: Table[C], seat: int, must_capture: bool = False) -> list[Actio
 
 def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = False) -> list[Action]:
     """:func:`hand_plays` for a hand and a field given as masks (for the rounds played in place)."""
-    by_mask, suits, play = index.by_mask, index.suits, index.plays
+    suit_of, play, plays_on = index.suit_of, index.plays, index.plays_on
     out: list[Action] = []
     capturing: list[Action] = []  # the plays of cards that capture
     while hand:  # the hand's cards in bit order
         low = hand & -hand
         hand ^= low
-        c = by_mask[low]
-        m = field & suits.get(c.suit, 0)
+        m = field & suit_of[low]
         if not m:
             out.append(play[low])
-            continue
-        if m.bit_count() == 2:
-            a, b = m & -m, m & (m - 1)
-            plays = [action(PLAY, (c.id, by_mask[a].id)), action(PLAY, (c.id, by_mask[b].id))]
+        elif m.bit_count() == 2:  # a choice of target: the lower card first
+            on = plays_on[low]
+            two = (on[m & -m], on[m & (m - 1)])
+            out += two
+            if must_capture:
+                capturing += two
         else:
-            plays = [play[low]]
-        out.extend(plays)
-        if must_capture:
-            capturing.extend(plays)
+            out.append(play[low])
+            if must_capture:
+                capturing.append(play[low])
     if capturing:
         out = capturing
     if not index.id_order:  # in bit order the plays are already sorted when bits follow ids

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -111,6 +112,20 @@ class KoiKoiRules:
         return found
 
     @functools.cached_property
+    def fast_turn(self) -> bool:
+        """The turn :class:`_FastKoiKoi` implements: turn=standard and after_hands=stop."""
+        return self.opt["turn"] == "standard" and self.opt["after_hands"] == "stop"
+
+    @functools.cached_property
+    def turn_flags(self) -> tuple[bool, bool, bool, int, bool]:
+        """What the turn looks at, read once: viewing=weather (the field matters to scoring),
+        discard=must-capture, koikoi_on=new, koikoi_min, and viewing_value other than 5 (a call
+        re-values the viewing yaku)."""
+        o = self.opt
+        return (o["viewing"] == "weather", o["discard"] == "must-capture", o["koikoi_on"] == "new",
+                int(o["koikoi_min"]), o["viewing_value"] != "5")
+
+    @functools.cached_property
     def month_cards(self) -> bool:
         """KK-YAKU-14: the Cards of the Month score (month_cards=on)."""
         return self.opt["month_cards"] == "on"
@@ -201,6 +216,9 @@ INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Ca
 
 #: Every hanafuda card by id (``card(id)`` parses text; this is a plain table for the hot paths).
 _CARD: dict[int, Card] = INDEX.by_id
+#: Card id -> its mask, and a card's mask -> the mask of its month (plain tables for the hot paths).
+_MASK_OF: dict[int, int] = {c.id: c.mask for c in INDEX.cards}
+_SUIT_OF: dict[int, int] = INDEX.suit_of
 
 
 def _mask(ids: frozenset[int]) -> int:
@@ -359,6 +377,20 @@ def _lookup(rows: tuple[tuple[int, _Compiled], ...], cards: int) -> dict[int, tu
     return {sub: _ready(_found(rows, sub)) for sub in _subsets(cards)}
 
 
+@functools.lru_cache(maxsize=512)
+def _merged(blocks: tuple[tuple[tuple[tuple[int, _Compiled], ...], int], ...]) -> dict[int, tuple[ScoredYaku, ...]]:
+    """One lookup table for adjacent blocks ``(rows, cards)``: for each subset of their cards, the
+    concatenation of what each block finds (built from the blocks' own tables; shared by every table
+    holding these blocks, as the twelve months' tables do)."""
+    merged = _lookup(*blocks[0])
+    cards = blocks[0][1]
+    for rows, more in blocks[1:]:
+        lookup, prev = _lookup(rows, more), merged
+        merged = {sub: prev[sub & cards] + lookup[sub & more] for sub in _subsets(cards | more)}
+        cards |= more
+    return merged
+
+
 def _counted(block: _Block) -> tuple[tuple[ScoredYaku, ...], ...] | None:
     """A block whose rows look only at how many cards of one pool the pile holds (no required or
     forbidden cards, bonuses over the same pool): its answers by count; else None."""
@@ -396,22 +428,26 @@ class _Scorer:
 
     def __init__(self, table: tuple[_Block, ...]) -> None:
         parts: list[_Part] = []
+        run: list[_Block] = []  # adjacent lookup blocks to merge into one table
+
+        def close_run() -> None:
+            if run:
+                cards = functools.reduce(operator.or_, (b.cards for b in run))
+                parts.append((cards, 0, False, _merged(tuple((b.rows, b.cards) for b in run))))
+                run.clear()
+
         for block in table:
             counted = _counted(block) if block.lookup is None else None
             if counted is not None:
+                close_run()
                 parts.append((block.pool, block.doubled, True, counted))
                 continue
             if block.lookup is None:
                 raise ValueError("a block with neither a lookup table nor a count table")
-            lookup = _lookup(block.rows, block.cards)
-            if parts and not parts[-1][2] and (parts[-1][0] | block.cards).bit_count() <= _MERGE_BITS:
-                prev_cards, _, _, prev = parts[-1]
-                both = prev_cards | block.cards
-                assert isinstance(prev, dict)
-                merged = {sub: prev[sub & prev_cards] + lookup[sub & block.cards] for sub in _subsets(both)}
-                parts[-1] = (both, 0, False, merged)
-            else:
-                parts.append((block.cards, 0, False, lookup))
+            if run and (functools.reduce(operator.or_, (b.cards for b in run)) | block.cards).bit_count() > _MERGE_BITS:
+                close_run()
+            run.append(block)
+        close_run()
         self.parts = tuple(parts)
 
     @staticmethod
@@ -763,9 +799,7 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         """The round played in place (:class:`_FastKoiKoi`) under the turn rules it implements: the
         standard turn (turn=standard), no wild Lightning this round, and the round ending when the hands
         are empty (after_hands=stop); every other option is the reference's (deals, scoring, results)."""
-        o = state.rules.opt
-        if (state.phase is not Phase.PLAY or o["turn"] != "standard" or state.lightning_wild
-                or o["after_hands"] != "stop"):
+        if state.phase is not Phase.PLAY or state.lightning_wild or not state.rules.fast_turn:
             return None
         return _FastKoiKoi(self, state)
 
@@ -914,26 +948,27 @@ class _FastKoiKoi(FastRound[KoiKoiState]):
     gives the koi-koi/shōbu call (KK-TURN-3, KK-TURN-4), else the turn passes; the round ends when the
     next player's hand is empty (KK-END-2) or on shōbu."""
 
-    __slots__ = ("called_matters", "calls", "caps", "end", "field", "game", "hands", "koikoi_min", "last_improver",
-                 "month", "must", "new_only", "pending", "phase", "rules", "seen", "start", "stock", "top", "turn",
+    __slots__ = ("called_matters", "calls", "caps", "end", "field", "game", "hands", "koikoi_min", "last", "last_improver",
+                 "month", "must", "new_only", "pending", "phase", "rules", "scorers", "seen", "start", "stock", "top", "turn",
                  "weather", "winner")
 
     def __init__(self, game: KoiKoi, s: KoiKoiState) -> None:
         t = s.table
         r = s.rules
-        o = r.opt
         self.game, self.start, self.rules = game, s, r
         self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
         self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
         self.turn, self.phase, self.pending = s.turn, s.phase, s.pending
         self.calls, self.seen = list(s.calls), list(s.seen)
         self.last_improver, self.end, self.winner = s.last_improver, s.end, s.winner
-        self.month = game._month(s)
-        self.weather = o["viewing"] == "weather"  # only the weather rule looks at the field
-        self.must = o["discard"] == "must-capture"
-        self.new_only = o["koikoi_on"] == "new"
-        self.koikoi_min = int(o["koikoi_min"])
-        self.called_matters = o["viewing_value"] != "5"
+        self.month = (s.setup.number - 1) % 12 + 1 if r.month_cards else None
+        self.weather, self.must, self.new_only, self.koikoi_min, self.called_matters = r.turn_flags
+        # the scorers of this round's month, before and after a koi-koi call, where no option filters
+        # their answer (score_mask then returns it as it is); else None and _yaku calls score_mask
+        self.scorers = ((r.scorer(self.month, None, False), r.scorer(self.month, None, True))
+                        if r.plain_scoring else None)
+        #: per seat, the last pile scored by these scorers: (pile, called, yaku)
+        self.last: list[tuple[int, bool, tuple[ScoredYaku, ...]]] = [(-1, False, ()), (-1, False, ())]
 
     def over(self) -> bool:
         return self.phase is Phase.OVER
@@ -954,28 +989,47 @@ class _FastKoiKoi(FastRound[KoiKoiState]):
         return ()
 
     def play(self, a: Action) -> None:
+        # the captures of fishing.resolve, written out on masks: an action from legal() names a
+        # target exactly when two field cards match
         p = self.turn
         kind = a.kind
         if kind == PLAY:
-            c = _CARD[a.cards[0]]
-            self.hands[p] &= ~c.mask
-            field, got = resolve(INDEX, self.field, c, a.cards[1] if len(a.cards) > 1 else None)
-            if self.top < len(self.stock):  # KK-CAP-6: the draw
-                drawn = self.stock[self.top]
+            cards = a.cards
+            c = _MASK_OF[cards[0]]
+            self.hands[p] &= ~c
+            field = self.field
+            m = field & _SUIT_OF[c]
+            if not m:  # no match: the card joins the field
+                field |= c
+                got = 0
+            else:  # one match or three; or two, the target named
+                if len(cards) > 1:
+                    m = _MASK_OF[cards[1]]
+                field &= ~m
+                got = m | c
+            stock = self.stock
+            if self.top < len(stock):  # KK-CAP-6: the draw
+                drawn = stock[self.top]
                 self.top += 1
-                if (field & INDEX.suits.get(drawn.suit, 0)).bit_count() == 2:  # KK-CAP-2: a choice to make
+                d = _MASK_OF[drawn.id]
+                m = field & _SUIT_OF[d]
+                if not m:
+                    field |= d
+                elif m.bit_count() == 2:  # KK-CAP-2: a choice to make
                     self.field, self.pending, self.phase = field, drawn, Phase.TAKE
                     self.caps[p] |= got
                     return
-                field, more = resolve(INDEX, field, drawn, None)
-                got |= more
+                else:
+                    field &= ~m
+                    got |= m | d
             self.field = field
             self.caps[p] |= got
             self._end_turn()
         elif kind == TAKE:
             assert self.pending is not None
-            self.field, got = resolve(INDEX, self.field, self.pending, a.cards[0])
-            self.caps[p] |= got
+            t = _MASK_OF[a.cards[0]]
+            self.field &= ~t
+            self.caps[p] |= t | _MASK_OF[self.pending.id]
             self._end_turn()
         elif kind == KOIKOI:
             self.calls[p] += 1
@@ -988,6 +1042,14 @@ class _FastKoiKoi(FastRound[KoiKoiState]):
             raise AssertionError(a)
 
     def _yaku(self, seat: int) -> tuple[ScoredYaku, ...]:
+        if self.scorers is not None:  # the pile alone decides (and whether its holder has called)
+            pile, called = self.caps[seat], self.calls[seat] > 0
+            last = self.last[seat]
+            if last[0] == pile and last[1] == called:  # a turn that captured nothing
+                return last[2]
+            now = tuple(self.scorers[called](pile))
+            self.last[seat] = (pile, called, now)
+            return now
         return score_mask(self.rules, self.caps[seat], self.month, self.field if self.weather else 0,
                           self.calls[seat] > 0)
 
