@@ -11,9 +11,12 @@ exactly what the reference gives (benchmarks/README.md says what each one buys).
 
 from __future__ import annotations
 
+import io
+import json
 from typing import Any
 
 from hanafuda.engine import Action, Game, Match, evolve, fast_shuffled, play_match
+from hanafuda import records
 from hanafuda.games import koikoi as kk
 from hanafuda.registry import available
 from hanafuda_spec.catalogue import OptionError
@@ -53,15 +56,23 @@ def _lockstep(game: Game[Any, Any], rules: Any, seed: int, policy_seed: int) -> 
     return fast_rounds
 
 
-def _reference_match(game: Game[Any, Any], rules: Any, seed: int, policy_seed: int) -> tuple[Any, list[Action]]:
+def _reference_match(game: Game[Any, Any], rules: Any, seed: int,
+                     policy_seed: int) -> tuple[Any, list[list[Action]]]:
+    """The reference loop: the match info and the actions of each deal."""
     m: Match[Any, Any] = Match.start(game, rules, seed)
     rng = SplitMix64(policy_seed)
-    played = []
+    deals: list[list[Action]] = [[] for _ in m.info.history]
+    cur: list[Action] = []
     while not m.over:
         legal = m.legal_actions()
-        played.append(legal[rng.below(len(legal))])
-        m = m.apply(played[-1])
-    return m.info, played
+        cur.append(legal[rng.below(len(legal))])
+        before = len(m.info.history)
+        m = m.apply(cur[-1])
+        if len(m.info.history) > before:
+            deals.append(cur)
+            deals.extend([] for _ in range(len(m.info.history) - before - 1))
+            cur = []
+    return m.info, deals
 
 
 def _rules(game: Game[Any, Any], ruleset: str | None, opts: dict[str, str]) -> Any:
@@ -157,3 +168,50 @@ def test_fast_shuffled_is_the_documented_shuffle(seed: int, size: int) -> None:
     a, b = SplitMix64(seed), SplitMix64(seed)
     assert fast_shuffled(items, a) == shuffled(items, b)
     assert a.state == b.state
+
+
+# -- records: recorded and validated through the fast rounds ------------------------------------
+
+
+@given(st.data(), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_records_are_the_same_through_the_fast_rounds(data: st.DataObject, seed: int, policy: int) -> None:
+    """record_match through play_match gives the record of the reference loop (here, the policy given
+    as a function other than random_policy, which takes the reference path), and validating it gives
+    the same report with and without the fast replay."""
+    game = data.draw(st.sampled_from(available()))
+    opts = data.draw(_options(game))
+    _rules(game, None, opts)
+    fast = records.record_match(game, None, opts, seed, policy)
+    slow = records.record_match(game, None, opts, seed, policy,
+                                policy=lambda m, legal, rng: legal[rng.below(len(legal))])
+    assert fast == slow
+    line = json.dumps(fast).encode() + b"\n"
+    reports = []
+    for on in (True, False):
+        records.FAST_REPLAY = on
+        try:
+            reports.append([r for r in records.validate_stream(io.BytesIO(line))])
+        finally:
+            records.FAST_REPLAY = True
+    assert reports[0] == reports[1]
+    assert reports[0][0].ok
+
+
+@given(st.integers(0, 2**16), st.integers(0, 2000), st.sampled_from(("play 999", "stop", "koikoi", "take 10",
+                                                                      "play 10 11", "nonsense!", "")))
+def test_a_broken_koikoi_record_gets_the_same_report_through_the_fast_replay(seed: int, where: int, bad: str) -> None:
+    """An action replaced by an illegal or malformed one: the fast replay stops there and the reference
+    loop reports it as it always did."""
+    rec = records.record_match(kk.GAME, None, {}, seed, seed)
+    acts = rec["actions"]
+    assert isinstance(acts, list)
+    acts[where % len(acts)] = bad
+    line = json.dumps(rec).encode() + b"\n"
+    reports = []
+    for on in (True, False):
+        records.FAST_REPLAY = on
+        try:
+            reports.append(list(records.validate_stream(io.BytesIO(line))))
+        finally:
+            records.FAST_REPLAY = True
+    assert reports[0] == reports[1]

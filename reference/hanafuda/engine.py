@@ -49,6 +49,7 @@ __all__ = [
     "action",
     "evolve",
     "fast_shuffled",
+    "pile_score",
     "play_match",
 ]
 
@@ -159,6 +160,16 @@ class PileScore:
     @property
     def yaku_total(self) -> int:
         return sum(y.points for y in self.yaku)
+
+
+def pile_score(yaku: tuple[ScoredYaku, ...], card_points: int | None = None) -> PileScore:
+    """``PileScore(yaku, card_points)`` without the frozen dataclass's ``__init__`` (half the time:
+    the scorers' hot path)."""
+    new = object.__new__(PileScore)
+    d = new.__dict__
+    d["yaku"] = yaku
+    d["card_points"] = card_points
+    return new
 
 
 @dataclass(frozen=True)
@@ -484,9 +495,10 @@ class Match(Generic[S, R]):
 
 
 def play_match(game: Game[S, R], rules: R, seed: int, choose: Callable[[Sequence[Action]], Action],
-               first_dealer: int = 0) -> tuple[MatchInfo, list[Action]]:
+               first_dealer: int = 0) -> tuple[MatchInfo, list[list[Action]]]:
     """Play a whole match, ``choose`` picking each action among the legal ones; return the finished
-    match's info and every action played. The same as the reference loop::
+    match's info and the actions of every deal (a list per deal, in order; empty for a deal over at
+    once, such as a misdeal). The same as the reference loop::
 
         m = Match.start(game, rules, seed, first_dealer)
         while not m.over:
@@ -494,21 +506,24 @@ def play_match(game: Game[S, R], rules: R, seed: int, choose: Callable[[Sequence
 
     but each round is played in place by :meth:`Game.fast_round` where the game offers it (deals and
     settlements stay the reference's). ``tests/test_fast_paths.py`` checks that both give the same
-    actions and results."""
+    actions and results, and the golden records are recorded through it."""
     m = Match.start(game, rules, seed, first_dealer)
-    played: list[Action] = []
+    deals: list[list[Action]] = [[] for _ in m.info.history]
     while not m.over:
+        rounds = len(m.info.history)
+        played: list[Action] = []
         fast = game.fast_round(m.state)
         if fast is None:  # the reference loop, for one round
-            rounds = len(m.info.history)
-            while not m.over and len(m.info.history) == rounds:
+            while len(m.info.history) == rounds:
                 a = choose(m.legal_actions())
                 played.append(a)
                 m = m.apply(a)
-            continue
-        while not fast.over():
-            a = choose(fast.legal())
-            played.append(a)
-            fast.play(a)
-        m = Match.advance(evolve(m, state=fast.state()))
-    return m.info, played
+        else:
+            while not fast.over():
+                a = choose(fast.legal())
+                played.append(a)
+                fast.play(a)
+            m = Match.advance(evolve(m, state=fast.state()))
+        deals.append(played)
+        deals.extend([] for _ in range(len(m.info.history) - rounds - 1))  # rounds over at their deal
+    return m.info, deals

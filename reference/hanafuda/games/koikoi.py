@@ -37,6 +37,7 @@ from hanafuda.engine import (
     RoundSetup,
     action,
     evolve,
+    pile_score,
 )
 from hanafuda.fishing import (
     PLAY,
@@ -99,10 +100,10 @@ class KoiKoiRules:
         return found
 
     @functools.cached_property
-    def _scorers(self) -> dict[tuple[int | None, str | None, bool], Callable[[int], Sequence[ScoredYaku]]]:
+    def _scorers(self) -> dict[tuple[int | None, str | None, bool], Callable[[int], tuple[ScoredYaku, ...]]]:
         return {}
 
-    def scorer(self, month: int | None, sake: str | None, called: bool = False) -> Callable[[int], Sequence[ScoredYaku]]:
+    def scorer(self, month: int | None, sake: str | None, called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
         """The scorer of :meth:`yaku_table`'s table (pile mask in, yaku in table order out), built once
         per rules object."""
         key = (month, sake, called and self.opt["viewing_value"] != "5")
@@ -124,6 +125,12 @@ class KoiKoiRules:
         o = self.opt
         return (o["viewing"] == "weather", o["discard"] == "must-capture", o["koikoi_on"] == "new",
                 int(o["koikoi_min"]), o["viewing_value"] != "5")
+
+    @functools.cached_property
+    def plain_scorers(self) -> dict[int | None, Callable[[int], tuple[ScoredYaku, ...]]] | None:
+        """Under :attr:`plain_scoring`, month -> :meth:`scorer` of no call (for :meth:`KoiKoi.score`,
+        filled as months are met); else None."""
+        return {} if self.plain_scoring else None
 
     @functools.cached_property
     def month_cards(self) -> bool:
@@ -360,12 +367,6 @@ def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
 # merged into one, and a block whose rows only count the cards of one pool (Chaff) becomes a table
 # indexed by that count. Scoring a pile is then one lookup per part and tuple concatenation.
 
-#: One step of :class:`_Scorer`: ``(cards, doubled, by_count, table)``. With ``by_count`` False,
-#: ``table[pile & cards]`` (a dict); with True, ``table[n]`` (a tuple) where ``n`` counts the pile's
-#: ``cards``, ``doubled`` ones twice. ``table`` holds the yaku found, in table order.
-_Part = tuple[int, int, bool, "Mapping[int, tuple[ScoredYaku, ...]] | tuple[tuple[ScoredYaku, ...], ...]"]
-
-
 def _ready(found: tuple[_Found, ...]) -> tuple[ScoredYaku, ...]:
     return tuple(_scored(yid, v) for _, v, yid, _g in found)
 
@@ -422,60 +423,65 @@ def _bits(mask: int) -> list[int]:
 
 
 class _Scorer:
-    """The yaku of a pile (a mask) for one table, by lookups (see above). Built once per table."""
+    """The yaku of a pile (a mask) for one table, by lookups (see above). Built once per table, for
+    the tables :meth:`applies` to: ``lookups`` are ``(cards, table)`` pairs, ``table[pile & cards]``
+    holding what the blocks of those cards find; ``tail`` is the last block when it only counts the
+    cards of a pool (Chaff): ``(pool, doubled, by_count)``, ``by_count[n]`` what it finds when the
+    pile holds ``n`` of the pool, ``doubled`` ones twice."""
 
-    __slots__ = ("parts",)
+    __slots__ = ("lookups", "tail")
 
     def __init__(self, table: tuple[_Block, ...]) -> None:
-        parts: list[_Part] = []
-        run: list[_Block] = []  # adjacent lookup blocks to merge into one table
-
-        def close_run() -> None:
-            if run:
-                cards = functools.reduce(operator.or_, (b.cards for b in run))
-                parts.append((cards, 0, False, _merged(tuple((b.rows, b.cards) for b in run))))
-                run.clear()
-
-        for block in table:
-            counted = _counted(block) if block.lookup is None else None
-            if counted is not None:
-                close_run()
-                parts.append((block.pool, block.doubled, True, counted))
-                continue
-            if block.lookup is None:
-                raise ValueError("a block with neither a lookup table nor a count table")
-            if run and (functools.reduce(operator.or_, (b.cards for b in run)) | block.cards).bit_count() > _MERGE_BITS:
-                close_run()
+        *blocks, last = table
+        counted = _counted(last) if last.lookup is None else None
+        if counted is None:
+            blocks.append(last)
+            self.tail: tuple[int, int, tuple[tuple[ScoredYaku, ...], ...]] | None = None
+        else:
+            self.tail = (last.pool, last.doubled, counted)
+        lookups: list[tuple[int, dict[int, tuple[ScoredYaku, ...]]]] = []
+        run: list[_Block] = []  # adjacent blocks merged into one table while it looks at few cards
+        for block in blocks:
+            if run and (_cards(run) | block.cards).bit_count() > _MERGE_BITS:
+                lookups.append((_cards(run), _merged(tuple((b.rows, b.cards) for b in run))))
+                run = []
             run.append(block)
-        close_run()
-        self.parts = tuple(parts)
+        if run:
+            lookups.append((_cards(run), _merged(tuple((b.rows, b.cards) for b in run))))
+        self.lookups = tuple(lookups)
 
     @staticmethod
     def applies(table: tuple[_Block, ...]) -> bool:
-        """Whether every group's rows are one block and every block has a lookup or a count table."""
+        """Whether every group's rows are one block, and every block has a lookup table but perhaps
+        the last, which then only counts the cards of a pool."""
         groups = [b.rows[0][1].group for b in table if b.rows[0][1].group is not None]
-        return len(groups) == len(set(groups)) and all(
-            b.lookup is not None or _counted(b) is not None for b in table)
+        return (len(groups) == len(set(groups)) and all(b.lookup is not None for b in table[:-1])
+                and (table[-1].lookup is not None or _counted(table[-1]) is not None))
 
     def __call__(self, pile: int) -> tuple[ScoredYaku, ...]:
         out: tuple[ScoredYaku, ...] = ()
-        for cards, doubled, by_count, table in self.parts:
-            if by_count:
-                held = pile & cards
-                out += table[held.bit_count() + (held & doubled).bit_count()]  # type: ignore[index]
-            else:
-                out += table[pile & cards]  # type: ignore[index]
-        return out
+        for cards, table in self.lookups:
+            out += table[pile & cards]
+        if self.tail is None:
+            return out
+        pool, doubled, by_count = self.tail
+        held = pile & pool
+        return out + by_count[held.bit_count() + (held & doubled).bit_count()]
+
+
+def _cards(blocks: Sequence[_Block]) -> int:
+    """Every card some row of ``blocks`` looks at."""
+    return functools.reduce(operator.or_, (b.cards for b in blocks))
 
 
 @functools.lru_cache(maxsize=256)
 def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
-            called: bool = False) -> Callable[[int], Sequence[ScoredYaku]]:
+            called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
     """The fastest scorer for a table: :class:`_Scorer` where it applies, else :func:`_score_with`."""
     table = _table(values, month, sake, called)
     if _Scorer.applies(table):
         return _Scorer(table)
-    return functools.partial(_score_with, table)
+    return lambda pile: tuple(_score_with(table, pile))
 
 
 def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
@@ -484,7 +490,7 @@ def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
     (KK-YAKU-1…19; viewing, sake_cup and yaku_count options). ``called``: the holder has called
     koi-koi this round (KK-YAKU-17)."""
     if rules.plain_scoring:  # no option filters the table's answer (the default rules)
-        return tuple(rules.scorer(month, None, called)(pile))
+        return rules.scorer(month, None, called)(pile)
     opt = rules.opt
     if opt["sake_cup"] == "either":
         a = list(rules.scorer(month, "animal", called)(pile))
@@ -895,7 +901,14 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         pile = 0
         for c in cards:  # INDEX.mask_of, inlined: this is the whole public scoring path
             pile |= 1 << c.bit
-        return PileScore(score_mask(rules, pile, month if rules.month_cards else None))
+        month = month if rules.month_cards else None
+        plain = rules.plain_scorers  # score_mask, without the options' filters where none applies
+        if plain is not None:
+            found = plain.get(month)
+            if found is None:
+                found = plain[month] = rules.scorer(month, None)
+            return pile_score(found(pile))
+        return pile_score(score_mask(rules, pile, month))
 
     def month_matters(self, rules: KoiKoiRules) -> bool:
         return rules.opt["month_cards"] == "on"
@@ -1047,7 +1060,7 @@ class _FastKoiKoi(FastRound[KoiKoiState]):
             last = self.last[seat]
             if last[0] == pile and last[1] == called:  # a turn that captured nothing
                 return last[2]
-            now = tuple(self.scorers[called](pile))
+            now = self.scorers[called](pile)
             self.last[seat] = (pile, called, now)
             return now
         return score_mask(self.rules, self.caps[seat], self.month, self.field if self.weather else 0,
