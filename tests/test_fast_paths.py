@@ -18,11 +18,13 @@ from typing import Any
 from hanafuda.engine import Action, Game, Match, evolve, fast_shuffled, play_match
 from hanafuda import records
 from hanafuda.games import koikoi as kk
+from hanafuda import registry
 from hanafuda.registry import available
 from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.games import koikoi as kk_spec
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import best_per_group
+import pytest
 from hypothesis import given, reject
 from hypothesis import strategies as st
 
@@ -114,6 +116,16 @@ def test_the_fast_rounds_are_taken_under_the_default_rules() -> None:
         if game.fast_round(m.state) is not None:
             assert _lockstep(game, rules, 1, 2) > 0
     assert kk.GAME.fast_round(Match.start(kk.GAME, kk.GAME.rules(), 1).state) is not None
+
+
+@pytest.mark.parametrize("key", [g.spec.key for g in available()])
+def test_fast_rounds_agree_over_forty_seeds_of_each_ruleset(key: str) -> None:
+    """A fixed sweep beside the random one: every ruleset of every game, forty seeds each."""
+    game = registry.game(key)
+    for rs in (None, *(r.name for r in game.spec.rulesets)):
+        rules = game.rules(rs)
+        for seed in range(40):
+            _lockstep(game, rules, seed, seed + 1000)
 
 
 def test_unsupported_koikoi_options_fall_back_to_the_reference() -> None:
