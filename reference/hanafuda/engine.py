@@ -142,11 +142,16 @@ ACTION_ORDER = attrgetter("kind", "cards", "label")
 CARD_ORDER = attrgetter("id")
 
 
-@functools.lru_cache(maxsize=16384)
 def action(kind: str, cards: tuple[int, ...] = (), label: str = "") -> Action:
     """``Action(kind, cards, label)``, built once and then shared. Actions are immutable and compare
-    by value, so sharing them changes nothing but the time spent building them on every turn. (The
-    cache is bounded: a record under validation may name any number of distinct actions.)"""
+    by value, so sharing them changes nothing but the time spent building them on every turn, and
+    lets a legality test find an action by identity first. (The cache is bounded: a record under
+    validation may name any number of distinct actions.)"""
+    return _shared_action(kind, cards, label)  # one cache key however the arguments are given
+
+
+@functools.lru_cache(maxsize=16384)
+def _shared_action(kind: str, cards: tuple[int, ...], label: str) -> Action:
     return Action(kind, cards, label)
 
 

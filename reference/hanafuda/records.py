@@ -452,7 +452,13 @@ class _Replay:
                     or entry.draw is not None or (pos + 1 < n and actions[pos + 1].draw is not None)):
                 break
             a = _parse_action(entry.text)
-            if isinstance(a, str) or a not in fast.legal():
+            # legal when it is one of the legal actions: actions are shared instances, so an identity
+            # test finds it (an equal copy not found so, after the action cache evicted it, is left to
+            # the reference loop, which compares values)
+            for legal in fast.legal():
+                if legal is a:
+                    break
+            else:
                 break
             fast.play(a)
             pos += 1
