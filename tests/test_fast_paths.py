@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import pytest
+from hanafuda import records, registry
 from hanafuda.engine import Action, Game, Match, evolve, fast_shuffled, play_match
-from hanafuda import records
 from hanafuda.games import koikoi as kk
-from hanafuda import registry
 from hanafuda.registry import available
 from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.games import koikoi as kk_spec
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import best_per_group
-import pytest
 from hypothesis import given, reject
 from hypothesis import strategies as st
 
@@ -47,8 +47,8 @@ def _lockstep(game: Game[Any, Any], rules: Any, seed: int, policy_seed: int) -> 
         state = m.state
         assert fast.state() == state
         while not fast.over():
-            legal = fast.legal()
-            assert tuple(legal) == game.legal_actions(state)
+            legal = tuple(fast.legal())
+            assert legal == game.legal_actions(state)
             a = legal[rng.below(len(legal))]
             fast.play(a)
             state = game.apply(state, a)
@@ -56,6 +56,11 @@ def _lockstep(game: Game[Any, Any], rules: Any, seed: int, policy_seed: int) -> 
         assert game.is_terminal(state)
         m = Match.advance(evolve(m, state=state))
     return fast_rounds
+
+
+def _random(rng: SplitMix64) -> Callable[[Sequence[Action]], Action]:
+    """The random policy: ``legal[rng.below(len(legal))]``."""
+    return lambda legal: legal[rng.below(len(legal))]
 
 
 def _reference_match(game: Game[Any, Any], rules: Any, seed: int,
@@ -88,7 +93,7 @@ def _rules(game: Game[Any, Any], ruleset: str | None, opts: dict[str, str]) -> A
 def _options(game: Game[Any, Any]) -> st.SearchStrategy[dict[str, str]]:
     """Any values of any of the game's options (a ruleset's other values as they are)."""
     opts = {o.key: st.sampled_from(o.choices) for o in game.spec.options}
-    return st.fixed_dictionaries({}, optional=opts)  # type: ignore[arg-type]
+    return st.fixed_dictionaries({}, optional=opts)
 
 
 @given(st.data(), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
@@ -103,8 +108,7 @@ def test_fast_rounds_agree_with_the_reference_action_by_action(data: st.DataObje
 def test_play_match_gives_the_reference_match(data: st.DataObject, seed: int, policy: int) -> None:
     game = data.draw(st.sampled_from(available()))
     rules = _rules(game, None, data.draw(_options(game)))
-    rng = SplitMix64(policy)
-    info, played = play_match(game, rules, seed, lambda legal: legal[rng.below(len(legal))])
+    info, played = play_match(game, rules, seed, _random(SplitMix64(policy)))
     assert (info, played) == _reference_match(game, rules, seed, policy)
 
 
@@ -132,8 +136,7 @@ def test_unsupported_koikoi_options_fall_back_to_the_reference() -> None:
     for opts in ({"turn": "draw-first"}, {"after_hands": "draw-pile"}, {"lightning": "wild"}):
         rules = kk.GAME.rules(None, opts)
         assert kk.GAME.fast_round(Match.start(kk.GAME, rules, 3).state) is None
-        rng = SplitMix64(9)
-        info, played = play_match(kk.GAME, rules, 3, lambda legal: legal[rng.below(len(legal))])
+        info, played = play_match(kk.GAME, rules, 3, _random(SplitMix64(9)))
         assert (info, played) == _reference_match(kk.GAME, rules, 3, 9)
 
 

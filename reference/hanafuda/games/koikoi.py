@@ -103,7 +103,8 @@ class KoiKoiRules:
     def _scorers(self) -> dict[tuple[int | None, str | None, bool], Callable[[int], tuple[ScoredYaku, ...]]]:
         return {}
 
-    def scorer(self, month: int | None, sake: str | None, called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
+    def scorer(self, month: int | None, sake: str | None,
+               called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
         """The scorer of :meth:`yaku_table`'s table (pile mask in, yaku in table order out), built once
         per rules object."""
         key = (month, sake, called and self.opt["viewing_value"] != "5")
@@ -961,9 +962,9 @@ class _FastKoiKoi(FastRound[KoiKoiState]):
     gives the koi-koi/shōbu call (KK-TURN-3, KK-TURN-4), else the turn passes; the round ends when the
     next player's hand is empty (KK-END-2) or on shōbu."""
 
-    __slots__ = ("called_matters", "calls", "caps", "end", "field", "game", "hands", "koikoi_min", "last", "last_improver",
-                 "month", "must", "new_only", "pending", "phase", "rules", "scorers", "seen", "start", "stock", "top", "turn",
-                 "weather", "winner")
+    __slots__ = ("called_matters", "calls", "caps", "end", "field", "game", "hands", "koikoi_min", "last",
+                 "last_improver", "month", "must", "new_only", "pending", "phase", "rules", "scorers", "seen", "start",
+                 "stock", "top", "turn", "weather", "winner")
 
     def __init__(self, game: KoiKoi, s: KoiKoiState) -> None:
         t = s.table
