@@ -211,6 +211,10 @@ ROWS: dict[str, Row] = {
     "identify records of another game": Row(["identify", "koikoi", "F"], 2, "records of kekoro",
                                             files={"F": b"RECORD\n"}),
     "identify an empty game": Row(["identify", "", "F"], 2, "game name is empty", files={"F": b"RECORD\n"}),
+    # -- --no-progress (a flag: it takes no value) -----------------------------------------------
+    "simulate --no-progress with a value": Row(["simulate", "koikoi", "--no-progress=yes"], 2,
+                                               "ignored explicit argument 'yes'"),
+    "verify --no-progress with a value": Row(["verify", "--no-progress=1"], 2, "ignored explicit argument '1'"),
     # -- the program ----------------------------------------------------------------------------
     "no command": Row([], 2, "a COMMAND is required"),
     "unknown command": Row(["frobnicate"], 2, "unknown command 'frobnicate'"),

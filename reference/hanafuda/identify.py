@@ -45,6 +45,7 @@ from typing import Any
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import GameRecord, Problem, parse_record
 
+from hanafuda.progress import OnProgress
 from hanafuda.records import replay
 from hanafuda.registry import game
 
@@ -102,9 +103,10 @@ Assignment = tuple[tuple[str, str], ...]
 
 
 class _Scorer:
-    def __init__(self, recs: Sequence[GameRecord]) -> None:
+    def __init__(self, recs: Sequence[GameRecord], on_progress: OnProgress | None = None) -> None:
         self.recs = recs
         self.cache: dict[tuple[int, str, Assignment], Problem | None] = {}
+        self.on_progress = on_progress
 
     def first_problem(self, i: int, ruleset: str, values: Assignment) -> Problem | None:
         key = (i, ruleset, values)
@@ -112,6 +114,8 @@ class _Scorer:
             rec = replace(self.recs[i], ruleset=ruleset, options=dict(values))
             probs = replay(rec, i + 1).problems
             self.cache[key] = probs[0] if probs else None
+            if self.on_progress is not None:  # replays done; how many the search takes is not known ahead
+                self.on_progress(len(self.cache), None)
         return self.cache[key]
 
     def score(self, idx: Sequence[int], ruleset: str, values: Assignment) -> tuple[int, int]:
@@ -139,12 +143,13 @@ def _set(values: Assignment, key: str, value: str) -> Assignment:
     return tuple((k, value if k == key else v) for k, v in values)
 
 
-def identify(game_key: str, recs: Sequence[GameRecord]) -> Identification:
+def identify(game_key: str, recs: Sequence[GameRecord], on_progress: OnProgress | None = None) -> Identification:
     """Search the game's rulesets and option values for the rules under which the most records
-    validate (see the module docstring)."""
+    validate (see the module docstring). ``on_progress`` is told the number of replays done (the
+    total is not known ahead: ``None``)."""
     g = game(game_key)
     spec = g.spec
-    sc = _Scorer(recs)
+    sc = _Scorer(recs, on_progress)
     everyone = range(len(recs))
     best: tuple[tuple[int, int], int, int, str, Assignment] | None = None
     starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)
