@@ -373,7 +373,7 @@ class Game(ABC, Generic[S, R]):
         """Apply an action already known to be legal."""
 
     def fast_round(self, state: S) -> FastRound[S] | None:
-        """The round from ``state`` on, played in place (see :class:`FastRound`), or None where the
+        """The round from ``state`` on, played in place (see :class:`~hanafuda.engine.FastRound`), or None where the
         game has no fast path for these rules (the default)."""
         return None
 

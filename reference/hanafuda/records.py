@@ -409,7 +409,7 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
 _NO_STEP = None
 
 
-#: Replay plain entries through the games' fast rounds (:meth:`_Replay.fast_replay`); the tests turn
+#: Replay plain entries through the games' fast rounds (``_Replay.fast_replay``); the tests turn
 #: it off to check that the reports are the same either way.
 FAST_REPLAY = True
 

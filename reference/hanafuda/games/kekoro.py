@@ -270,7 +270,7 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         return evolve(state, table=table, turn=nxt, phase=Phase.PLAY, pending=None)
 
     def fast_round(self, state: KekoroState) -> FastRound[KekoroState] | None:
-        """The round played in place (:class:`_FastKekoro`), under every option."""
+        """The round played in place (``_FastKekoro``), under every option."""
         return None if state.phase is not Phase.PLAY else _FastKekoro(state)
 
     def explain_illegal(self, state: KekoroState, action: Action) -> tuple[str, str]:

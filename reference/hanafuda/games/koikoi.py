@@ -115,7 +115,7 @@ class KoiKoiRules:
 
     @functools.cached_property
     def fast_turn(self) -> bool:
-        """The turn :class:`_FastKoiKoi` implements: turn=standard and after_hands=stop."""
+        """The turn ``_FastKoiKoi`` implements: turn=standard and after_hands=stop."""
         return self.opt["turn"] == "standard" and self.opt["after_hands"] == "stop"
 
     @functools.cached_property
@@ -803,7 +803,7 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         return evolve(state, table=t)
 
     def fast_round(self, state: KoiKoiState) -> FastRound[KoiKoiState] | None:
-        """The round played in place (:class:`_FastKoiKoi`) under the turn rules it implements: the
+        """The round played in place (``_FastKoiKoi``) under the turn rules it implements: the
         standard turn (turn=standard), no wild Lightning this round, and the round ending when the hands
         are empty (after_hands=stop); every other option is the reference's (deals, scoring, results)."""
         if state.phase is not Phase.PLAY or state.lightning_wild or not state.rules.fast_turn:

@@ -316,7 +316,7 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         return evolve(s, hands=(hands[0], hands[1]), stock=st[8:], redeals=s.redeals + 1, turn=nxt)
 
     def fast_round(self, state: KusuriGuiState) -> FastRound[KusuriGuiState] | None:
-        """The round played in place (:class:`_FastKusuriGui`), under every option."""
+        """The round played in place (``_FastKusuriGui``), under every option."""
         return None if state.phase is Phase.OVER else _FastKusuriGui(state)
 
     def explain_illegal(self, state: KusuriGuiState, action: Action) -> tuple[str, str]:

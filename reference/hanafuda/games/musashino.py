@@ -432,7 +432,7 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         return score_mask(rules, _effective(rules, state.table.captured_masks, state.taken, side), void)
 
     def fast_round(self, state: MusashinoState) -> FastRound[MusashinoState] | None:
-        """The round played in place (:class:`_FastMusashino`), under every option."""
+        """The round played in place (``_FastMusashino``), under every option."""
         return None if state.phase is not Phase.PLAY else _FastMusashino(self, state)
 
     def explain_illegal(self, state: MusashinoState, action: Action) -> tuple[str, str]:
