@@ -217,7 +217,8 @@ def _connect(address: str) -> Any:
     sys.unraisablehook = lambda _: None
     try:
         try:
-            return Client(address, timeout=timeout, set_as_default=False)
+            make: Any = Client  # untyped
+            return make(address, timeout=timeout, set_as_default=False)
         except (OSError, ValueError, TimeoutError) as e:
             message = f"--cluster {address}: cannot reach the scheduler within {timeout:g} s: {e}"
         gc.collect()

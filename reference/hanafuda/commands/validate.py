@@ -14,6 +14,7 @@ from hanafuda_spec.records import LIMITS, Problem
 
 from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import add_command, add_jobs_argument, add_rules_arguments, nonempty
+from hanafuda.parallel import Executor, add_cluster_argument, executor_for
 from hanafuda.records import RecordReport, consequences, suggest_options, validate_stream
 from hanafuda.registry import available
 
@@ -55,6 +56,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--all", action="store_true", help="list every problem instead of grouping the consequences")
     p.add_argument("--no-suggest", action="store_true", help="do not try other option values")
     add_jobs_argument(p, "files of fewer than 64 records per job")
+    add_cluster_argument(p)
     p.set_defaults(run=run)
 
 
@@ -68,6 +70,11 @@ def run(args: argparse.Namespace) -> int:
     for pat in (*args.select, *args.ignore):
         if not pat.strip():
             raise UsageError("--select/--ignore: an empty rule id")
+    with executor_for(args) as ex:
+        return _run(args, options, ex)
+
+
+def _run(args: argparse.Namespace, options: dict[str, str], ex: Executor) -> int:
     files_out: list[dict[str, Any]] = []
     any_invalid = any_unusable = False
     for name in args.files:
@@ -85,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         try:
             for rep in validate_stream(stream, lenient=args.lenient, ruleset=args.ruleset, options=options or None,
-                                       jobs=args.jobs):
+                                       executor=ex):
                 _filter(rep, args.select, args.ignore)
                 _account(summary, rep, args, name, options)
         finally:

@@ -8,7 +8,7 @@ import os
 import sys
 
 from hanafuda_spec.games import GAME_KEYS
-from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, replay, run_checks_in_parallel
+from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, Level, replay, run_checks_in_parallel
 
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import UsageError
@@ -21,6 +21,7 @@ from hanafuda.commands._common import (
     read_json,
     seed,
 )
+from hanafuda.parallel import Executor, add_cluster_argument, executor_for
 from hanafuda.registry import game
 
 
@@ -43,6 +44,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="reproduce a counterexample printed by a failed run (a file, '-' for stdin, or the JSON "
                    "object itself, starting with '{'); exits 1 if the failure shows again")
     add_jobs_argument(p, same="every check and its result (not its time)")
+    add_cluster_argument(p)
     p.set_defaults(run=run)
 
 
@@ -85,10 +87,15 @@ def run(args: argparse.Namespace) -> int:
     if args.game:
         games = [game(g).spec.key for g in args.game]
     level = QUICK if args.quick else THOROUGH
+    with executor_for(args) as ex:
+        return _run(args, games, level, ex)
+
+
+def _run(args: argparse.Namespace, games: list[str] | None, level: Level, ex: Executor) -> int:
     results: list[CheckResult] = []
     if not args.json:
         print(f"{'game':10} {'check':64} {'examples/time':>18}  result")
-    for r in run_checks_in_parallel(ReferenceAdapter, games, level, args.seed, args.jobs):
+    for r in run_checks_in_parallel(ReferenceAdapter, games, level, args.seed, ex.workers, ex.map):
         results.append(r)
         if not args.json:
             amount = f"{r.examples} in {r.seconds:.1f}s" if r.kind == "examples" else f"proof {r.seconds:.2f}s"
