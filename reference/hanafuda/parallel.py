@@ -61,6 +61,9 @@ class Executor:
     workers: int = 1
     #: True when the items run in this process, one after the other.
     in_process: bool = True
+    #: How many small items (records) to send to a worker at a time: more on a cluster, where
+    #: each task costs a round trip to the scheduler.
+    chunk: int = 16
     #: where the work runs, for messages: "this process", "2 processes", "cluster tcp://...".
     where: str = "this process"
 
@@ -95,6 +98,7 @@ class _Dask(Executor):
     def __init__(self, client: Any, address: str) -> None:
         self._client = client
         self.in_process = False
+        self.chunk = 64
         self.where = f"cluster {address}"
         threads = client.nthreads()
         self.workers = max(1, sum(threads.values()) if isinstance(threads, dict) else 1)
