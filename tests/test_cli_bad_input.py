@@ -251,6 +251,10 @@ ROWS: dict[str, Row] = {
                                           "cannot reach the scheduler", files={"F": b"RECORD\n"}),
     "identify --cluster with --jobs": Row(["identify", "kekoro", "F", "--cluster", "tcp://127.0.0.1:1", "-j", "2"],
                                           2, "--cluster and --jobs: choose one", files={"F": b"RECORD\n"}),
+    # -- --no-progress (a flag: it takes no value) -----------------------------------------------
+    "simulate --no-progress with a value": Row(["simulate", "koikoi", "--no-progress=yes"], 2,
+                                               "ignored explicit argument 'yes'"),
+    "verify --no-progress with a value": Row(["verify", "--no-progress=1"], 2, "ignored explicit argument '1'"),
     # -- the program ----------------------------------------------------------------------------
     "no command": Row([], 2, "a COMMAND is required"),
     "unknown command": Row(["frobnicate"], 2, "unknown command 'frobnicate'"),

@@ -94,7 +94,9 @@ def test_identify_output_is_identical_for_1_and_2_jobs(tmp_path: Path, capsys: p
     """Records under changed options, one of them broken: the same identification and problems."""
     options = {"length": "1", "seven_double": "off"}
     docs = [record_match(game("koikoi"), "battle-hanafuda", options, s, s + 100) for s in range(5)]
-    docs[2]["actions"][1] = "koikoi"
+    actions = docs[2]["actions"]
+    assert isinstance(actions, list)
+    actions[1] = "koikoi"  # a record that no assignment explains
     path = tmp_path / "r.jsonl"
     path.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
     runs = []

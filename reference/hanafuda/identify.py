@@ -47,6 +47,7 @@ from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import GameRecord, Problem, parse_record
 
 from hanafuda.parallel import Executor
+from hanafuda.progress import OnProgress
 from hanafuda.records import replay
 from hanafuda.registry import game
 
@@ -104,15 +105,19 @@ Assignment = tuple[tuple[str, str], ...]
 
 
 class _Scorer:
-    def __init__(self, recs: Sequence[GameRecord], executor: Executor | None = None) -> None:
+    def __init__(self, recs: Sequence[GameRecord], executor: Executor | None = None,
+                 on_progress: OnProgress | None = None) -> None:
         self.recs = recs
         self.cache: dict[tuple[int, str, Assignment], Problem | None] = {}
         self.executor = executor
+        self.on_progress = on_progress
 
     def first_problem(self, i: int, ruleset: str, values: Assignment) -> Problem | None:
         key = (i, ruleset, values)
         if key not in self.cache:
             self.cache[key] = _first_problem((i, self.recs[i]), ruleset, values)
+            if self.on_progress is not None:  # replays done; how many the search takes is not known ahead
+                self.on_progress(len(self.cache), None)
         return self.cache[key]
 
     def score(self, idx: Sequence[int], ruleset: str, values: Assignment) -> tuple[int, int]:
@@ -139,6 +144,8 @@ class _Scorer:
         items = [(i, self.recs[i], values) for i, values in missing]
         for (i, values), p in zip(missing, ex.map(work, items, chunksize=chunk), strict=True):
             self.cache[(i, ruleset, values)] = p
+            if self.on_progress is not None:
+                self.on_progress(len(self.cache), None)
 
     def position(self, i: int, p: Problem) -> int:
         """How far record ``i`` replays before problem ``p``: its action index; for a claim about a deal,
@@ -166,13 +173,15 @@ def _set(values: Assignment, key: str, value: str) -> Assignment:
     return tuple((k, value if k == key else v) for k, v in values)
 
 
-def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | None = None) -> Identification:
+def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | None = None,
+             on_progress: OnProgress | None = None) -> Identification:
     """Search the game's rulesets and option values for the rules under which the most records
     validate (see the module docstring); with an ``executor`` (:mod:`hanafuda.parallel`) the records
-    scored under an assignment are replayed by its workers, with the same result."""
+    scored under an assignment are replayed by its workers, with the same result. ``on_progress``
+    is told the number of replays done (the total is not known ahead: ``None``)."""
     g = game(game_key)
     spec = g.spec
-    sc = _Scorer(recs, executor)
+    sc = _Scorer(recs, executor, on_progress)
     everyone = range(len(recs))
     best: tuple[tuple[int, int], int, int, str, Assignment] | None = None
     starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)

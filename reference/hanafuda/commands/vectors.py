@@ -41,6 +41,7 @@ from hanafuda.commands._common import (
 from hanafuda.engine import RoundSetup
 from hanafuda.parallel import Executor, add_cluster_argument, executor_for
 from hanafuda.perft import perft
+from hanafuda.progress import OnProgress, add_progress_argument, progress
 from hanafuda.records import record_match
 from hanafuda.registry import available, game
 
@@ -64,27 +65,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-z3", action="store_true", help="leave out the z3 model's boundary piles (faster)")
     add_jobs_argument(p)
     add_cluster_argument(p)
+    add_progress_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     games = [game(g) for g in args.game] if args.game else list(available())
     out = Path(args.dir)
+    rulesets = sum(len(g.spec.rulesets) for g in games)
     check_output_dir(out, "vectors")
-    with executor_for(args) as ex, output_dir(out, "vectors") as tmp:
-        written = export(tmp, games, args.games, args.piles, z3=not args.no_z3, executor=ex)
+    with executor_for(args) as ex, output_dir(out, "vectors") as tmp, progress(
+            "vectors", rulesets, unit="ruleset", no_progress=args.no_progress) as bar:
+        written = export(tmp, games, args.games, args.piles, z3=not args.no_z3, on_progress=bar, executor=ex)
     print(f"wrote {written} files to {out}")
     return 0
 
 
 def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool = True,
-           executor: Executor | None = None) -> int:
-    """Write the corpus; returns the number of files written. With an ``executor`` (see
-    :mod:`hanafuda.parallel`) the files' contents are made by its workers, each game and ruleset's
-    deals, scoring and perft files and ranges of its recorded matches as separate units, and
-    written here in order: the same bytes for every executor."""
+           on_progress: OnProgress | None = None, executor: Executor | None = None) -> int:
+    """Write the corpus; returns the number of files written. ``on_progress`` is told the rulesets
+    done (of every game's). With an ``executor`` (see :mod:`hanafuda.parallel`) the files' contents
+    are made by its workers, each game and ruleset's deals, scoring and perft files and ranges of its
+    recorded matches as separate units, and written here in order: the same bytes for every
+    executor."""
     ex = executor or Executor()
     files = 0
+    rulesets = sum(len(g.spec.rulesets) for g in games)
     _dump(out / "shuffle.json", shuffle_vectors(games))
     files += 1
     index = []
@@ -98,6 +104,7 @@ def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool
             units.extend([(g.spec.key, rs.name, "scoring.json", 0, 0), (g.spec.key, rs.name, "perft.json", 0, 0)])
             index.append(f"| {g.spec.key} | {rs.name} | `{g.spec.key}/{rs.name}/` |")
     opened: dict[Path, IO[str]] = {}
+    done = 0
     try:
         for (key, ruleset, name, _, _), text in zip(units, ex.map(partial(_unit, n_piles=n_piles, z3=z3), units),
                                                     strict=True):
@@ -107,6 +114,10 @@ def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool
                 opened[path] = open(path, "w", encoding="utf-8")  # noqa: SIM115
                 files += 1
             opened[path].write(text)
+            if name == "perft.json":  # a ruleset's last file
+                done += 1
+                if on_progress is not None:
+                    on_progress(done, rulesets)
     finally:
         for f in opened.values():
             f.close()
