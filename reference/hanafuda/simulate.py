@@ -21,14 +21,14 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from hanafuda_spec.shuffle import GOLDEN, MASK64, SplitMix64
 
-from hanafuda.engine import Match
+from hanafuda.engine import play_match
 from hanafuda.parallel import Executor, open_executor
 from hanafuda.registry import game as game_by_key
 
@@ -136,21 +136,12 @@ def _simulate_range(game: Any, options: Mapping[str, str], ruleset: str | None, 
     stats.score_totals = [0] * game.seats(rules)
     master = SplitMix64((seed + 2 * start * GOLDEN) & MASK64)  # two outputs per match
     for i in range(count):
-        m: Match[Any, Any] = Match.start(game, rules, master.next())
-        policy = SplitMix64(master.next())
-        n_round = 0
-        seen = 0
-        while not m.over:
-            legal = m.legal_actions()
-            m = m.apply(legal[policy.below(len(legal))])
-            stats.actions += 1
-            n_round += 1
-            hist = m.info.history
-            if len(hist) > seen:
-                stats.round_length_max = max(stats.round_length_max, n_round)
-                n_round = 0
-                seen = len(hist)
-        for r in m.info.history:
+        match_seed = master.next()
+        info, deals = play_match(game, rules, match_seed, _random_policy(SplitMix64(master.next())))
+        for played in deals:
+            stats.actions += len(played)
+            stats.round_length_max = max(stats.round_length_max, len(played))
+        for r in info.history:
             stats.deals += 1
             stats.round_reasons[r.reason] += 1
             if r.counts:
@@ -163,15 +154,20 @@ def _simulate_range(game: Any, options: Mapping[str, str], ruleset: str | None, 
             for key, value in r.notes:
                 stats.notes[key] += value
         stats.games += 1
-        stats.end_reasons[m.info.end_reason or "over"] += 1
-        winners = m.info.winners
-        if winners and len(winners) < len(m.info.scores):
+        stats.end_reasons[info.end_reason or "over"] += 1
+        winners = info.winners
+        if winners and len(winners) < len(info.scores):
             for w in winners:  # a team's win counts for both partners
                 stats.wins[str(w)] += 1
         else:
             stats.drawn_games += 1
-        for s, v in enumerate(m.info.scores):
+        for s, v in enumerate(info.scores):
             stats.score_totals[s] += v
         if progress is not None:
             progress(i + 1)
     return stats
+
+
+def _random_policy(policy: SplitMix64) -> Callable[[Sequence[Any]], Any]:
+    """The random player of a match: each choice is ``legal[policy.below(len(legal))]``."""
+    return lambda legal: legal[policy.below(len(legal))]
