@@ -65,7 +65,7 @@ def test_koikoi_scorer_profile_scores_piles_as_the_scorer_does() -> None:
         (12, 13, 22, 23, 32, 33, 42, 43, 52, 53): {"chaff": 1},
     }
     for pile, want in cases.items():
-        assert yaku(list(pile), **SCORER) == want, pile
+        assert yaku(list(pile), None, **SCORER) == want, pile
     assert SCORER["seven_double"] == "off" and SCORER["month_cards"] == "off"
 
 

@@ -266,8 +266,8 @@ def identify(game_key: str, recs: Sequence[GameRecord]) -> Identification:
     base = dict(spec.resolve(ruleset))
     undetermined = _undetermined(spec, sc, ruleset, values)
     ok = [i for i in everyone if sc.first_problem(i, ruleset, values) is None]
-    for key in undetermined:  # the ruleset's own value where it fits, so that ruleset + options is the answer
-        cand = _set(values, key, base[key])
+    for opt_key in undetermined:  # the ruleset's own value where it fits, so that ruleset + options is the answer
+        cand = _set(values, opt_key, base[opt_key])
         if cand != values and all(sc.first_problem(i, ruleset, cand) is None for i in ok):
             values = cand
     options = {k: v for k, v in values if base[k] != v}
