@@ -56,7 +56,7 @@ from typing import Any
 
 from hanafuda_spec.catalogue import GameSpec
 from hanafuda_spec.neutral import JsonValue
-from hanafuda_spec.records import GameRecord, Problem, parse_record
+from hanafuda_spec.records import LIMITS, GameRecord, Problem, parse_record
 
 from hanafuda.records import replay
 from hanafuda.registry import game
@@ -160,13 +160,21 @@ class _Scorer:
 
     def position(self, i: int, p: Problem) -> int:
         """How far record ``i`` replays before problem ``p``: its action index; for a claim about a deal,
-        the end of that deal; for a claim about the whole match, the end of the record."""
-        if p.where.action is not None:
-            return p.where.action
+        the end of that deal; for a claim about the whole match, past the end of the record; and, among
+        problems at one index, the later deal is further (the claim of a deal comes before the first
+        action of the next, and the actions running out in a deal the record does not have come after the
+        claims of the deals it has; a claim is further than the actions running out at the same place)."""
         rec = self.recs[i]
-        if p.where.deal is not None:
-            return sum(r.actions for r in rec.rounds[:p.where.deal]) + 1
-        return len(rec.actions) + 1
+        end = len(rec.actions) + 1
+        deals = len(rec.rounds) + 1
+        if p.where.action is not None:
+            at = min(p.where.action, end)
+        elif p.where.deal is not None:
+            at = min(sum(r.actions for r in rec.rounds[:p.where.deal]), end)  # after the deal's last action
+        else:
+            at = end
+        deal = deals if p.where.deal is None else min(p.where.deal, deals)
+        return (at * (LIMITS["deals"] + 2) + deal) * 2 + (p.where.action is None)
 
 
 def _set(values: Assignment, key: str, value: str) -> Assignment:
