@@ -296,8 +296,17 @@ def _undetermined(spec: GameSpec, sc: _Scorer, ruleset: str, values: Assignment)
     if not ok:
         return {}
 
+    refuters: list[int] = []  # the records that last ruled a candidate out, tried first (move to front)
+
     def fits(cand: Assignment) -> bool:
-        return all(sc.first_problem(i, ruleset, cand) is None for i in ok)
+        for i in itertools.chain(refuters, (i for i in ok if i not in refuters)):
+            if sc.first_problem(i, ruleset, cand) is not None:
+                if i in refuters:
+                    refuters.remove(i)
+                refuters.insert(0, i)
+                del refuters[8:]
+                return False
+        return True
 
     current = dict(values)
     found: dict[str, set[str]] = {}
