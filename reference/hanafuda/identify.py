@@ -20,8 +20,10 @@ of its game, ignoring the rules the record names. The search is deterministic:
    one claim (say, a multiplier, a yaku value and a field multiplier behind one wrong score) are found
    so. Four or more differences that only show together are not searched for; their records are
    reported as unexplained.
-3. **Choice.** The starting point whose end score is best wins; ties go to fewer options changed,
-   then to the ruleset declared first.
+3. **Choice.** The starting points are searched best start score first (ties: the ruleset declared
+   first), and the search stops at the first one whose end assignment validates every record; otherwise
+   the end score that is best wins, ties going to fewer options changed, then to the ruleset declared
+   first.
 4. **Undetermined options.** For the chosen assignment, each other value of each option is tried
    on the records that validate: if every one of them still validates, the records cannot tell the
    values apart, and the option is reported as undetermined (with the values that fit) instead of
@@ -260,9 +262,11 @@ def identify(game_key: str, recs: Sequence[GameRecord]) -> Identification:
     starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)
               for order, rs in enumerate(spec.rulesets)]
     top = max(s[0][0] for s in starts)
-    for start, order, rs in starts:
+    for start, order, rs in sorted(starts, key=lambda s: (s[0], -s[1]), reverse=True):
         if start[0] != top:
             continue  # only the rulesets under which the most records validate are searched further
+        if best is not None and best[0][0] == len(recs):
+            break  # a start searched earlier explains every record
         score, values = _Search(spec, sc, rs.name).run(tuple(sorted(spec.resolve(rs.name).items())), start)
         base = dict(spec.resolve(rs.name))
         changed = sum(1 for k, v in values if base[k] != v)
