@@ -218,6 +218,10 @@ ROWS: dict[str, Row] = {
                                                  "--table", "110"], 2, "without looking at the table"),
     "score -r koikoi-scorer": Row(["score", "koikoi", "10", "30", "80", "110", "-r", "koikoi-scorer", "--json"], 0,
                                   out='"three-brights"'),
+    # -- --no-progress (a flag: it takes no value) -----------------------------------------------
+    "simulate --no-progress with a value": Row(["simulate", "koikoi", "--no-progress=yes"], 2,
+                                               "ignored explicit argument 'yes'"),
+    "verify --no-progress with a value": Row(["verify", "--no-progress=1"], 2, "ignored explicit argument '1'"),
     # -- the program ----------------------------------------------------------------------------
     "no command": Row([], 2, "a COMMAND is required"),
     "unknown command": Row(["frobnicate"], 2, "unknown command 'frobnicate'"),

@@ -60,6 +60,7 @@ from hanafuda_spec.catalogue import GameSpec
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import LIMITS, GameRecord, Problem, parse_record
 
+from hanafuda.progress import OnProgress
 from hanafuda.records import replay
 from hanafuda.registry import game
 
@@ -125,9 +126,10 @@ _AT_ONCE = 16
 
 
 class _Scorer:
-    def __init__(self, recs: Sequence[GameRecord]) -> None:
+    def __init__(self, recs: Sequence[GameRecord], on_progress: OnProgress | None = None) -> None:
         self.recs = recs
         self.cache: dict[tuple[int, str, Assignment], tuple[Problem | None, int]] = {}
+        self.on_progress = on_progress
 
     def summary(self, i: int, ruleset: str, values: Assignment) -> tuple[Problem | None, int]:
         """Record ``i`` under the rules: its first problem, and its progress: the position of the first
@@ -146,6 +148,8 @@ class _Scorer:
                 same = sum(1 for p in probs if p.where.deal == first.where.deal and self.position(i, p) == at)
                 found = (first, at * _AT_ONCE - min(same, _AT_ONCE - 1))
             self.cache[key] = found
+            if self.on_progress is not None:  # replays done; how many the search takes is not known ahead
+                self.on_progress(len(self.cache), None)
         return found
 
     def first_problem(self, i: int, ruleset: str, values: Assignment) -> Problem | None:
@@ -251,12 +255,13 @@ class _Search:
         return None
 
 
-def identify(game_key: str, recs: Sequence[GameRecord]) -> Identification:
+def identify(game_key: str, recs: Sequence[GameRecord], on_progress: OnProgress | None = None) -> Identification:
     """Search the game's rulesets and option values for the rules under which the most records
-    validate (see the module docstring)."""
+    validate (see the module docstring). ``on_progress`` is told the number of replays done (the
+    total is not known ahead: ``None``)."""
     g = game(game_key)
     spec = g.spec
-    sc = _Scorer(recs)
+    sc = _Scorer(recs, on_progress)
     everyone = range(len(recs))
     best: tuple[Score, int, int, str, Assignment] | None = None
     starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)

@@ -19,6 +19,7 @@ from typing import Any
 from hanafuda_spec.perft import PerftCount
 
 from hanafuda.engine import Action, Game, Match
+from hanafuda.progress import OnProgress
 
 __all__ = ["divide", "perft"]
 
@@ -51,11 +52,18 @@ def perft(g: AnyGame, rules: Any, seed: int, depth: int) -> PerftCount:
     return _count(g, Match.start(g, rules, seed), seed, depth)
 
 
-def divide(g: AnyGame, rules: Any, seed: int, depth: int) -> list[tuple[Action, PerftCount]]:
+def divide(g: AnyGame, rules: Any, seed: int, depth: int,
+           on_progress: OnProgress | None = None) -> list[tuple[Action, PerftCount]]:
     """Perft split by first action: for each legal first action, the count of the sequences of
     ``depth`` actions that begin with it (``depth`` at least 1). The counts add up to
-    ``perft(...).nodes``."""
+    ``perft(...).nodes``. ``on_progress`` is told the first actions done, of all of them."""
     if depth < 1:
         raise ValueError(f"divide depth {depth}: must be 1 or more")
     m = Match.start(g, rules, seed)
-    return [(a, _count(g, m.apply(a), seed, depth - 1)) for a in m.legal_actions()]
+    legal = m.legal_actions()
+    out: list[tuple[Action, PerftCount]] = []
+    for a in legal:
+        out.append((a, _count(g, m.apply(a), seed, depth - 1)))
+        if on_progress is not None:
+            on_progress(len(out), len(legal))
+    return out

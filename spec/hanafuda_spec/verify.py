@@ -27,12 +27,12 @@ from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
 from hanafuda_spec.invariants import Violation, run_random
 from hanafuda_spec.machines import Stepper, counterexample, run_machine
-from hanafuda_spec.proofs import proof_checks, replay_check
+from hanafuda_spec.proofs import proof_check_names, proof_checks, replay_check
 from hanafuda_spec.shuffle import SplitMix64
 from hanafuda_spec.yaku import ScoredYaku
 
-__all__ = ["PARTS", "QUICK", "THOROUGH", "CheckResult", "Level", "Replay", "option_sets", "replay", "run_checks",
-           "run_checks_in_parallel", "run_part"]
+__all__ = ["PARTS", "QUICK", "THOROUGH", "CheckResult", "Level", "Replay", "count_checks", "option_sets", "replay",
+           "run_checks", "run_checks_in_parallel", "run_part"]
 
 
 @dataclass(frozen=True)
@@ -203,6 +203,21 @@ def run_checks_in_parallel(make_adapter: Callable[[], EngineAdapter], games: Seq
         for results in pool.map(run_part, repeat(make_adapter), [g for g, _ in units], [p for _, p in units],
                                 repeat(level), repeat(seed)):
             yield from results
+
+
+def count_checks(games: Sequence[str] | None, level: Level) -> int:
+    """How many checks :func:`run_checks_in_parallel` gives for these games at this level, found
+    without running any (a fraction of a second: the proofs are listed by name only), so that a
+    report can say "check k of n" from the first check on."""
+    n = 0
+    for g in games or GAME_KEYS:
+        try:
+            profile_for(g)
+        except ModuleNotFoundError:
+            continue
+        n += len(option_sets(g)) + 1 + len(MACHINE_OPTIONS.get(g, ()))
+        n += len(proof_check_names(g, level.quick))
+    return n
 
 
 # -- replay -------------------------------------------------------------------------------------------

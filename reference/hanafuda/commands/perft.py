@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from collections import Counter
+
+from hanafuda_spec.perft import PerftCount
 
 from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import (
@@ -14,7 +17,9 @@ from hanafuda.commands._common import (
     game_name,
     print_json,
 )
+from hanafuda.engine import Action
 from hanafuda.perft import divide, perft
+from hanafuda.progress import add_progress_argument, progress
 from hanafuda.registry import game
 
 #: The deepest count the command accepts: the counts grow about sevenfold per action, and depth
@@ -38,7 +43,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_rules_arguments(p)
     p.add_argument("--divide", action="store_true", help="also the count below each legal first action")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_progress_argument(p)
     p.set_defaults(run=run)
+
+
+def _total(game: str, seed: int, depth: int, split: list[tuple[Action, PerftCount]]) -> PerftCount:
+    """The perft count at ``depth`` (2 or more) from the counts below each first action: the leaves
+    of those subtrees are the leaves of the whole."""
+    kinds: Counter[str] = Counter()
+    for _, c in split:
+        kinds.update(dict(c.by_kind))
+    return PerftCount(game, seed, depth, sum(c.nodes for _, c in split), tuple(sorted(kinds.items())))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,8 +61,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--divide needs --depth 1 or more")
     g = game(args.game)
     rules = g.rules(args.ruleset, parse_options(args.option))
-    count = perft(g, rules, args.seed, args.depth)
-    split = divide(g, rules, args.seed, args.depth) if args.divide else []
+    with progress("perft, first actions", None, unit="action", no_progress=args.no_progress) as bar:
+        if args.depth >= 2 and (args.divide or bar.shown):  # the count is the sum of the divided ones
+            split = divide(g, rules, args.seed, args.depth, on_progress=bar)
+            count = _total(g.spec.key, args.seed, args.depth, split)
+        else:
+            count = perft(g, rules, args.seed, args.depth)
+            split = divide(g, rules, args.seed, args.depth) if args.divide else []
     if args.json:
         out = count.to_json()
         if args.divide:

@@ -7,10 +7,16 @@ import importlib.util
 import json
 import sys
 import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from hanafuda.cli import UsageError
 from hanafuda.commands._common import add_command, check_output_dir, nonempty, output_dir, read_json
+from hanafuda.progress import add_progress_argument, progress, wanted
+
+T = TypeVar("T")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,6 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="include a verification report (the output of 'hanafuda verify --json')")
     p.add_argument("--doctest", action="store_true", help="also run the worked examples (Sphinx doctest)")
     p.add_argument("--verbose", "-v", action="store_true", help="show Sphinx's progress")
+    add_progress_argument(p)
     p.set_defaults(run=run)
 
 
@@ -73,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
             if args.report is not None:  # the build reads the checked report (stdin can be read once)
                 report = Path(tmp) / "report.json"
                 report.write_text(json.dumps(read_report(args.report)), encoding="utf-8")
-            with output_dir(out, "--out") as stage:
+            bars = not args.verbose and wanted(no_progress=args.no_progress)
+            with output_dir(out, "--out") as stage, _sphinx_bars(bars):
                 code = build(stage, "html", quiet=not args.verbose, report=report)
                 if code == 0 and args.doctest:
                     code = build(stage / ".doctest", "doctest", quiet=not args.verbose)
@@ -87,6 +95,35 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"rulebooks written to {out / 'index.html'}")
     return 0
+
+
+@contextmanager
+def _sphinx_bars(enabled: bool) -> Iterator[None]:
+    """While Sphinx builds, a bar for each of its phases (reading sources, writing output), fed by
+    Sphinx's own progress steps (``status_iterator``, which ``-q`` otherwise keeps silent); with
+    ``--verbose`` Sphinx shows its progress itself. Nothing if Sphinx has no such steps."""
+    from sphinx import builders
+
+    original = getattr(builders, "status_iterator", None)
+    if not enabled or original is None:
+        yield
+        return
+
+    def steps(iterable: Iterable[T], summary: str, color: str = "", length: int = 0, verbosity: int = 0,
+              stringify_func: object = None) -> Iterator[T]:
+        if not length:  # a step of unknown length: too short to show
+            yield from iterable
+            return
+        with progress(summary.strip(" ."), length, unit="step", enabled=True) as bar:
+            for i, item in enumerate(iterable, 1):
+                bar(i, length)  # a parallel build steps after a chunk of documents, a serial one before a document
+                yield item
+
+    setattr(builders, "status_iterator", steps)  # noqa: B010 (a name the module does not export)
+    try:
+        yield
+    finally:
+        setattr(builders, "status_iterator", original)  # noqa: B010
 
 
 class _BuildFailedError(Exception):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -19,6 +18,7 @@ from hanafuda.commands._common import (
     game_name,
     print_json,
 )
+from hanafuda.progress import add_progress_argument, progress
 from hanafuda.registry import game
 from hanafuda.simulate import simulate
 
@@ -40,6 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_jobs_argument(p, f"runs of fewer than {MIN_PARALLEL_GAMES} games")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--timing", action="store_true", help="include games/s in the JSON output")
+    add_progress_argument(p)
     p.set_defaults(run=run)
 
 
@@ -47,20 +48,11 @@ def run(args: argparse.Namespace) -> int:
     g = game(args.game)
     options = parse_options(args.option)
     g.rules(args.ruleset, options)  # validate before starting
-    tty = sys.stderr.isatty()
-
     jobs = args.jobs if args.games >= MIN_PARALLEL_GAMES else 1
-
-    def progress(done: int) -> None:
-        if tty and (jobs > 1 or done % max(1, args.games // 50) == 0 or done == args.games):
-            bar = "#" * (30 * done // args.games)
-            sys.stderr.write(f"\r[{bar:<30}] {done}/{args.games}")
-            if done == args.games:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
-
     t0 = time.perf_counter()
-    stats = simulate(g, options, args.ruleset, args.games, args.seed, progress, jobs=jobs)
+    with progress("simulate", args.games, unit="game", no_progress=args.no_progress) as bar:
+        stats = simulate(g, options, args.ruleset, args.games, args.seed, lambda done: bar(done, args.games),
+                         jobs=jobs)
     dt = time.perf_counter() - t0
     rate = stats.games / dt if dt > 0 else 0.0
     if args.json:

@@ -6,14 +6,17 @@ import argparse
 import errno
 import json
 import os
+import stat
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import IO, Any
 
 from hanafuda_spec.records import LIMITS, Problem
 
 from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import add_command, add_jobs_argument, add_rules_arguments, nonempty
+from hanafuda.progress import add_progress_argument, progress
 from hanafuda.records import RecordReport, consequences, suggest_options, validate_stream
 from hanafuda.registry import available
 
@@ -55,6 +58,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--all", action="store_true", help="list every problem instead of grouping the consequences")
     p.add_argument("--no-suggest", action="store_true", help="do not try other option values")
     add_jobs_argument(p, "files of fewer than 64 records per job")
+    add_progress_argument(p)
     p.set_defaults(run=run)
 
 
@@ -84,10 +88,17 @@ def run(args: argparse.Namespace) -> int:
             files_out.append(summary)
             continue
         try:
-            for rep in validate_stream(stream, lenient=args.lenient, ruleset=args.ruleset, options=options or None,
-                                       jobs=args.jobs):
-                _filter(rep, args.select, args.ignore)
-                _account(summary, rep, args, name, options)
+            size = _size(stream)  # the bar counts bytes of a file, records of a pipe
+            with progress("validate", size, unit="record" if size is None else "B", unit_scale=size is not None,
+                          no_progress=args.no_progress) as bar:
+                start = stream.tell() if bar.shown and size is not None else 0
+                for rep in validate_stream(stream, lenient=args.lenient, ruleset=args.ruleset,
+                                           options=options or None, jobs=args.jobs):
+                    _filter(rep, args.select, args.ignore)
+                    quiet = args.json or (rep.ok and rep.status != "abandoned")  # nothing printed for it
+                    with nullcontext() if quiet else bar.printing():
+                        _account(summary, rep, args, name, options)
+                    bar(rep.record if size is None else stream.tell() - start, size)
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()
@@ -112,6 +123,15 @@ def run(args: argparse.Namespace) -> int:
         json.dump({"ok": code == 0, "exit": code, "files": files_out}, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     return code
+
+
+def _size(stream: IO[bytes]) -> int | None:
+    """The bytes left to read in a regular file (None for a pipe or a terminal)."""
+    try:
+        st = os.fstat(stream.fileno())
+        return max(0, st.st_size - stream.tell()) if stat.S_ISREG(st.st_mode) else None
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _check_rules(ruleset: str | None, options: dict[str, str]) -> None:

@@ -37,6 +37,7 @@ from hanafuda.commands._common import (
 )
 from hanafuda.engine import RoundSetup
 from hanafuda.perft import perft
+from hanafuda.progress import OnProgress, add_progress_argument, progress
 from hanafuda.records import record_match
 from hanafuda.registry import available, game
 
@@ -58,21 +59,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--piles", type=count(0, 100_000, "a number of piles"), default=200, metavar="N",
                    help="random piles per ruleset, 0 to 100,000")
     p.add_argument("--no-z3", action="store_true", help="leave out the z3 model's boundary piles (faster)")
+    add_progress_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     games = [game(g) for g in args.game] if args.game else list(available())
     out = Path(args.dir)
-    with output_dir(out, "vectors") as tmp:
-        written = export(tmp, games, args.games, args.piles, z3=not args.no_z3)
+    rulesets = sum(len(g.spec.rulesets) for g in games)
+    with output_dir(out, "vectors") as tmp, progress("vectors", rulesets, unit="ruleset",
+                                                     no_progress=args.no_progress) as bar:
+        written = export(tmp, games, args.games, args.piles, z3=not args.no_z3, on_progress=bar)
     print(f"wrote {written} files to {out}")
     return 0
 
 
-def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool = True) -> int:
-    """Write the corpus; returns the number of files written."""
+def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool = True,
+           on_progress: OnProgress | None = None) -> int:
+    """Write the corpus; returns the number of files written. ``on_progress`` is told the rulesets
+    done (of every game's)."""
     files = 0
+    rulesets = sum(len(g.spec.rulesets) for g in games)
     _dump(out / "shuffle.json", shuffle_vectors(games))
     files += 1
     index = []
@@ -90,6 +97,8 @@ def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool
             _dump(d / "perft.json", perft_vectors(g, rs.name))
             files += 4
             index.append(f"| {g.spec.key} | {rs.name} | `{g.spec.key}/{rs.name}/` |")
+            if on_progress is not None:
+                on_progress(len(index), rulesets)
     (out / "README.md").write_text(_README.replace("{INDEX}", "\n".join(index)), encoding="utf-8")
     return files + 1
 

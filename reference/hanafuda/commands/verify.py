@@ -8,7 +8,7 @@ import os
 import sys
 
 from hanafuda_spec.games import GAME_KEYS
-from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, replay, run_checks_in_parallel
+from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, count_checks, replay, run_checks_in_parallel
 
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import UsageError
@@ -21,6 +21,7 @@ from hanafuda.commands._common import (
     read_json,
     seed,
 )
+from hanafuda.progress import add_progress_argument, progress
 from hanafuda.registry import game
 
 
@@ -43,6 +44,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="reproduce a counterexample printed by a failed run (a file, '-' for stdin, or the JSON "
                    "object itself, starting with '{'); exits 1 if the failure shows again")
     add_jobs_argument(p, same="every check and its result (not its time)")
+    add_progress_argument(p)
     p.set_defaults(run=run)
 
 
@@ -78,6 +80,26 @@ def run_replay(args: argparse.Namespace) -> int:
     return 1 if r.reproduced else 0
 
 
+def _print_check(r: CheckResult, number: str) -> None:
+    """One check's lines: ``[k/n]``, the game, the check, its figures and result, then what failed
+    and the cases a proof found."""
+    amount = f"{r.examples} in {r.seconds:.1f}s" if r.kind == "examples" else f"proof {r.seconds:.2f}s"
+    name = r.check
+    if len(name) > 64:  # the whole name on its own line, the figures under it
+        print(f"{number} {r.game:10} {name}")
+        name = ""
+        number = " " * len(number)
+    print(f"{number} {r.game:10} {name:64} {amount:>18}  {'ok' if r.ok else 'FAIL'}")
+    if not r.ok:
+        print(f"    {r.detail}")
+        if r.counterexample:
+            print(f"    counterexample (hanafuda verify --replay '<json>'): {json.dumps(r.counterexample)}")
+    if r.cases:
+        for text, gap in r.cases:
+            print(f"    case: {text} [{gap or 'OPEN: no recorded decision'}]")
+    sys.stdout.flush()
+
+
 def run(args: argparse.Namespace) -> int:
     if args.replay is not None:
         return run_replay(args)
@@ -86,25 +108,17 @@ def run(args: argparse.Namespace) -> int:
         games = [game(g).spec.key for g in args.game]
     level = QUICK if args.quick else THOROUGH
     results: list[CheckResult] = []
+    total = count_checks(games, level)
+    k = f"[{{:>{len(str(total))}}}/{total}]"  # check k of n
     if not args.json:
-        print(f"{'game':10} {'check':64} {'examples/time':>18}  result")
-    for r in run_checks_in_parallel(ReferenceAdapter, games, level, args.seed, args.jobs):
-        results.append(r)
-        if not args.json:
-            amount = f"{r.examples} in {r.seconds:.1f}s" if r.kind == "examples" else f"proof {r.seconds:.2f}s"
-            name = r.check
-            if len(name) > 64:  # the whole name on its own line, the figures under it
-                print(f"{r.game:10} {name}")
-                name = ""
-            print(f"{r.game:10} {name:64} {amount:>18}  {'ok' if r.ok else 'FAIL'}")
-            if not r.ok:
-                print(f"    {r.detail}")
-                if r.counterexample:
-                    print(f"    counterexample (hanafuda verify --replay '<json>'): {json.dumps(r.counterexample)}")
-            if r.cases:
-                for text, gap in r.cases:
-                    print(f"    case: {text} [{gap or 'OPEN: no recorded decision'}]")
-            sys.stdout.flush()
+        print(f"{'':{len(k.format(total))}} {'game':10} {'check':64} {'examples/time':>18}  result")
+    with progress("verify", total, unit="check", no_progress=args.no_progress) as bar:
+        for r in run_checks_in_parallel(ReferenceAdapter, games, level, args.seed, args.jobs):
+            results.append(r)
+            if not args.json:
+                with bar.printing():
+                    _print_check(r, k.format(len(results)))
+            bar(len(results), total)
     if not results:
         raise UsageError(f"no checks to run (games: {', '.join(games or GAME_KEYS)})")
     failed = [r for r in results if not r.ok]

@@ -41,9 +41,9 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 
 from hanafuda_spec.adapter import EngineAdapter
-from hanafuda_spec.proofs.common import Case, Outcome
+from hanafuda_spec.proofs.common import Case, Outcome, names_only
 
-__all__ = ["Case", "Outcome", "proof_checks", "replay_check"]
+__all__ = ["Case", "Outcome", "proof_check_names", "proof_checks", "replay_check"]
 
 
 def proof_checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
@@ -56,6 +56,21 @@ def proof_checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Out
         return
     fn: Callable[[EngineAdapter, bool], Iterator[Outcome]] = mod.checks
     yield from fn(adapter, quick)
+
+
+class _NoEngine:
+    """The adapter :func:`proof_check_names` passes: listing the checks must not play anything."""
+
+    def __getattr__(self, name: str) -> object:
+        raise RuntimeError(f"listing the proofs' names used the engine ({name})")
+
+
+def proof_check_names(game: str, quick: bool) -> list[str]:
+    """The names of the checks :func:`proof_checks` yields, in order, without running them (for
+    progress: "check k of n")."""
+    no_engine: EngineAdapter = _NoEngine()  # type: ignore[assignment]
+    with names_only():
+        return [o.check for o in proof_checks(no_engine, game, quick)]
 
 
 def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapping[str, str]) -> str | None:
