@@ -22,13 +22,13 @@ def checked_rounds_per_second(seconds: float = 3.0) -> float:
     values = SPEC.resolve()
     rng = SplitMix64(2)
     rounds = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
         rep = run_random(ReferenceAdapter(), PROFILE, values, rng.next(), rng.next())
         if rep.violations:
             raise AssertionError(str(rep.violations[0]))
         rounds += rep.rounds
-    return rounds / (time.perf_counter() - t0)
+    return rounds / (time.process_time() - t0)
 
 
 if __name__ == "__main__":

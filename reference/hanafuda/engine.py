@@ -36,6 +36,7 @@ __all__ = [
     "CARD_ORDER",
     "Action",
     "ActionSyntaxError",
+    "FastRound",
     "Game",
     "GameOverError",
     "IllegalActionError",
@@ -47,6 +48,9 @@ __all__ = [
     "RoundSetup",
     "action",
     "evolve",
+    "fast_shuffled",
+    "pile_score",
+    "play_match",
 ]
 
 
@@ -138,11 +142,16 @@ ACTION_ORDER = attrgetter("kind", "cards", "label")
 CARD_ORDER = attrgetter("id")
 
 
-@functools.lru_cache(maxsize=16384)
 def action(kind: str, cards: tuple[int, ...] = (), label: str = "") -> Action:
     """``Action(kind, cards, label)``, built once and then shared. Actions are immutable and compare
-    by value, so sharing them changes nothing but the time spent building them on every turn. (The
-    cache is bounded: a record under validation may name any number of distinct actions.)"""
+    by value, so sharing them changes nothing but the time spent building them on every turn, and
+    lets a legality test find an action by identity first. (The cache is bounded: a record under
+    validation may name any number of distinct actions.)"""
+    return _shared_action(kind, cards, label)  # one cache key however the arguments are given
+
+
+@functools.lru_cache(maxsize=16384)
+def _shared_action(kind: str, cards: tuple[int, ...], label: str) -> Action:
     return Action(kind, cards, label)
 
 
@@ -156,6 +165,16 @@ class PileScore:
     @property
     def yaku_total(self) -> int:
         return sum(y.points for y in self.yaku)
+
+
+def pile_score(yaku: tuple[ScoredYaku, ...], card_points: int | None = None) -> PileScore:
+    """``PileScore(yaku, card_points)`` without the frozen dataclass's ``__init__`` (half the time:
+    the scorers' hot path)."""
+    new = object.__new__(PileScore)
+    d = new.__dict__
+    d["yaku"] = yaku
+    d["card_points"] = card_points
+    return new
 
 
 @dataclass(frozen=True)
@@ -231,6 +250,65 @@ def evolve(obj: T, **changes: object) -> T:
     return new
 
 
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+#: n -> the rejection limit of ``SplitMix64.below(n)``, for the deck sizes shuffled.
+_LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(65))
+
+
+def fast_shuffled(items: Sequence[T], rng: SplitMix64) -> list[T]:
+    """:func:`hanafuda_spec.shuffle.shuffled` (Fisher–Yates driven by ``rng.below``), with the
+    generator's steps written out in one loop instead of two method calls per card: the documented
+    shuffle, the same output and the same generator state after it (``tests/test_fast_paths.py``
+    checks both against the spec's), in about half the time. For up to 64 items."""
+    if len(items) >= len(_LIMITS):
+        return shuffled(items, rng)
+    out = list(items)
+    state = rng.state
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        limit = _LIMITS[n]
+        while True:  # SplitMix64.next, until below(n) accepts the output
+            state = (state + _GOLDEN) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
+        out[i], out[j] = out[j], out[i]
+    rng.state = state
+    return out
+
+
+class FastRound(ABC, Generic[S]):
+    """A round played in place: one mutable object for the whole round instead of a new immutable
+    state per action (the fast path of :func:`play_match`, for random play and simulation).
+
+    It is a second implementation of a game's turn and must agree with the reference one exactly:
+    the same legal actions, in the same order, at every step, and the same positions
+    (:meth:`state` is the position as the game's immutable state, equal to the one
+    :meth:`Game.apply` gives). ``tests/test_fast_paths.py`` checks this action by action over many
+    seeds and option sets. A game offers it through :meth:`Game.fast_round` only for the options it
+    implements; for the others the reference loop plays."""
+
+    @abstractmethod
+    def over(self) -> bool:
+        """Whether the round has ended."""
+
+    @abstractmethod
+    def legal(self) -> Sequence[Action]:
+        """:meth:`Game.legal_actions` of the current position."""
+
+    @abstractmethod
+    def play(self, action: Action) -> None:
+        """:meth:`Game.do`, in place: ``action`` must be one of :meth:`legal` (it is not checked)."""
+
+    @abstractmethod
+    def state(self) -> S:
+        """The current position as the game's immutable state."""
+
+
 class Game(ABC, Generic[S, R]):
     """The contract of one game (see the module docstring). ``S`` is the round state, ``R`` the
     typed rules (a frozen dataclass built from resolved option values)."""
@@ -293,6 +371,11 @@ class Game(ABC, Generic[S, R]):
     @abstractmethod
     def do(self, state: S, action: Action) -> S:
         """Apply an action already known to be legal."""
+
+    def fast_round(self, state: S) -> FastRound[S] | None:
+        """The round from ``state`` on, played in place (see :class:`~hanafuda.engine.FastRound`), or None where the
+        game has no fast path for these rules (the default)."""
+        return None
 
     @abstractmethod
     def explain_illegal(self, state: S, action: Action) -> tuple[str, str]:
@@ -375,7 +458,7 @@ class Match(Generic[S, R]):
 
     @classmethod
     def _deal(cls, game: Game[S, R], rules: R, info: MatchInfo, rng: SplitMix64) -> Match[S, R]:
-        order = shuffled(game.deck(rules).cards, rng)
+        order = fast_shuffled(game.deck(rules).cards, rng)
         setup = RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
         state = game.start_round(rules, order, setup)
         return cls(game, rules, info, state, tuple(c.id for c in order), rng.state)
@@ -414,3 +497,38 @@ class Match(Generic[S, R]):
 
     def snapshot(self) -> Snapshot:
         return self.game.snapshot(self.state, self.info)
+
+
+def play_match(game: Game[S, R], rules: R, seed: int, choose: Callable[[Sequence[Action]], Action],
+               first_dealer: int = 0) -> tuple[MatchInfo, list[list[Action]]]:
+    """Play a whole match, ``choose`` picking each action among the legal ones; return the finished
+    match's info and the actions of every deal (a list per deal, in order; empty for a deal over at
+    once, such as a misdeal). The same as the reference loop::
+
+        m = Match.start(game, rules, seed, first_dealer)
+        while not m.over:
+            m = m.apply(choose(m.legal_actions()))
+
+    but each round is played in place by :meth:`Game.fast_round` where the game offers it (deals and
+    settlements stay the reference's). ``tests/test_fast_paths.py`` checks that both give the same
+    actions and results, and the golden records are recorded through it."""
+    m = Match.start(game, rules, seed, first_dealer)
+    deals: list[list[Action]] = [[] for _ in m.info.history]
+    while not m.over:
+        rounds = len(m.info.history)
+        played: list[Action] = []
+        fast = game.fast_round(m.state)
+        if fast is None:  # the reference loop, for one round
+            while len(m.info.history) == rounds:
+                a = choose(m.legal_actions())
+                played.append(a)
+                m = m.apply(a)
+        else:
+            while not fast.over():
+                a = choose(fast.legal())
+                played.append(a)
+                fast.play(a)
+            m = Match.advance(evolve(m, state=fast.state()))
+        deals.append(played)
+        deals.extend([] for _ in range(len(m.info.history) - rounds - 1))  # rounds over at their deal
+    return m.info, deals

@@ -38,7 +38,7 @@ from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, action, evolve
 
 __all__ = [
     "PLAY", "TAKE", "CardIndex", "Table", "capture", "deal_packets", "explain_hand_play", "hand_plays",
-    "match_mask", "matches", "packet_plan", "resolve", "take_choices",
+    "match_mask", "matches", "packet_plan", "plays_of", "resolve", "take_choices", "takes_of",
 ]
 
 C = TypeVar("C", bound=BaseCard)
@@ -60,7 +60,7 @@ class CardIndex(Generic[C]):
     ([10, 120], '0b1111')
     """
 
-    __slots__ = ("by_id", "by_mask", "cards", "id_order", "plays", "suits")
+    __slots__ = ("by_id", "by_mask", "cards", "id_order", "plays", "plays_on", "suit_of", "suits")
 
     def __init__(self, cards: Iterable[C]) -> None:
         self.cards: tuple[C, ...] = tuple(sorted(cards, key=CARD_ORDER))
@@ -73,9 +73,15 @@ class CardIndex(Generic[C]):
             if c.suit:  # suit 0 (a joker) matches nothing and has no suit mask
                 suits[c.suit] = suits.get(c.suit, 0) | c.mask
         self.suits = suits  #: suit -> the mask of its cards (suit 0 is absent)
+        #: one-bit mask -> the mask of the cards of its suit (0 for suit 0: a joker matches nothing)
+        self.suit_of: dict[int, int] = {c.mask: suits.get(c.suit, 0) for c in self.cards}
         bits = [c.bit for c in self.cards]
         self.id_order = bits == sorted(bits)  #: ascending bits are ascending ids (not so in Daini)
         self.plays: dict[int, Action] = {c.mask: action(PLAY, (c.id,)) for c in self.cards}  #: mask -> ``play c``
+        #: mask of c -> mask of t -> ``play c t``, for t of c's suit
+        self.plays_on: dict[int, dict[int, Action]] = {
+            c.mask: {t.mask: action(PLAY, (c.id, t.id)) for t in self.cards if t.suit == c.suit and t is not c}
+            for c in self.cards if c.suit}
 
     def suit_mask(self, suit: int) -> int:
         """The cards of ``suit`` (0 for suit 0, the jokers, which match nothing)."""
@@ -166,27 +172,30 @@ def hand_plays(t: Table[C], seat: int, must_capture: bool = False) -> list[Actio
     """The ``play`` actions for ``seat``'s hand: ``play c`` or, when two field cards match, ``play c t``
     for each choice. With ``must_capture``, non-capturing plays are left out whenever a capture
     is possible."""
-    index = t.index
-    by_mask, suits, field, play = index.by_mask, index.suits, t.field_mask, index.plays
+    return plays_of(t.index, t.hand_masks[seat], t.field_mask, must_capture)
+
+
+def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = False) -> list[Action]:
+    """:func:`hand_plays` for a hand and a field given as masks (for the rounds played in place)."""
+    suit_of, play, plays_on = index.suit_of, index.plays, index.plays_on
     out: list[Action] = []
     capturing: list[Action] = []  # the plays of cards that capture
-    hand = t.hand_masks[seat]
     while hand:  # the hand's cards in bit order
         low = hand & -hand
         hand ^= low
-        c = by_mask[low]
-        m = field & suits.get(c.suit, 0)
+        m = field & suit_of[low]
         if not m:
             out.append(play[low])
-            continue
-        if m.bit_count() == 2:
-            a, b = m & -m, m & (m - 1)
-            plays = [action(PLAY, (c.id, by_mask[a].id)), action(PLAY, (c.id, by_mask[b].id))]
+        elif m.bit_count() == 2:  # a choice of target: the lower card first
+            on = plays_on[low]
+            two = (on[m & -m], on[m & (m - 1)])
+            out += two
+            if must_capture:
+                capturing += two
         else:
-            plays = [play[low]]
-        out.extend(plays)
-        if must_capture:
-            capturing.extend(plays)
+            out.append(play[low])
+            if must_capture:
+                capturing.append(play[low])
     if capturing:
         out = capturing
     if not index.id_order:  # in bit order the plays are already sorted when bits follow ids
@@ -196,10 +205,15 @@ def hand_plays(t: Table[C], seat: int, must_capture: bool = False) -> list[Actio
 
 def take_choices(t: Table[C], card: BaseCard) -> list[Action]:
     """``take t`` actions for a drawn card that matches exactly two field cards, else none."""
-    m = match_mask(t, card)
+    return takes_of(t.index, t.field_mask, card)
+
+
+def takes_of(index: CardIndex[C], field: int, card: BaseCard) -> list[Action]:
+    """:func:`take_choices` for a field given as a mask."""
+    m = field & index.suits.get(card.suit, 0)
     if m.bit_count() != 2:
         return []
-    by_mask = t.index.by_mask
+    by_mask = index.by_mask
     return sorted((action(TAKE, (by_mask[m & -m].id,)), action(TAKE, (by_mask[m & (m - 1)].id,))),
                   key=ACTION_ORDER)
 

@@ -25,7 +25,6 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -47,8 +46,19 @@ from hanafuda_spec.records import (
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda.engine import Action, ActionSyntaxError, Match, MatchInfo, RoundResult, RoundSetup, action
+from hanafuda.engine import (
+    Action,
+    ActionSyntaxError,
+    Match,
+    MatchInfo,
+    RoundResult,
+    RoundSetup,
+    action,
+    fast_shuffled,
+    play_match,
+)
 from hanafuda.fishing import packet_plan
+from hanafuda.parallel import Executor, open_executor
 from hanafuda.registry import UnknownGameError, game
 
 __all__ = [
@@ -95,8 +105,13 @@ def record_match(g: AnyGame, ruleset: str | None, options: Mapping[str, str], se
     position after it; with ``snapshot_deal`` only the actions of that deal (1 for the first) do."""
     rules = g.rules(ruleset, options)
     values = g.spec.resolve(ruleset, options)
-    m: Match[Any, Any] = Match.start(g, rules, seed, first_dealer)
     rng = SplitMix64(policy_seed)
+    if policy is random_policy and not snapshots and snapshot_deal is None:
+        # the common case, through the fast rounds (the same record: tests/test_fast_paths.py)
+        info, deals = play_match(g, rules, seed, lambda legal: legal[rng.below(len(legal))], first_dealer)
+        return _record(g, rules, ruleset, values, seed, first_dealer, players, info,
+                       [str(a) for d in deals for a in d], [len(d) for d in deals])
+    m: Match[Any, Any] = Match.start(g, rules, seed, first_dealer)
     counts = [0] * len(m.info.history)
     cur = 0
     acts: list[JsonValue] = []
@@ -116,7 +131,14 @@ def record_match(g: AnyGame, ruleset: str | None, options: Mapping[str, str], se
             counts.append(cur)
             counts.extend([0] * (ended - 1))
             cur = 0
-    history = m.info.history
+    return _record(g, rules, ruleset, values, seed, first_dealer, players, m.info, acts, counts)
+
+
+def _record(g: AnyGame, rules: Any, ruleset: str | None, values: Mapping[str, str], seed: int, first_dealer: int,
+            players: Sequence[str] | None, info: MatchInfo, acts: list[JsonValue],
+            counts: list[int]) -> dict[str, JsonValue]:
+    """The record of a finished match: its actions and the number of actions of each deal."""
+    history = info.history
     rng = SplitMix64(seed)
     deck = g.deck(rules)
     orders: list[JsonValue] = [[c.id for c in shuffled(deck.cards, rng)] for _ in history]
@@ -135,9 +157,9 @@ def record_match(g: AnyGame, ruleset: str | None, options: Mapping[str, str], se
         "actions": acts,
         "result": {
             "rounds": rounds,
-            "scores": list(m.info.scores),
-            "winners": list(m.info.winners),
-            "end_reason": m.info.end_reason,
+            "scores": list(info.scores),
+            "winners": list(info.winners),
+            "end_reason": info.end_reason,
         },
     }
 
@@ -387,11 +409,17 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
 _NO_STEP = None
 
 
+#: Replay plain entries through the games' fast rounds (``_Replay.fast_replay``); the tests turn
+#: it off to check that the reports are the same either way.
+FAST_REPLAY = True
+
+
 class _Replay:
     def __init__(self, g: AnyGame, rules: Any, rec: GameRecord, sink: _Sink, report: RecordReport,
                  lenient: bool = False, until_deal: int | None = None) -> None:
         self.g, self.rules, self.rec, self.sink, self.report = g, rules, rec, sink, report
         self.lenient, self.until_deal = lenient, until_deal
+        self.fast = FAST_REPLAY
         deck = g.deck(rules)
         self.cards = deck.cards
         self.by_id = {c.id: c for c in deck.cards}
@@ -406,9 +434,39 @@ class _Replay:
         self.step: tuple[tuple[int, ...], frozenset[int], int | None] | None = None
         self.claimed: set[int] = set()
 
+    def fast_replay(self, state: Any, pos: int) -> tuple[int, Any]:
+        """Replay the plain entries of a deal from ``pos`` through the game's fast round, if it has
+        one: entries with only an action text, legal where they stand, and not followed by a draw
+        entry. It stops at the first other entry (an illegal action, a claimed seat, captures, a
+        snapshot, a draw), which the reference loop then checks from the position reached. The same
+        positions as the reference loop (``tests/test_fast_paths.py``), so the same reports."""
+        if not self.fast:
+            return pos, state
+        fast = self.g.fast_round(state)
+        if fast is None:
+            return pos, state
+        actions, n = self.rec.actions, len(self.rec.actions)
+        while pos < n and not fast.over():
+            entry = actions[pos]
+            if (entry.seat is not None or entry.after is not None or entry.captures is not None
+                    or entry.draw is not None or (pos + 1 < n and actions[pos + 1].draw is not None)):
+                break
+            a = _parse_action(entry.text)
+            # legal when it is one of the legal actions: actions are shared instances, so an identity
+            # test finds it (an equal copy not found so, after the action cache evicted it, is left to
+            # the reference loop, which compares values)
+            for legal in fast.legal():
+                if legal is a:
+                    break
+            else:
+                break
+            fast.play(a)
+            pos += 1
+        return pos, fast.state()
+
     def order_for(self, deal: int, rng: SplitMix64 | None, dealer: int) -> tuple[int, ...] | None:
         rec, add = self.rec, self.sink.add
-        seeded = tuple(shuffled(self.canonical, rng)) if rng is not None else None  # the same shuffle, on ids
+        seeded = tuple(fast_shuffled(self.canonical, rng)) if rng is not None else None  # the same shuffle, on ids
         listed: Deal | None
         if deal == 1:
             listed = rec.deck
@@ -476,6 +534,7 @@ class _Replay:
                 setup = RoundSetup(info.rounds_played + 1, info.dealer, g.seats_in_play(rules, info), info.scores)
                 state = g.start_round(rules, [self.by_id[c] for c in order], setup)
                 self.step = None
+                pos, state = self.fast_replay(state, pos)
                 # the hot loop: parse (cached), check legality, apply
                 legal_actions, do, to_move = g.legal_actions, g.do, g.to_move
                 while True:
@@ -1002,23 +1061,33 @@ def read_documents(stream: IO[bytes], limit: int | None = None, decode: bool = T
 
 def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None = None, *,
                     ruleset: str | None = None, options: Mapping[str, str] | None = None,
-                    jobs: int = 1) -> Iterator[RecordReport]:
-    """Validate every record of a stream, one at a time, in stream order. With ``jobs`` > 1 the
-    records are read here and decoded and validated by that many worker processes, a window of records at a
-    time (so memory stays bounded); the reports come back in stream order, the same as with one.
-    Streams of fewer than ``64 * jobs`` records are validated in this process."""
-    sources = read_documents(stream, limit, decode=jobs <= 1)
-    size = jobs * 64
-    window = list(itertools.islice(sources, size)) if jobs > 1 else []
-    if len(window) < size:  # one process: jobs=1, or too few records to be worth starting workers
+                    jobs: int = 1, executor: Executor | None = None) -> Iterator[RecordReport]:
+    """Validate every record of a stream, one at a time, in stream order. With ``jobs`` > 1 (or an
+    ``executor`` of :mod:`hanafuda.parallel`: worker processes or a Dask cluster) the records are
+    read here and decoded and validated by the workers, a window of records at a time, the next
+    window sent while this one's reports are read (so memory stays bounded); the reports come back
+    in stream order, the same as with one. Streams of fewer than 64 records per worker are
+    validated in this process."""
+    if executor is None and jobs > 1:
+        with open_executor(jobs) as ex:
+            yield from validate_stream(stream, lenient, limit, ruleset=ruleset, options=options, executor=ex)
+        return
+    workers = 1 if executor is None or executor.in_process else executor.workers
+    sources = read_documents(stream, limit, decode=workers <= 1)
+    chunk = 1 if executor is None else executor.chunk
+    size = workers * max(64, 4 * chunk)
+    window = list(itertools.islice(sources, size)) if workers > 1 else []
+    if executor is None or len(window) < workers * 64:  # one process, or too few records for the workers
         for src in itertools.chain(window, sources):
             yield _validate_source(src, lenient, ruleset, options)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        while window:
-            yield from pool.map(_validate_source, window, itertools.repeat(lenient), itertools.repeat(ruleset),
-                                itertools.repeat(options), chunksize=16)
-            window = list(itertools.islice(sources, size))
+    work = functools.partial(_validate_source, lenient=lenient, ruleset=ruleset, options=options)
+    running = executor.map(work, window, chunksize=chunk)
+    while window:  # the next window is sent before this one's reports are read, so the workers keep busy
+        window = list(itertools.islice(sources, size))
+        following = executor.map(work, window, chunksize=chunk) if window else iter(())
+        yield from running
+        running = following
 
 
 def _validate_source(src: Source, lenient: bool, ruleset: str | None,

@@ -31,11 +31,13 @@ from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda.engine import (
     Action,
+    FastRound,
     Game,
     MatchInfo,
     PileScore,
     RoundResult,
     RoundSetup,
+    action,
     evolve,
 )
 from hanafuda.fishing import (
@@ -48,16 +50,18 @@ from hanafuda.fishing import (
     explain_hand_play,
     hand_plays,
     packet_plan,
+    plays_of,
     resolve,
     take_choices,
+    takes_of,
 )
 
 __all__ = ["GAME", "INDEX", "Kekoro", "KekoroRules", "KekoroState", "Phase", "Scorer"]
 
 DECLARE = spec.DECLARE
 CONTINUE = "continue"
-DECLARE_ACTION = Action(DECLARE, (), spec.INSTANT_VICTORY)
-CONTINUE_ACTION = Action(CONTINUE)
+DECLARE_ACTION = action(DECLARE, (), spec.INSTANT_VICTORY)
+CONTINUE_ACTION = action(CONTINUE)
 
 #: Round end reasons (RoundResult.reason) and game end reasons (MatchInfo.end_reason).
 PLAYED_OUT, MISDEAL, INSTANT_VICTORY = "played-out", "misdeal", spec.INSTANT_VICTORY
@@ -265,6 +269,10 @@ class Kekoro(Game[KekoroState, KekoroRules]):
             return evolve(state, table=table, phase=Phase.OVER, pending=None, end=PLAYED_OUT)  # KE-END-1
         return evolve(state, table=table, turn=nxt, phase=Phase.PLAY, pending=None)
 
+    def fast_round(self, state: KekoroState) -> FastRound[KekoroState] | None:
+        """The round played in place (``_FastKekoro``), under every option."""
+        return None if state.phase is not Phase.PLAY else _FastKekoro(state)
+
     def explain_illegal(self, state: KekoroState, action: Action) -> tuple[str, str]:
         p = state.turn
         if action.kind == PLAY:
@@ -362,6 +370,89 @@ class Kekoro(Game[KekoroState, KekoroRules]):
             top = max(scores)
             winners = tuple(i for i in (0, 1) if scores[i] == top)
         return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, reason if over else "", history)
+
+
+class _FastKekoro(FastRound[KekoroState]):
+    """A Kekoro round played in place (see :class:`~hanafuda.engine.FastRound`): the zones as mutable
+    masks, the stock as a tuple and the index of its top card. The turn is :meth:`Kekoro.do` with
+    :meth:`Kekoro._end_turn` and :meth:`Kekoro._pass`: a hand card, then the top of the draw pile,
+    each captured as the fishing turn says (KE-CAP-1…6, KE-TURN-2); a yaku lead of 3 offers the
+    instant victory (KE-IV-1, KE-IV-3); the round ends when the next hand is empty (KE-END-1)."""
+
+    __slots__ = ("caps", "count", "end", "field", "hands", "pending", "phase", "start", "stock", "top", "turn",
+                 "winner")
+
+    def __init__(self, s: KekoroState) -> None:
+        t = s.table
+        self.start, self.count = s, s.rules.scorer.yaku_count
+        self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
+        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.turn, self.phase, self.pending, self.end, self.winner = s.turn, s.phase, s.pending, s.end, s.winner
+
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal(self) -> Sequence[Action]:
+        if self.phase is Phase.PLAY:
+            return plays_of(INDEX, self.hands[self.turn], self.field)
+        if self.phase is Phase.TAKE:
+            assert self.pending is not None
+            return takes_of(INDEX, self.field, self.pending)
+        if self.phase is Phase.DECLARE:
+            return (CONTINUE_ACTION, DECLARE_ACTION)
+        return ()
+
+    def play(self, a: Action) -> None:
+        p = self.turn
+        if a.kind == PLAY:
+            c = INDEX.by_id[a.cards[0]]
+            field, got = resolve(INDEX, self.field, c, a.cards[1] if len(a.cards) > 1 else None)
+            self.hands[p] &= ~c.mask
+            drawn = self.stock[self.top]
+            self.top += 1
+            if (field & INDEX.suits.get(drawn.suit, 0)).bit_count() == 2:  # KE-CAP-2: the player takes one
+                self.field, self.pending, self.phase = field, drawn, Phase.TAKE
+                self.caps[p] |= got
+                return
+            field, more = resolve(INDEX, field, drawn, None)
+            self.field = field
+            self.caps[p] |= got | more
+            self._end_turn()
+        elif a.kind == TAKE:
+            assert self.pending is not None
+            self.field, got = resolve(INDEX, self.field, self.pending, a.cards[0])
+            self.caps[p] |= got
+            self.pending = None
+            self._end_turn()
+        elif a == DECLARE_ACTION:
+            self.phase, self.end, self.winner = Phase.OVER, INSTANT_VICTORY, p
+        elif a == CONTINUE_ACTION:
+            self._pass()
+        else:
+            raise AssertionError(a)
+
+    def _end_turn(self) -> None:
+        p = self.turn
+        mine = self.count(self.caps[p])
+        if mine >= spec.YAKU_LEAD and mine - self.count(self.caps[1 - p]) >= spec.YAKU_LEAD:
+            self.phase, self.pending = Phase.DECLARE, None
+            return
+        self._pass()
+
+    def _pass(self) -> None:
+        self.pending = None
+        nxt = 1 - self.turn
+        if not self.hands[nxt]:
+            self.phase, self.end = Phase.OVER, PLAYED_OUT
+        else:
+            self.turn, self.phase = nxt, Phase.PLAY
+
+    def state(self) -> KekoroState:
+        s = self.start
+        table = evolve(s.table, hand_masks=tuple(self.hands), field_mask=self.field,
+                       stock=self.stock[self.top:], captured_masks=tuple(self.caps))
+        return evolve(s, table=table, turn=self.turn, phase=self.phase, pending=self.pending, end=self.end,
+                      winner=self.winner)
 
 
 GAME = Kekoro()

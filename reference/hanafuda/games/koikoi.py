@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -28,6 +29,7 @@ from hanafuda_spec.yaku import ScoredYaku, YakuDef
 from hanafuda.engine import (
     ACTION_ORDER,
     Action,
+    FastRound,
     Game,
     MatchInfo,
     PileScore,
@@ -35,6 +37,7 @@ from hanafuda.engine import (
     RoundSetup,
     action,
     evolve,
+    pile_score,
 )
 from hanafuda.fishing import (
     PLAY,
@@ -47,8 +50,10 @@ from hanafuda.fishing import (
     hand_plays,
     match_mask,
     packet_plan,
+    plays_of,
     resolve,
     take_choices,
+    takes_of,
 )
 
 __all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRules", "KoiKoiState", "Phase"]
@@ -93,6 +98,52 @@ class KoiKoiRules:
         if found is None:
             found = self._yaku_tables[key] = _table(self.values, *key)
         return found
+
+    @functools.cached_property
+    def _scorers(self) -> dict[tuple[int | None, str | None, bool], Callable[[int], tuple[ScoredYaku, ...]]]:
+        return {}
+
+    def scorer(self, month: int | None, sake: str | None,
+               called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
+        """The scorer of :meth:`yaku_table`'s table (pile mask in, yaku in table order out), built once
+        per rules object."""
+        key = (month, sake, called and self.opt["viewing_value"] != "5")
+        found = self._scorers.get(key)
+        if found is None:
+            found = self._scorers[key] = _scorer(self.values, *key)
+        return found
+
+    @functools.cached_property
+    def fast_turn(self) -> bool:
+        """The turn ``_FastKoiKoi`` implements: turn=standard and after_hands=stop."""
+        return self.opt["turn"] == "standard" and self.opt["after_hands"] == "stop"
+
+    @functools.cached_property
+    def turn_flags(self) -> tuple[bool, bool, bool, int, bool]:
+        """What the turn looks at, read once: viewing=weather (the field matters to scoring),
+        discard=must-capture, koikoi_on=new, koikoi_min, and viewing_value other than 5 (a call
+        re-values the viewing yaku)."""
+        o = self.opt
+        return (o["viewing"] == "weather", o["discard"] == "must-capture", o["koikoi_on"] == "new",
+                int(o["koikoi_min"]), o["viewing_value"] != "5")
+
+    @functools.cached_property
+    def plain_scorers(self) -> dict[int | None, Callable[[int], tuple[ScoredYaku, ...]]] | None:
+        """Under :attr:`plain_scoring`, month -> :meth:`scorer` of no call (for :meth:`KoiKoi.score`,
+        filled as months are met); else None."""
+        return {} if self.plain_scoring else None
+
+    @functools.cached_property
+    def month_cards(self) -> bool:
+        """KK-YAKU-14: the Cards of the Month score (month_cards=on)."""
+        return self.opt["month_cards"] == "on"
+
+    @functools.cached_property
+    def plain_scoring(self) -> bool:
+        """No option filters a table's answer: the viewing yaku score on their own (viewing=on),
+        every yaku counts (yaku_count=all) and the Sake Cup has one reading (not sake_cup=either)."""
+        o = self.opt
+        return o["viewing"] in ("on", "off") and o["yaku_count"] != "best" and o["sake_cup"] != "either"
 
     @functools.cached_property
     def koikoi_once(self) -> bool:
@@ -173,6 +224,9 @@ INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Ca
 
 #: Every hanafuda card by id (``card(id)`` parses text; this is a plain table for the hot paths).
 _CARD: dict[int, Card] = INDEX.by_id
+#: Card id -> its mask, and a card's mask -> the mask of its month (plain tables for the hot paths).
+_MASK_OF: dict[int, int] = {c.id: c.mask for c in INDEX.cards}
+_SUIT_OF: dict[int, int] = INDEX.suit_of
 
 
 def _mask(ids: frozenset[int]) -> int:
@@ -192,6 +246,10 @@ _Found = tuple[int, int, str, "str | None"]
 
 #: Blocks looking at no more cards than this get a lookup table (at most 2**12 entries each).
 _LOOKUP_BITS = 12
+
+#: Adjacent lookup tables are merged into one while together they look at no more cards than this
+#: (at most 2**14 entries, each built from the two tables it merges, not by scoring again).
+_MERGE_BITS = 14
 
 
 class _Block(NamedTuple):
@@ -275,7 +333,8 @@ _scored = functools.cache(ScoredYaku)
 
 
 def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
-    """The yaku of ``pile`` in table order, keeping the best of each group (the first on a tie)."""
+    """The yaku of ``pile`` in table order, keeping the best of each group (the first on a tie).
+    The general scorer, for any table; :class:`_Scorer` is the fast one, checked against it."""
     best: dict[str, tuple[int, int, str]] = {}
     chosen: list[tuple[int, int, str]] = []
     for pool, doubled, need, rows, cards, lookup in table:
@@ -303,19 +362,144 @@ def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
     return [_scored(yid, v) for _, v, yid in chosen]
 
 
+# The fast scorer. When every group's rows are one run of the table (true of every Koi-Koi table),
+# a pile's yaku are the concatenation, in table order, of what each block finds: so a block's
+# lookup table can hold its answer ready-made (a tuple of ScoredYaku), adjacent lookup tables can be
+# merged into one, and a block whose rows only count the cards of one pool (Chaff) becomes a table
+# indexed by that count. Scoring a pile is then one lookup per part and tuple concatenation.
+
+def _ready(found: tuple[_Found, ...]) -> tuple[ScoredYaku, ...]:
+    return tuple(_scored(yid, v) for _, v, yid, _g in found)
+
+
+@functools.lru_cache(maxsize=512)
+def _lookup(rows: tuple[tuple[int, _Compiled], ...], cards: int) -> dict[int, tuple[ScoredYaku, ...]]:
+    """A block's answers for every subset of its cards (shared by every table holding the block: the
+    tables of the twelve months differ only in the Cards of the Month)."""
+    return {sub: _ready(_found(rows, sub)) for sub in _subsets(cards)}
+
+
+@functools.lru_cache(maxsize=512)
+def _merged(blocks: tuple[tuple[tuple[tuple[int, _Compiled], ...], int], ...]) -> dict[int, tuple[ScoredYaku, ...]]:
+    """One lookup table for adjacent blocks ``(rows, cards)``: for each subset of their cards, the
+    concatenation of what each block finds (built from the blocks' own tables; shared by every table
+    holding these blocks, as the twelve months' tables do)."""
+    merged = _lookup(*blocks[0])
+    cards = blocks[0][1]
+    for rows, more in blocks[1:]:
+        lookup, prev = _lookup(rows, more), merged
+        merged = {sub: prev[sub & cards] + lookup[sub & more] for sub in _subsets(cards | more)}
+        cards |= more
+    return merged
+
+
+def _counted(block: _Block) -> tuple[tuple[ScoredYaku, ...], ...] | None:
+    """A block whose rows look only at how many cards of one pool the pile holds (no required or
+    forbidden cards, bonuses over the same pool): its answers by count; else None."""
+    pool, doubled = block.pool, block.doubled
+    for _, y in block.rows:
+        if y.required or y.forbidden or y.pool != pool or y.extra_pool not in (0, pool) or y.doubled != doubled:
+            return None
+    # every pile holding d doubled and p plain cards of the pool counts 2d + p and gets one answer
+    doubles, plains = _bits(pool & doubled), _bits(pool & ~doubled)
+    answers: dict[int, tuple[ScoredYaku, ...]] = {}
+    for d in range(len(doubles) + 1):
+        for p in range(len(plains) + 1):
+            answers.setdefault(2 * d + p, _ready(_found(block.rows, sum(doubles[:d]) + sum(plains[:p]))))
+    # a count no pile reaches is never looked up: it gets the answer of the count below
+    out: list[tuple[ScoredYaku, ...]] = []
+    for n in range(max(answers) + 1):
+        out.append(answers.get(n, out[-1] if out else ()))
+    return tuple(out)
+
+
+def _bits(mask: int) -> list[int]:
+    """The one-bit masks of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+class _Scorer:
+    """The yaku of a pile (a mask) for one table, by lookups (see above). Built once per table, for
+    the tables :meth:`applies` to: ``lookups`` are ``(cards, table)`` pairs, ``table[pile & cards]``
+    holding what the blocks of those cards find; ``tail`` is the last block when it only counts the
+    cards of a pool (Chaff): ``(pool, doubled, by_count)``, ``by_count[n]`` what it finds when the
+    pile holds ``n`` of the pool, ``doubled`` ones twice."""
+
+    __slots__ = ("lookups", "tail")
+
+    def __init__(self, table: tuple[_Block, ...]) -> None:
+        *blocks, last = table
+        counted = _counted(last) if last.lookup is None else None
+        if counted is None:
+            blocks.append(last)
+            self.tail: tuple[int, int, tuple[tuple[ScoredYaku, ...], ...]] | None = None
+        else:
+            self.tail = (last.pool, last.doubled, counted)
+        lookups: list[tuple[int, dict[int, tuple[ScoredYaku, ...]]]] = []
+        run: list[_Block] = []  # adjacent blocks merged into one table while it looks at few cards
+        for block in blocks:
+            if run and (_cards(run) | block.cards).bit_count() > _MERGE_BITS:
+                lookups.append((_cards(run), _merged(tuple((b.rows, b.cards) for b in run))))
+                run = []
+            run.append(block)
+        if run:
+            lookups.append((_cards(run), _merged(tuple((b.rows, b.cards) for b in run))))
+        self.lookups = tuple(lookups)
+
+    @staticmethod
+    def applies(table: tuple[_Block, ...]) -> bool:
+        """Whether every group's rows are one block, and every block has a lookup table but perhaps
+        the last, which then only counts the cards of a pool."""
+        groups = [b.rows[0][1].group for b in table if b.rows[0][1].group is not None]
+        return (len(groups) == len(set(groups)) and all(b.lookup is not None for b in table[:-1])
+                and (table[-1].lookup is not None or _counted(table[-1]) is not None))
+
+    def __call__(self, pile: int) -> tuple[ScoredYaku, ...]:
+        out: tuple[ScoredYaku, ...] = ()
+        for cards, table in self.lookups:
+            out += table[pile & cards]
+        if self.tail is None:
+            return out
+        pool, doubled, by_count = self.tail
+        held = pile & pool
+        return out + by_count[held.bit_count() + (held & doubled).bit_count()]
+
+
+def _cards(blocks: Sequence[_Block]) -> int:
+    """Every card some row of ``blocks`` looks at."""
+    return functools.reduce(operator.or_, (b.cards for b in blocks))
+
+
+@functools.lru_cache(maxsize=256)
+def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
+            called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
+    """The fastest scorer for a table: :class:`_Scorer` where it applies, else :func:`_score_with`."""
+    table = _table(values, month, sake, called)
+    if _Scorer.applies(table):
+        return _Scorer(table)
+    return lambda pile: tuple(_score_with(table, pile))
+
+
 def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
                called: bool = False) -> tuple[ScoredYaku, ...]:
     """The yaku of a capture pile given as a bit mask, after every scoring option
     (KK-YAKU-1…19; viewing, sake_cup and yaku_count options). ``called``: the holder has called
     koi-koi this round (KK-YAKU-17)."""
+    if rules.plain_scoring:  # no option filters the table's answer (the default rules)
+        return rules.scorer(month, None, called)(pile)
     opt = rules.opt
     if opt["sake_cup"] == "either":
-        a = _score_with(rules.yaku_table(month, "animal", called), pile)
-        c = _score_with(rules.yaku_table(month, "chaff", called), pile)
+        a = list(rules.scorer(month, "animal", called)(pile))
+        c = list(rules.scorer(month, "chaff", called)(pile))
         a, c = _filter(opt, a, field), _filter(opt, c, field)
         found = a if sum(y.points for y in a) >= sum(y.points for y in c) else c
     else:
-        found = _filter(opt, _score_with(rules.yaku_table(month, None, called), pile), field)
+        found = _filter(opt, list(rules.scorer(month, None, called)(pile)), field)
     if opt["yaku_count"] == "best" and found:
         top = max(found, key=lambda y: y.points)
         found = [top]
@@ -618,6 +802,14 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         t = _moved(t, p, t.field_mask, 0, hand=t.hand_masks[p] | t.stock[0].mask, stock=t.stock[1:])
         return evolve(state, table=t)
 
+    def fast_round(self, state: KoiKoiState) -> FastRound[KoiKoiState] | None:
+        """The round played in place (``_FastKoiKoi``) under the turn rules it implements: the
+        standard turn (turn=standard), no wild Lightning this round, and the round ending when the hands
+        are empty (after_hands=stop); every other option is the reference's (deals, scoring, results)."""
+        if state.phase is not Phase.PLAY or state.lightning_wild or not state.rules.fast_turn:
+            return None
+        return _FastKoiKoi(self, state)
+
     def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
         p = state.turn
         if action.kind == PLAY:
@@ -707,8 +899,17 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
                         state.setup.number, scores)
 
     def score(self, rules: KoiKoiRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
-        m = month if rules.opt["month_cards"] == "on" else None
-        return PileScore(score_mask(rules, INDEX.mask_of(cards), m), None)
+        pile = 0
+        for c in cards:  # INDEX.mask_of, inlined: this is the whole public scoring path
+            pile |= 1 << c.bit
+        month = month if rules.month_cards else None
+        plain = rules.plain_scorers  # score_mask, without the options' filters where none applies
+        if plain is not None:
+            found = plain.get(month)
+            if found is None:
+                found = plain[month] = rules.scorer(month, None)
+            return pile_score(found(pile))
+        return pile_score(score_mask(rules, pile, month))
 
     def month_matters(self, rules: KoiKoiRules) -> bool:
         return rules.opt["month_cards"] == "on"
@@ -750,6 +951,161 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             winners = tuple(i for i in (0, 1) if scores[i] == top)
         return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, reason if over else "",
                          (*info.history, result))
+
+
+class _FastKoiKoi(FastRound[KoiKoiState]):
+    """A Koi-Koi round played in place (see :class:`~hanafuda.engine.FastRound`): the zones as
+    mutable masks, the stock as a tuple and the index of its top card. The turn is the reference's
+    (:meth:`KoiKoi.do`, :meth:`KoiKoi._end_turn`, :meth:`KoiKoi._pass`) for the options
+    :meth:`KoiKoi.fast_round` accepts: play a hand card (KK-TURN-2), draw and play the top card of the
+    draw pile (KK-CAP-6), choose a target among two matches (KK-CAP-2), then a new or improved yaku
+    gives the koi-koi/shōbu call (KK-TURN-3, KK-TURN-4), else the turn passes; the round ends when the
+    next player's hand is empty (KK-END-2) or on shōbu."""
+
+    __slots__ = ("called_matters", "calls", "caps", "end", "field", "game", "hands", "koikoi_min", "last",
+                 "last_improver", "month", "must", "new_only", "pending", "phase", "rules", "scorers", "seen", "start",
+                 "stock", "top", "turn", "weather", "winner")
+
+    def __init__(self, game: KoiKoi, s: KoiKoiState) -> None:
+        t = s.table
+        r = s.rules
+        self.game, self.start, self.rules = game, s, r
+        self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
+        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.turn, self.phase, self.pending = s.turn, s.phase, s.pending
+        self.calls, self.seen = list(s.calls), list(s.seen)
+        self.last_improver, self.end, self.winner = s.last_improver, s.end, s.winner
+        self.month = (s.setup.number - 1) % 12 + 1 if r.month_cards else None
+        self.weather, self.must, self.new_only, self.koikoi_min, self.called_matters = r.turn_flags
+        # the scorers of this round's month, before and after a koi-koi call, where no option filters
+        # their answer (score_mask then returns it as it is); else None and _yaku calls score_mask
+        self.scorers = ((r.scorer(self.month, None, False), r.scorer(self.month, None, True))
+                        if r.plain_scoring else None)
+        #: per seat, the last pile scored by these scorers: (pile, called, yaku)
+        self.last: list[tuple[int, bool, tuple[ScoredYaku, ...]]] = [(-1, False, ()), (-1, False, ())]
+
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal(self) -> Sequence[Action]:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return plays_of(INDEX, self.hands[self.turn], self.field, self.must)
+        if phase is Phase.TAKE:
+            assert self.pending is not None
+            return takes_of(INDEX, self.field, self.pending)
+        if phase is Phase.CALL:
+            r = self.rules
+            if (r.koikoi_once and (self.calls[0] or self.calls[1])) or (
+                    r.koikoi_needs_hand and not self.hands[self.turn]):  # KK-TURN-8, KK-TURN-9
+                return (action(STOP),)
+            return (action(KOIKOI), action(STOP))
+        return ()
+
+    def play(self, a: Action) -> None:
+        # the captures of fishing.resolve, written out on masks: an action from legal() names a
+        # target exactly when two field cards match
+        p = self.turn
+        kind = a.kind
+        if kind == PLAY:
+            cards = a.cards
+            c = _MASK_OF[cards[0]]
+            self.hands[p] &= ~c
+            field = self.field
+            m = field & _SUIT_OF[c]
+            if not m:  # no match: the card joins the field
+                field |= c
+                got = 0
+            else:  # one match or three; or two, the target named
+                if len(cards) > 1:
+                    m = _MASK_OF[cards[1]]
+                field &= ~m
+                got = m | c
+            stock = self.stock
+            if self.top < len(stock):  # KK-CAP-6: the draw
+                drawn = stock[self.top]
+                self.top += 1
+                d = _MASK_OF[drawn.id]
+                m = field & _SUIT_OF[d]
+                if not m:
+                    field |= d
+                elif m.bit_count() == 2:  # KK-CAP-2: a choice to make
+                    self.field, self.pending, self.phase = field, drawn, Phase.TAKE
+                    self.caps[p] |= got
+                    return
+                else:
+                    field &= ~m
+                    got |= m | d
+            self.field = field
+            self.caps[p] |= got
+            self._end_turn()
+        elif kind == TAKE:
+            assert self.pending is not None
+            t = _MASK_OF[a.cards[0]]
+            self.field &= ~t
+            self.caps[p] |= t | _MASK_OF[self.pending.id]
+            self._end_turn()
+        elif kind == KOIKOI:
+            self.calls[p] += 1
+            if self.called_matters and self.calls[p] == 1:  # KK-YAKU-17: re-valued, not an improvement
+                self.seen[p] = self._yaku(p)
+            self._pass()
+        elif kind == STOP:
+            self.phase, self.end, self.winner = Phase.OVER, "shobu", p
+        else:
+            raise AssertionError(a)
+
+    def _yaku(self, seat: int) -> tuple[ScoredYaku, ...]:
+        if self.scorers is not None:  # the pile alone decides (and whether its holder has called)
+            pile, called = self.caps[seat], self.calls[seat] > 0
+            last = self.last[seat]
+            if last[0] == pile and last[1] == called:  # a turn that captured nothing
+                return last[2]
+            now = self.scorers[called](pile)
+            self.last[seat] = (pile, called, now)
+            return now
+        return score_mask(self.rules, self.caps[seat], self.month, self.field if self.weather else 0,
+                          self.calls[seat] > 0)
+
+    def _end_turn(self) -> None:
+        """:meth:`KoiKoi._end_turn`: KK-TURN-3, KK-TURN-4."""
+        p = self.turn
+        self.pending = None
+        now = self._yaku(p)
+        seen = self.seen[p]
+        if now == seen:  # nothing new or improved (the common case)
+            self._pass()
+            return
+        before = {y.id: y.points for y in seen}
+        new = any(y.id not in before for y in now)
+        improved = new or any(y.points > before[y.id] for y in now if y.id in before)
+        self.seen[p] = now
+        if improved:
+            self.last_improver = p
+        if new if self.new_only else improved:
+            if sum(y.points for y in now) < self.koikoi_min:
+                self.phase, self.end, self.winner = Phase.OVER, "shobu", p  # KK-TURN-4
+            else:
+                self.phase = Phase.CALL
+            return
+        self._pass()
+
+    def _pass(self) -> None:
+        """:meth:`KoiKoi._pass` with after_hands=stop: KK-END-2."""
+        self.pending = None
+        nxt = 1 - self.turn
+        if not self.hands[nxt]:
+            self.phase, self.end = Phase.OVER, "exhaustive"
+        else:
+            self.turn, self.phase = nxt, Phase.PLAY
+
+    def state(self) -> KoiKoiState:
+        s = self.start
+        table = evolve(s.table, hand_masks=tuple(self.hands), field_mask=self.field,
+                       stock=self.stock[self.top:], captured_masks=tuple(self.caps))
+        return evolve(s, table=table, turn=self.turn, phase=self.phase, pending=self.pending,
+                      calls=(self.calls[0], self.calls[1]), seen=(self.seen[0], self.seen[1]),
+                      last_improver=self.last_improver, end=self.end, winner=self.winner)
 
 
 def _deltas(winner: int, pts: int, zero_sum: bool) -> tuple[int, int]:

@@ -35,6 +35,7 @@ from hanafuda.engine import (
     ACTION_ORDER,
     CARD_ORDER,
     Action,
+    FastRound,
     Game,
     MatchInfo,
     PileScore,
@@ -314,6 +315,10 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         hands[dealer] = tuple(sorted(st[2:4] + st[6:8], key=CARD_ORDER))
         return evolve(s, hands=(hands[0], hands[1]), stock=st[8:], redeals=s.redeals + 1, turn=nxt)
 
+    def fast_round(self, state: KusuriGuiState) -> FastRound[KusuriGuiState] | None:
+        """The round played in place (``_FastKusuriGui``), under every option."""
+        return None if state.phase is Phase.OVER else _FastKusuriGui(state)
+
     def explain_illegal(self, state: KusuriGuiState, action: Action) -> tuple[str, str]:
         p = state.turn
         if action.kind not in (PLAY, DISCARD):
@@ -398,6 +403,94 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
             winners = tuple(i for i in (0, 1) if scores[i] == top)
         reason = ("bust" if bust else "rounds") if over else ""
         return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, reason, (*info.history, result))
+
+
+class _FastKusuriGui(FastRound[KusuriGuiState]):
+    """A Kusuri-gui round played in place (see :class:`~hanafuda.engine.FastRound`): hands, pile and
+    capture piles as lists, the stock as a tuple and the index of its top. The turn is
+    :meth:`KusuriGui.do` with :meth:`KusuriGui._eat`, :meth:`KusuriGui._pay` and
+    :meth:`KusuriGui._next`: a card played onto a pile whose top is of its month, or a willow onto any
+    pile, takes it (KG-PLAY-2, KG-ONI-1), a Kusuri-gui is paid at once (KG-PAY-1…5), else the card
+    joins the pile (KG-PLAY-3); empty hands are dealt again from the stock (KG-PLAY-4) until it is
+    exhausted (KG-END-1). Capture piles are sorted when :meth:`state` is asked for."""
+
+    __slots__ = ("bait", "captured", "eaten", "end", "hands", "paid", "phase", "pile", "plays", "redeals", "rules",
+                 "start", "stock", "top", "turn")
+
+    def __init__(self, s: KusuriGuiState) -> None:
+        self.start, self.rules = s, s.rules
+        self.hands = [list(s.hands[0]), list(s.hands[1])]
+        self.pile = list(s.pile)
+        self.captured = [list(s.captured[0]), list(s.captured[1])]
+        self.stock, self.top = s.stock, 0  # the stock is stock[top:]
+        self.turn, self.phase, self.plays, self.redeals, self.bait = s.turn, s.phase, s.plays, s.redeals, s.bait
+        self.paid, self.eaten, self.end = list(s.paid), list(s.eaten), s.end
+
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal(self) -> Sequence[Action]:
+        hand = self.hands[self.turn]
+        plays = [_PLAY[c.id] for c in hand]  # the hand is in id order: so are its plays
+        if self.rules.oni_choice and self.pile:  # KG-ONI-1 with oni_play=choice ("discard" sorts first)
+            return [_DISCARD[c.id] for c in hand if c.suit == WILLOW] + plays
+        return plays
+
+    def play(self, a: Action) -> None:
+        p = self.turn
+        cid = a.cards[0]
+        hand = self.hands[p]
+        c = next(x for x in hand if x.id == cid)
+        hand.remove(c)
+        self.plays += 1
+        pile = self.pile
+        if a.kind == PLAY and pile and (c.suit == WILLOW or c.suit == pile[-1].suit):  # KG-PLAY-2, KG-ONI-1
+            r = self.rules
+            kusurigui = (len(pile) == 1 and self.bait == 1 - p and pile[0].suit != WILLOW  # KG-PAY-1, KG-PAY-3
+                         and (r.oni_pays or c.suit != WILLOW))  # KG-PAY-4
+            self.captured[p] += (*pile, c)
+            self.pile = []
+            self.bait = None
+            if kusurigui:  # KG-PAY-2, KG-PAY-5, KG-SCORE-3
+                payer = 1 - p
+                amount = r.payment
+                if r.bust_ends:
+                    amount = max(0, min(amount, self.start.setup.scores[payer] + self.paid[payer]))
+                self.paid[payer] -= amount
+                self.paid[p] += amount
+                self.eaten[p] += 1
+        elif not pile:
+            pile.append(c)
+            self.bait = p  # KG-PLAY-3, KG-ONI-2: onto an empty pile
+        else:
+            pile.append(c)
+            self.bait = None
+        # KusuriGui._next
+        nxt = 1 - p
+        self.turn = nxt
+        if self.hands[0] or self.hands[1]:
+            return
+        if self.top >= len(self.stock):
+            self.phase, self.end = Phase.OVER, "played-out"  # KG-END-1
+            return
+        dealer, t = self.start.setup.dealer, self.top
+        st = self.stock[t:t + 8]
+        self.hands[1 - dealer] = sorted(st[0:2] + st[4:6], key=CARD_ORDER)  # KG-PLAY-4: non-dealer first
+        self.hands[dealer] = sorted(st[2:4] + st[6:8], key=CARD_ORDER)
+        self.top += 8
+        self.redeals += 1
+
+    def state(self) -> KusuriGuiState:
+        caps = [tuple(sorted(c, key=CARD_ORDER)) for c in self.captured]
+        return evolve(self.start, hands=(tuple(self.hands[0]), tuple(self.hands[1])), pile=tuple(self.pile),
+                      stock=self.stock[self.top:], captured=(caps[0], caps[1]), turn=self.turn, phase=self.phase,
+                      plays=self.plays, redeals=self.redeals, bait=self.bait, paid=(self.paid[0], self.paid[1]),
+                      eaten=(self.eaten[0], self.eaten[1]), end=self.end)
+
+
+#: ``play c`` and ``discard c`` by card id, built once.
+_PLAY = {i: action(PLAY, (i,)) for i in _CARD}
+_DISCARD = {i: action(DISCARD, (i,)) for i in _CARD}
 
 
 GAME = KusuriGui()

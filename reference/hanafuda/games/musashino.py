@@ -29,7 +29,7 @@ from hanafuda_spec.games import musashino as spec
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda.engine import Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup, evolve
+from hanafuda.engine import Action, FastRound, Game, MatchInfo, PileScore, RoundResult, RoundSetup, evolve
 from hanafuda.fishing import (
     PLAY,
     TAKE,
@@ -38,8 +38,10 @@ from hanafuda.fishing import (
     deal_packets,
     explain_hand_play,
     hand_plays,
+    plays_of,
     resolve,
     take_choices,
+    takes_of,
 )
 
 __all__ = ["GAME", "INDEX", "Musashino", "MusashinoRules", "MusashinoState", "Phase", "score_mask"]
@@ -429,6 +431,10 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         void = rules.storm == "banquets" and _stormed(rules, state.taken, side)
         return score_mask(rules, _effective(rules, state.table.captured_masks, state.taken, side), void)
 
+    def fast_round(self, state: MusashinoState) -> FastRound[MusashinoState] | None:
+        """The round played in place (``_FastMusashino``), under every option."""
+        return None if state.phase is not Phase.PLAY else _FastMusashino(self, state)
+
     def explain_illegal(self, state: MusashinoState, action: Action) -> tuple[str, str]:
         p = state.turn
         if action.kind == PLAY:
@@ -510,6 +516,85 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
             winners = tuple(i for i, v in enumerate(scores) if v == top)  # MB-GAME-2
         return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, "rounds" if over else "",
                          (*info.history, result))
+
+
+class _FastMusashino(FastRound[MusashinoState]):
+    """A Musashino-Bana round played in place (see :class:`~hanafuda.engine.FastRound`): hands, field
+    and capture piles as masks (the piles and the ``taken`` record as tuples, since :func:`_gain` and
+    :meth:`Musashino._insta_side` take them so), the stock as a tuple and the index of its top card.
+    The turn is :meth:`Musashino.do`: a hand card (MB-CAP-1…5), an insta-win checked on a capture where
+    check_on_capture says so, the draw (MB-TURN-2, MB-CAP-6), the insta-win after the turn (MB-END-1),
+    and the next seat (MB-TURN-1) unless the hands are empty."""
+
+    __slots__ = ("end", "field", "game", "hands", "pending", "phase", "piles", "rules", "start", "stock", "taken",
+                 "top", "turn", "turns", "winner")
+
+    def __init__(self, game: Musashino, s: MusashinoState) -> None:
+        t = s.table
+        self.game, self.start, self.rules = game, s, s.rules
+        self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, t.captured_masks
+        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.turn, self.phase, self.pending, self.turns = s.turn, s.phase, s.pending, s.turns
+        self.taken, self.end, self.winner = s.taken, s.end, s.winner
+
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal(self) -> Sequence[Action]:
+        if self.phase is Phase.PLAY:
+            return plays_of(INDEX, self.hands[self.turn], self.field)  # MB-CAP-5
+        if self.phase is Phase.TAKE:
+            assert self.pending is not None
+            return takes_of(INDEX, self.field, self.pending)
+        return ()
+
+    def play(self, a: Action) -> None:
+        rules = self.rules
+        p = self.turn
+        side = rules.side_of[p]
+        if a.kind == PLAY:
+            cards = a.cards
+            played = INDEX.by_id[cards[0]]
+            self.hands[p] &= ~played.mask
+            field, got = resolve(INDEX, self.field, played, cards[1] if len(cards) > 1 else None)  # MB-CAP-1…5
+            self.field = field
+            if got:
+                self.piles, self.taken = _gain(side, self.piles, self.taken, got, self.turns)  # MB-CAP-7
+                if rules.check_on_capture:
+                    w = self.game._insta_side(rules, p, self.piles, self.taken)
+                    if w is not None:  # an insta-win on the hand play: no draw
+                        self.phase, self.end, self.winner = Phase.OVER, INSTA_WIN, w
+                        return
+            drawn = self.stock[self.top]  # MB-TURN-2
+            self.top += 1
+            if (field & INDEX.suits.get(drawn.suit, 0)).bit_count() == 2:
+                self.phase, self.pending = Phase.TAKE, drawn
+                return
+            target = None
+        elif a.kind == TAKE:
+            assert self.pending is not None
+            drawn, target = self.pending, a.cards[0]
+        else:
+            raise AssertionError(a)
+        self.pending = None
+        self.field, got = resolve(INDEX, self.field, drawn, target)  # MB-CAP-6
+        if got:
+            self.piles, self.taken = _gain(side, self.piles, self.taken, got, self.turns)
+        if got or not rules.check_on_capture:  # MB-END-1: after both plays, or after a capture
+            w = self.game._insta_side(rules, p, self.piles, self.taken)
+            if w is not None:
+                self.phase, self.end, self.winner = Phase.OVER, INSTA_WIN, w
+                return
+        nxt = (p + 1) % rules.seats
+        if not self.hands[nxt]:  # MB-END-1: the hands (and the draw pile) are empty
+            self.phase, self.end = Phase.OVER, HANDS_EMPTY
+            return
+        self.phase, self.turn, self.turns = Phase.PLAY, nxt, self.turns + 1  # MB-TURN-1
+
+    def state(self) -> MusashinoState:
+        table = Table(INDEX, tuple(self.hands), self.field, self.stock[self.top:], self.piles)
+        return evolve(self.start, table=table, turn=self.turn, phase=self.phase, pending=self.pending,
+                      turns=self.turns, taken=self.taken, end=self.end, winner=self.winner)
 
 
 GAME = Musashino()
