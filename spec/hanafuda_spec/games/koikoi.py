@@ -643,8 +643,6 @@ def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = 
     """
     role = sake or values["sake_cup"]
     animals = ANIMALS if role in ("both", "either", "animal") else ANIMALS - {SAKE}
-    if role == "chaff":
-        animals = ANIMALS - {SAKE}
     chaff = CHAFF | {SAKE} if role in ("both", "chaff") else CHAFF
     older = values["yaku_system"] in ("older", "older-stacked")
     yset = values.get("yaku_set", "full")
