@@ -169,7 +169,22 @@ def test_KK_YAKU_1_every_koikoi_table_gets_the_table_driven_scorer() -> None:
                  {"sake_cup": "animal"}, {"yaku_set": "flower-card-game"}, {"viewing_value": "1-3"}):
         rules = kk.GAME.rules(None, opts)
         for month in (None, 4):
-            assert isinstance(rules.scorer(month, None, True), kk._Scorer), opts
+            table = kk._table(rules.values, month, None, rules.opt["viewing_value"] != "5")
+            assert kk._Scorer.applies(table), opts
+            if not opts:  # the default tables get the written-out closure
+                scorer = kk._Scorer(table)
+                assert scorer.function() != scorer.__call__
+
+
+@given(st.integers(0, 2**48 - 1), st.sampled_from((None, *range(1, 13))), st.booleans(), _options(kk.GAME))
+def test_KK_YAKU_1_the_written_out_scorer_is_the_table_scorer(pile: int, month: int | None, called: bool,
+                                                              opts: dict[str, str]) -> None:
+    """``_Scorer.function`` (the lookups written out) answers what ``_Scorer.__call__`` answers."""
+    rules = _rules(kk.GAME, None, opts)
+    table = kk._table(rules.values, month, None, called and rules.opt["viewing_value"] != "5")
+    if kk._Scorer.applies(table):
+        scorer = kk._Scorer(table)
+        assert scorer.function()(pile) == scorer(pile)
 
 
 # -- the shuffle ------------------------------------------------------------------------------

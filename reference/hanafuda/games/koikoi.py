@@ -469,6 +469,29 @@ class _Scorer:
         held = pile & pool
         return out + by_count[held.bit_count() + (held & doubled).bit_count()]
 
+    def function(self) -> Callable[[int], tuple[ScoredYaku, ...]]:
+        """:meth:`__call__` as a closure written out for the shapes of the catalogue's tables (two or
+        three lookup tables and a counted pool, the Chaff): the same sum of the same lookups, without
+        the loop and the attribute reads (a quarter of the time of scoring a mask). Other shapes get
+        :meth:`__call__` itself."""
+        if self.tail is None or len(self.lookups) not in (2, 3):
+            return self.__call__
+        pool, doubled, by_count = self.tail
+        if len(self.lookups) == 2:
+            (c1, t1), (c2, t2) = self.lookups
+
+            def two(pile: int) -> tuple[ScoredYaku, ...]:
+                held = pile & pool
+                return t1[pile & c1] + t2[pile & c2] + by_count[held.bit_count() + (held & doubled).bit_count()]
+            return two
+        (c1, t1), (c2, t2), (c3, t3) = self.lookups
+
+        def three(pile: int) -> tuple[ScoredYaku, ...]:
+            held = pile & pool
+            return (t1[pile & c1] + t2[pile & c2] + t3[pile & c3]
+                    + by_count[held.bit_count() + (held & doubled).bit_count()])
+        return three
+
 
 def _cards(blocks: Sequence[_Block]) -> int:
     """Every card some row of ``blocks`` looks at."""
@@ -478,10 +501,11 @@ def _cards(blocks: Sequence[_Block]) -> int:
 @functools.lru_cache(maxsize=256)
 def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
             called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
-    """The fastest scorer for a table: :class:`_Scorer` where it applies, else :func:`_score_with`."""
+    """The fastest scorer for a table: :class:`_Scorer` (as :meth:`_Scorer.function`) where it applies,
+    else :func:`_score_with`."""
     table = _table(values, month, sake, called)
     if _Scorer.applies(table):
-        return _Scorer(table)
+        return _Scorer(table).function()
     return lambda pile: tuple(_score_with(table, pile))
 
 
@@ -901,7 +925,7 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
     def score(self, rules: KoiKoiRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         pile = 0
         for c in cards:  # INDEX.mask_of, inlined: this is the whole public scoring path
-            pile |= 1 << c.bit
+            pile |= c.mask
         month = month if rules.month_cards else None
         plain = rules.plain_scorers  # score_mask, without the options' filters where none applies
         if plain is not None:
