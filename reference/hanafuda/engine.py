@@ -167,10 +167,13 @@ class PileScore:
         return sum(y.points for y in self.yaku)
 
 
+_new = object.__new__
+
+
 def pile_score(yaku: tuple[ScoredYaku, ...], card_points: int | None = None) -> PileScore:
     """``PileScore(yaku, card_points)`` without the frozen dataclass's ``__init__`` (half the time:
     the scorers' hot path)."""
-    new = object.__new__(PileScore)
+    new = _new(PileScore)
     d = new.__dict__
     d["yaku"] = yaku
     d["card_points"] = card_points

@@ -129,8 +129,9 @@ class KoiKoiRules:
 
     @functools.cached_property
     def plain_scorers(self) -> dict[int | None, Callable[[int], tuple[ScoredYaku, ...]]] | None:
-        """Under :attr:`plain_scoring`, month -> :meth:`scorer` of no call (for :meth:`KoiKoi.score`,
-        filled as months are met); else None."""
+        """Under :attr:`plain_scoring`, the month given to :meth:`KoiKoi.score` -> :meth:`scorer` of
+        no call for that month (of no month where the Cards of the Month are off), filled as months are
+        met; else None."""
         return {} if self.plain_scoring else None
 
     @functools.cached_property
@@ -926,14 +927,13 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         pile = 0
         for c in cards:  # INDEX.mask_of, inlined: this is the whole public scoring path
             pile |= c.mask
-        month = month if rules.month_cards else None
         plain = rules.plain_scorers  # score_mask, without the options' filters where none applies
         if plain is not None:
             found = plain.get(month)
             if found is None:
-                found = plain[month] = rules.scorer(month, None)
+                found = plain[month] = rules.scorer(month if rules.month_cards else None, None)
             return pile_score(found(pile))
-        return pile_score(score_mask(rules, pile, month))
+        return pile_score(score_mask(rules, pile, month if rules.month_cards else None))
 
     def month_matters(self, rules: KoiKoiRules) -> bool:
         return rules.opt["month_cards"] == "on"
