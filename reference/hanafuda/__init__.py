@@ -96,12 +96,12 @@ def _card_texts(cards: Iterable[int | str | BaseCard]) -> list[str]:
 def _cached_rules(gm: AnyGame, ruleset: str | None, options: tuple[tuple[str, str], ...]) -> Any:
     """``gm.rules(ruleset, options)``, resolved once per (game, ruleset, options): typed rules are
     immutable values, and resolving them (and building their scoring tables) is most of the cost of
-    :func:`score` otherwise. A bad name or option raises, and nothing is cached."""
+    ``score`` otherwise. A bad name or option raises, and nothing is cached."""
     return gm.rules(ruleset, dict(options))
 
 
 def _rules(gm: AnyGame, ruleset: str | None, options: Mapping[str, str] | None) -> Any:
-    """The typed rules, through :func:`_cached_rules` when the options make a key (strings sort and
+    """The typed rules, through ``_cached_rules`` when the options make a key (strings sort and
     hash); anything else goes to ``gm.rules`` as it is, to be refused there."""
     try:
         key = tuple(sorted(options.items())) if options else ()

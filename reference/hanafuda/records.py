@@ -411,7 +411,7 @@ _NO_STEP = None
 
 def _rules(g: AnyGame, ruleset: str | None, options: Mapping[str, str]) -> Any:
     """``g.rules(ruleset, options)``, resolved once per (game, ruleset, options) by
-    :func:`_cached_rules`: typed rules are immutable values, and a stream of records mostly repeats
+    ``_cached_rules``: typed rules are immutable values, and a stream of records mostly repeats
     the same rules (resolving them, and the tables their first use builds, costs a few actions'
     time per record). Options that make no key (unhashable or unorderable) are resolved as given."""
     try:

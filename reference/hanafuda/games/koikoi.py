@@ -471,10 +471,10 @@ class _Scorer:
         return out + by_count[held.bit_count() + (held & doubled).bit_count()]
 
     def function(self) -> Callable[[int], tuple[ScoredYaku, ...]]:
-        """:meth:`__call__` as a closure written out for the shapes of the catalogue's tables (two or
+        """``__call__`` as a closure written out for the shapes of the catalogue's tables (two or
         three lookup tables and a counted pool, the Chaff): the same sum of the same lookups, without
         the loop and the attribute reads (a quarter of the time of scoring a mask). Other shapes get
-        :meth:`__call__` itself."""
+        ``__call__`` itself."""
         if self.tail is None or len(self.lookups) not in (2, 3):
             return self.__call__
         pool, doubled, by_count = self.tail
@@ -502,7 +502,7 @@ def _cards(blocks: Sequence[_Block]) -> int:
 @functools.lru_cache(maxsize=256)
 def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
             called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
-    """The fastest scorer for a table: :class:`_Scorer` (as :meth:`_Scorer.function`) where it applies,
+    """The fastest scorer for a table: :class:`_Scorer` (as ``_Scorer.function``) where it applies,
     else :func:`_score_with`."""
     table = _table(values, month, sake, called)
     if _Scorer.applies(table):
