@@ -466,7 +466,11 @@ class Match(Generic[S, R]):
         order = fast_shuffled(game.deck(rules).cards, rng)
         setup = RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
         state = game.start_round(rules, order, setup)
-        return cls(game, rules, info, state, tuple(map(CARD_ID, order)), rng.state)
+        # cls(game, rules, info, state, deck_order, rng_state), without the frozen dataclass's __init__
+        m = _new(cls)
+        m.__dict__.update(game=game, rules=rules, info=info, state=state, deck_order=tuple(map(CARD_ID, order)),
+                          rng_state=rng.state)
+        return m
 
     @property
     def over(self) -> bool:

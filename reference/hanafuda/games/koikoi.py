@@ -1097,8 +1097,12 @@ class _FastKoiKoi(FastRound[KoiKoiState]):
         self.pending = None
         now = self._yaku(p)
         seen = self.seen[p]
-        if now == seen:  # nothing new or improved (the common case)
-            self._pass()
+        if now == seen:  # nothing new or improved (the common case): _pass, written out
+            nxt = 1 - p
+            if not self.hands[nxt]:
+                self.phase, self.end = Phase.OVER, "exhaustive"
+            else:
+                self.turn, self.phase = nxt, Phase.PLAY
             return
         before = {y.id: y.points for y in seen}
         new = any(y.id not in before for y in now)
