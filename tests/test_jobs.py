@@ -1,5 +1,5 @@
 """``--jobs``: the same output for every number of worker processes (issue 17): ``simulate``,
-``validate`` and ``verify``."""
+``validate``, ``verify``, ``vectors`` and ``identify``."""
 
 from __future__ import annotations
 
@@ -70,3 +70,38 @@ def test_verify_gives_the_same_checks_and_results_for_1_and_2_jobs() -> None:
     one = outline(1)
     assert one == outline(2)
     assert len(one) > 10 and all(ok for _, _, ok, _ in one)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_vectors_corpus_is_byte_identical_for_1_and_2_jobs(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Every file, byte for byte (the matches split into ranges across the workers)."""
+    trees = []
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        assert main(["vectors", str(out), "--game", "kekoro", "--game", "kusurigui", "--games", "5", "--piles", "20",
+                     "--no-z3", "--jobs", jobs]) == 0
+        trees.append(_tree(out))
+    capsys.readouterr()
+    assert trees[0] == trees[1]
+    assert trees[0]["kekoro/fudawiki/games.jsonl"].count(b"\n") == 5
+
+
+def test_identify_output_is_identical_for_1_and_2_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Records under changed options, one of them broken: the same identification and problems."""
+    options = {"length": "1", "seven_double": "off"}
+    docs = [record_match(game("koikoi"), "battle-hanafuda", options, s, s + 100) for s in range(5)]
+    actions = docs[2]["actions"]
+    assert isinstance(actions, list)
+    actions[1] = "koikoi"  # a record that no assignment explains
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+    runs = []
+    for jobs in ("1", "2"):
+        code = main(["identify", "koikoi", str(path), "--json", "--jobs", jobs])
+        runs.append((code, capsys.readouterr().out))
+    assert runs[0] == runs[1]
+    assert runs[0][0] == 1 and '"valid": 4' in runs[0][1]

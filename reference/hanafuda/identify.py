@@ -40,11 +40,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import GameRecord, Problem, parse_record
 
+from hanafuda.parallel import Executor
 from hanafuda.progress import OnProgress
 from hanafuda.records import replay
 from hanafuda.registry import game
@@ -103,22 +105,23 @@ Assignment = tuple[tuple[str, str], ...]
 
 
 class _Scorer:
-    def __init__(self, recs: Sequence[GameRecord], on_progress: OnProgress | None = None) -> None:
+    def __init__(self, recs: Sequence[GameRecord], executor: Executor | None = None,
+                 on_progress: OnProgress | None = None) -> None:
         self.recs = recs
         self.cache: dict[tuple[int, str, Assignment], Problem | None] = {}
+        self.executor = executor
         self.on_progress = on_progress
 
     def first_problem(self, i: int, ruleset: str, values: Assignment) -> Problem | None:
         key = (i, ruleset, values)
         if key not in self.cache:
-            rec = replace(self.recs[i], ruleset=ruleset, options=dict(values))
-            probs = replay(rec, i + 1).problems
-            self.cache[key] = probs[0] if probs else None
+            self.cache[key] = _first_problem((i, self.recs[i]), ruleset, values)
             if self.on_progress is not None:  # replays done; how many the search takes is not known ahead
                 self.on_progress(len(self.cache), None)
         return self.cache[key]
 
     def score(self, idx: Sequence[int], ruleset: str, values: Assignment) -> tuple[int, int]:
+        self.prefetch(idx, ruleset, values)
         valid = progress = 0
         for i in idx:
             p = self.first_problem(i, ruleset, values)
@@ -127,6 +130,22 @@ class _Scorer:
             else:
                 progress += self.position(i, p)
         return valid, progress
+
+    def prefetch(self, idx: Sequence[int], ruleset: str, *assignments: Assignment) -> None:
+        """With an executor of worker processes or a cluster, replay there the records of ``idx``
+        not yet replayed under each assignment, in one batch (the same first problems as one by
+        one; only the time differs)."""
+        ex = self.executor
+        missing = [(i, values) for values in assignments for i in idx if (i, ruleset, values) not in self.cache]
+        if ex is None or ex.in_process or len(missing) < 2:
+            return
+        work = partial(_first_problem_of, ruleset=ruleset)
+        chunk = max(1, len(missing) // (4 * ex.workers))
+        items = [(i, self.recs[i], values) for i, values in missing]
+        for (i, values), p in zip(missing, ex.map(work, items, chunksize=chunk), strict=True):
+            self.cache[(i, ruleset, values)] = p
+            if self.on_progress is not None:
+                self.on_progress(len(self.cache), None)
 
     def position(self, i: int, p: Problem) -> int:
         """How far record ``i`` replays before problem ``p``: its action index; for a claim about a deal,
@@ -139,17 +158,30 @@ class _Scorer:
         return len(rec.actions) + 1
 
 
+def _first_problem(item: tuple[int, GameRecord], ruleset: str, values: Assignment) -> Problem | None:
+    """The first problem of record ``item[0]`` replayed under ``ruleset`` and ``values`` (what a worker runs)."""
+    i, rec = item
+    probs = replay(replace(rec, ruleset=ruleset, options=dict(values)), i + 1).problems
+    return probs[0] if probs else None
+
+
+def _first_problem_of(item: tuple[int, GameRecord, Assignment], ruleset: str) -> Problem | None:
+    return _first_problem(item[:2], ruleset, item[2])
+
+
 def _set(values: Assignment, key: str, value: str) -> Assignment:
     return tuple((k, value if k == key else v) for k, v in values)
 
 
-def identify(game_key: str, recs: Sequence[GameRecord], on_progress: OnProgress | None = None) -> Identification:
+def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | None = None,
+             on_progress: OnProgress | None = None) -> Identification:
     """Search the game's rulesets and option values for the rules under which the most records
-    validate (see the module docstring). ``on_progress`` is told the number of replays done (the
-    total is not known ahead: ``None``)."""
+    validate (see the module docstring); with an ``executor`` (:mod:`hanafuda.parallel`) the records
+    scored under an assignment are replayed by its workers, with the same result. ``on_progress``
+    is told the number of replays done (the total is not known ahead: ``None``)."""
     g = game(game_key)
     spec = g.spec
-    sc = _Scorer(recs, on_progress)
+    sc = _Scorer(recs, executor, on_progress)
     everyone = range(len(recs))
     best: tuple[tuple[int, int], int, int, str, Assignment] | None = None
     starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)
@@ -167,6 +199,7 @@ def identify(game_key: str, recs: Sequence[GameRecord], on_progress: OnProgress 
             step: tuple[tuple[int, int], Assignment] | None = None
             before = [str(sc.first_problem(i, rs.name, values)) for i in probe]
             moved: list[tuple[str, str]] = []  # single changes that alter some first problem of the probe
+            sc.prefetch(probe, rs.name, *(_set(values, o.key, c) for o in spec.options for c in o.choices))
             for opt in spec.options:
                 for choice in opt.choices:
                     if dict(values)[opt.key] == choice:

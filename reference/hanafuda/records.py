@@ -25,7 +25,6 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -59,6 +58,7 @@ from hanafuda.engine import (
     play_match,
 )
 from hanafuda.fishing import packet_plan
+from hanafuda.parallel import Executor, open_executor
 from hanafuda.registry import UnknownGameError, game
 
 __all__ = [
@@ -1079,23 +1079,33 @@ def read_documents(stream: IO[bytes], limit: int | None = None, decode: bool = T
 
 def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None = None, *,
                     ruleset: str | None = None, options: Mapping[str, str] | None = None,
-                    jobs: int = 1) -> Iterator[RecordReport]:
-    """Validate every record of a stream, one at a time, in stream order. With ``jobs`` > 1 the
-    records are read here and decoded and validated by that many worker processes, a window of records at a
-    time (so memory stays bounded); the reports come back in stream order, the same as with one.
-    Streams of fewer than ``64 * jobs`` records are validated in this process."""
-    sources = read_documents(stream, limit, decode=jobs <= 1)
-    size = jobs * 64
-    window = list(itertools.islice(sources, size)) if jobs > 1 else []
-    if len(window) < size:  # one process: jobs=1, or too few records to be worth starting workers
+                    jobs: int = 1, executor: Executor | None = None) -> Iterator[RecordReport]:
+    """Validate every record of a stream, one at a time, in stream order. With ``jobs`` > 1 (or an
+    ``executor`` of :mod:`hanafuda.parallel`: worker processes or a Dask cluster) the records are
+    read here and decoded and validated by the workers, a window of records at a time, the next
+    window sent while this one's reports are read (so memory stays bounded); the reports come back
+    in stream order, the same as with one. Streams of fewer than 64 records per worker are
+    validated in this process."""
+    if executor is None and jobs > 1:
+        with open_executor(jobs) as ex:
+            yield from validate_stream(stream, lenient, limit, ruleset=ruleset, options=options, executor=ex)
+        return
+    workers = 1 if executor is None or executor.in_process else executor.workers
+    sources = read_documents(stream, limit, decode=workers <= 1)
+    chunk = 1 if executor is None else executor.chunk
+    size = workers * max(64, 4 * chunk)
+    window = list(itertools.islice(sources, size)) if workers > 1 else []
+    if executor is None or len(window) < workers * 64:  # one process, or too few records for the workers
         for src in itertools.chain(window, sources):
             yield _validate_source(src, lenient, ruleset, options)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        while window:
-            yield from pool.map(_validate_source, window, itertools.repeat(lenient), itertools.repeat(ruleset),
-                                itertools.repeat(options), chunksize=16)
-            window = list(itertools.islice(sources, size))
+    work = functools.partial(_validate_source, lenient=lenient, ruleset=ruleset, options=options)
+    running = executor.map(work, window, chunksize=chunk)
+    while window:  # the next window is sent before this one's reports are read, so the workers keep busy
+        window = list(itertools.islice(sources, size))
+        following = executor.map(work, window, chunksize=chunk) if window else iter(())
+        yield from running
+        running = following
 
 
 def _validate_source(src: Source, lenient: bool, ruleset: str | None,

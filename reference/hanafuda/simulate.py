@@ -5,10 +5,11 @@ gives, for each match in turn, two outputs: the match seed (which drives the shu
 policy seed (which picks among the legal actions with ``below``). The same seed gives the same
 matches and so the same statistics on every machine.
 
-Parallel runs (``jobs`` > 1) split the matches into consecutive ranges, one worker process per
-range at a time. SplitMix64's state moves by a fixed step per output, so a range starting at match
-``i`` starts its master generator at ``seed + 2 i GOLDEN`` and plays exactly the matches a single
-process would; the statistics are sums, maxima and counts, merged in range order. The result is
+Parallel runs (``jobs`` > 1, or an executor of :mod:`hanafuda.parallel`: worker processes or a
+Dask cluster) split the matches into consecutive ranges, one worker per range at a time.
+SplitMix64's state moves by a fixed step per output, so a range starting at match ``i`` starts
+its master generator at ``seed + 2 i GOLDEN`` and plays exactly the matches a single process
+would; the statistics are sums, maxima and counts, merged in range order. The result is
 the same for every number of jobs.
 
 >>> from hanafuda.registry import game
@@ -20,14 +21,15 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from hanafuda_spec.shuffle import GOLDEN, MASK64, SplitMix64
 
-from hanafuda.engine import Match
+from hanafuda.engine import play_match
+from hanafuda.parallel import Executor, open_executor
 from hanafuda.registry import game as game_by_key
 
 __all__ = ["SimulationStats", "simulate"]
@@ -93,34 +95,37 @@ class SimulationStats:
 
 
 def simulate(game: Any, options: Mapping[str, str], ruleset: str | None, games: int, seed: int,
-             progress: Callable[[int], None] | None = None, jobs: int = 1) -> SimulationStats:
-    """Play ``games`` matches of random legal play and gather statistics, in ``jobs`` processes
-    (the same statistics for every ``jobs``; ``progress`` gets the number of matches done)."""
-    if jobs <= 1 or games <= 1:
-        return _simulate_range(game, options, ruleset, 0, games, seed, progress)
-    # ranges of about a quarter of a job's share, so that progress is reported as they finish
-    size = max(1, -(-games // (jobs * 4)))
+             progress: Callable[[int], None] | None = None, jobs: int = 1,
+             executor: Executor | None = None) -> SimulationStats:
+    """Play ``games`` matches of random legal play and gather statistics, in ``jobs`` processes or
+    on ``executor`` (see :mod:`hanafuda.parallel`; the same statistics either way; ``progress`` gets
+    the number of matches done)."""
+    if executor is None or executor.in_process:
+        if executor is not None or jobs <= 1 or games <= 1:
+            return _simulate_range(game, options, ruleset, 0, games, seed, progress)
+        with open_executor(jobs) as ex:
+            return simulate(game, options, ruleset, games, seed, progress, executor=ex)
+    # ranges of about a quarter of a worker's share, so that progress is reported as they finish
+    size = max(1, -(-games // (executor.workers * 4)))
     starts = range(0, games, size)
-    key = game.spec.key
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(_simulate_key_range, key, dict(options), ruleset, a, min(size, games - a), seed): a
-                   for a in starts}
-        done = 0
-        for f in as_completed(futures):
-            done += min(size, games - futures[f])
-            if progress is not None:
-                progress(done)
-        parts = [f.result() for f in futures]  # in range order (dicts keep insertion order)
-    total = parts[0]
-    for part in parts[1:]:
-        total.add(part)
+    work = partial(_simulate_key_range, game.spec.key, dict(options), ruleset, games=games, size=size, seed=seed)
+    total: SimulationStats | None = None
+    for start, part in zip(starts, executor.map(work, starts), strict=True):  # in range order
+        if total is None:
+            total = part
+        else:
+            total.add(part)
+        if progress is not None:
+            progress(min(games, start + size))
+    assert total is not None
     return total
 
 
-def _simulate_key_range(key: str, options: dict[str, str], ruleset: str | None, start: int, count: int,
-                        seed: int) -> SimulationStats:
-    """:func:`_simulate_range` for a game named by key (what a worker process is sent)."""
-    return _simulate_range(game_by_key(key), options, ruleset, start, count, seed)
+def _simulate_key_range(key: str, options: dict[str, str], ruleset: str | None, start: int, *, games: int,
+                        size: int, seed: int) -> SimulationStats:
+    """Matches ``start .. start + size - 1`` (at most ``games``) of a game named by key (what a
+    worker is sent)."""
+    return _simulate_range(game_by_key(key), options, ruleset, start, min(size, games - start), seed)
 
 
 def _simulate_range(game: Any, options: Mapping[str, str], ruleset: str | None, start: int, count: int,
@@ -131,21 +136,12 @@ def _simulate_range(game: Any, options: Mapping[str, str], ruleset: str | None, 
     stats.score_totals = [0] * game.seats(rules)
     master = SplitMix64((seed + 2 * start * GOLDEN) & MASK64)  # two outputs per match
     for i in range(count):
-        m: Match[Any, Any] = Match.start(game, rules, master.next())
-        policy = SplitMix64(master.next())
-        n_round = 0
-        seen = 0
-        while not m.over:
-            legal = m.legal_actions()
-            m = m.apply(legal[policy.below(len(legal))])
-            stats.actions += 1
-            n_round += 1
-            hist = m.info.history
-            if len(hist) > seen:
-                stats.round_length_max = max(stats.round_length_max, n_round)
-                n_round = 0
-                seen = len(hist)
-        for r in m.info.history:
+        match_seed = master.next()
+        info, deals = play_match(game, rules, match_seed, _random_policy(SplitMix64(master.next())))
+        for played in deals:
+            stats.actions += len(played)
+            stats.round_length_max = max(stats.round_length_max, len(played))
+        for r in info.history:
             stats.deals += 1
             stats.round_reasons[r.reason] += 1
             if r.counts:
@@ -158,15 +154,20 @@ def _simulate_range(game: Any, options: Mapping[str, str], ruleset: str | None, 
             for key, value in r.notes:
                 stats.notes[key] += value
         stats.games += 1
-        stats.end_reasons[m.info.end_reason or "over"] += 1
-        winners = m.info.winners
-        if winners and len(winners) < len(m.info.scores):
+        stats.end_reasons[info.end_reason or "over"] += 1
+        winners = info.winners
+        if winners and len(winners) < len(info.scores):
             for w in winners:  # a team's win counts for both partners
                 stats.wins[str(w)] += 1
         else:
             stats.drawn_games += 1
-        for s, v in enumerate(m.info.scores):
+        for s, v in enumerate(info.scores):
             stats.score_totals[s] += v
         if progress is not None:
             progress(i + 1)
     return stats
+
+
+def _random_policy(policy: SplitMix64) -> Callable[[Sequence[Any]], Any]:
+    """The random player of a match: each choice is ``legal[policy.below(len(legal))]``."""
+    return lambda legal: legal[policy.below(len(legal))]

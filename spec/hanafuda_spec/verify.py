@@ -17,10 +17,11 @@ Hypothesis state machines, with the invariants after every action) or a proof (z
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from itertools import repeat
+from functools import partial
+from typing import Protocol, TypeVar
 
 from hanafuda_spec.adapter import EngineAdapter
 from hanafuda_spec.catalogue import OptionError
@@ -183,11 +184,25 @@ def run_part(make_adapter: Callable[[], EngineAdapter], game: str, part: str, le
     return list(z3_checks(adapter, game, level))
 
 
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+class OrderedMap(Protocol):
+    """Where :func:`run_checks_in_parallel` runs its units: anything that gives ``fn(item)`` for
+    each item, in item order (the built-in ``map`` is one; the reference passes a process pool's or
+    a Dask cluster's, see ``hanafuda.parallel``). ``fn`` is a :func:`functools.partial` of a
+    module-level function, so it can be sent to other processes."""
+
+    def __call__(self, fn: Callable[[_T], _R], items: Sequence[_T], /) -> Iterable[_R]: ...
+
+
 def run_checks_in_parallel(make_adapter: Callable[[], EngineAdapter], games: Sequence[str] | None, level: Level,
-                           seed: int, jobs: int) -> Iterator[CheckResult]:
+                           seed: int, jobs: int, ordered_map: OrderedMap | None = None) -> Iterator[CheckResult]:
     """The checks of :func:`run_checks`, in the same order and with the same results but for their
     times, with each game's random play, state machines and proofs run as units by ``jobs``
-    worker processes (``make_adapter`` must be picklable, a class for instance)."""
+    worker processes, or by ``ordered_map`` when it is given (``make_adapter`` must be picklable,
+    a class for instance)."""
     units: list[tuple[str, str]] = []
     for g in games or GAME_KEYS:
         try:
@@ -195,14 +210,23 @@ def run_checks_in_parallel(make_adapter: Callable[[], EngineAdapter], games: Seq
         except ModuleNotFoundError:
             continue
         units.extend((g, part) for part in PARTS)
+    work = partial(_run_unit, make_adapter, level, seed)
+    if ordered_map is not None:
+        for results in ordered_map(work, units):
+            yield from results
+        return
     if jobs <= 1:
-        for g, part in units:
-            yield from run_part(make_adapter, g, part, level, seed)
+        for unit in units:
+            yield from work(unit)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for results in pool.map(run_part, repeat(make_adapter), [g for g, _ in units], [p for _, p in units],
-                                repeat(level), repeat(seed)):
+        for results in pool.map(work, units):
             yield from results
+
+
+def _run_unit(make_adapter: Callable[[], EngineAdapter], level: Level, seed: int,
+              unit: tuple[str, str]) -> list[CheckResult]:
+    return run_part(make_adapter, unit[0], unit[1], level, seed)
 
 
 def count_checks(games: Sequence[str] | None, level: Level) -> int:

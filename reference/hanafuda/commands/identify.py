@@ -7,8 +7,9 @@ import os
 import sys
 from typing import IO, Any
 
-from hanafuda.commands._common import GAMES_HELP, add_command, game_name, nonempty, print_json
+from hanafuda.commands._common import GAMES_HELP, add_command, add_jobs_argument, game_name, nonempty, print_json
 from hanafuda.identify import identify, parse_all
+from hanafuda.parallel import add_cluster_argument, executor_for
 from hanafuda.progress import add_progress_argument, progress
 from hanafuda.records import read_documents
 from hanafuda.registry import game
@@ -29,6 +30,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", type=nonempty("file name"),
                    help="a file of records (JSON Lines, or one JSON document); '-' for stdin")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_jobs_argument(p)
+    add_cluster_argument(p)
     add_progress_argument(p)
     p.set_defaults(run=run)
 
@@ -64,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     other = sorted({r.game for r in recs if game(r.game).spec.key != key} if recs else set())
     if other:
         return _fail(f"records of {', '.join(other)}, not {key}")
-    with progress("identify", None, unit="replay", no_progress=args.no_progress) as bar:
-        found = identify(key, recs, on_progress=bar)
+    with executor_for(args) as ex, progress("identify", None, unit="replay", no_progress=args.no_progress) as bar:
+        found = identify(key, recs, ex, on_progress=bar)
     if args.json:
         print_json(found.to_json())
     else:

@@ -18,6 +18,7 @@ from hanafuda.commands._common import (
     game_name,
     print_json,
 )
+from hanafuda.parallel import add_cluster_argument, executor_for
 from hanafuda.progress import add_progress_argument, progress
 from hanafuda.registry import game
 from hanafuda.simulate import simulate
@@ -38,6 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_seed_argument(p, text="seed of the master generator (it draws each game's seeds), 0 to 2**64-1")
     add_rules_arguments(p)
     add_jobs_argument(p, f"runs of fewer than {MIN_PARALLEL_GAMES} games")
+    add_cluster_argument(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--timing", action="store_true", help="include games/s in the JSON output")
     add_progress_argument(p)
@@ -49,11 +51,12 @@ def run(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     g.rules(args.ruleset, options)  # validate before starting
     jobs = args.jobs if args.games >= MIN_PARALLEL_GAMES else 1
-    t0 = time.perf_counter()
-    with progress("simulate", args.games, unit="game", no_progress=args.no_progress) as bar:
-        stats = simulate(g, options, args.ruleset, args.games, args.seed, lambda done: bar(done, args.games),
-                         jobs=jobs)
-    dt = time.perf_counter() - t0
+    with executor_for(args, jobs) as ex:
+        t0 = time.perf_counter()
+        with progress("simulate", args.games, unit="game", no_progress=args.no_progress) as bar:
+            stats = simulate(g, options, args.ruleset, args.games, args.seed, lambda done: bar(done, args.games),
+                             executor=ex)
+        dt = time.perf_counter() - t0
     rate = stats.games / dt if dt > 0 else 0.0
     if args.json:
         out = stats.to_json()

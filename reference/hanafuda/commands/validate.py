@@ -16,6 +16,7 @@ from hanafuda_spec.records import LIMITS, Problem
 
 from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import add_command, add_jobs_argument, add_rules_arguments, nonempty
+from hanafuda.parallel import Executor, add_cluster_argument, executor_for
 from hanafuda.progress import add_progress_argument, progress
 from hanafuda.records import RecordReport, consequences, suggest_options, validate_stream
 from hanafuda.registry import available
@@ -58,6 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--all", action="store_true", help="list every problem instead of grouping the consequences")
     p.add_argument("--no-suggest", action="store_true", help="do not try other option values")
     add_jobs_argument(p, "files of fewer than 64 records per job")
+    add_cluster_argument(p)
     add_progress_argument(p)
     p.set_defaults(run=run)
 
@@ -72,6 +74,11 @@ def run(args: argparse.Namespace) -> int:
     for pat in (*args.select, *args.ignore):
         if not pat.strip():
             raise UsageError("--select/--ignore: an empty rule id")
+    with executor_for(args) as ex:
+        return _run(args, options, ex)
+
+
+def _run(args: argparse.Namespace, options: dict[str, str], ex: Executor) -> int:
     files_out: list[dict[str, Any]] = []
     any_invalid = any_unusable = False
     for name in args.files:
@@ -93,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
                           no_progress=args.no_progress) as bar:
                 start = stream.tell() if bar.shown and size is not None else 0
                 for rep in validate_stream(stream, lenient=args.lenient, ruleset=args.ruleset,
-                                           options=options or None, jobs=args.jobs):
+                                           options=options or None, executor=ex):
                     _filter(rep, args.select, args.ignore)
                     quiet = args.json or (rep.ok and rep.status != "abandoned")  # nothing printed for it
                     with nullcontext() if quiet else bar.printing():

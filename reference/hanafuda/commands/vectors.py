@@ -20,8 +20,9 @@ import importlib
 import inspect
 import json
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from hanafuda_spec.records import FORMAT
 from hanafuda_spec.shuffle import SplitMix64, shuffled
@@ -30,12 +31,15 @@ from hanafuda.commands._common import (
     GAMES_HELP,
     add_command,
     add_games_argument,
+    add_jobs_argument,
+    check_output_dir,
     count,
     game_name,
     nonempty,
     output_dir,
 )
 from hanafuda.engine import RoundSetup
+from hanafuda.parallel import Executor, add_cluster_argument, executor_for
 from hanafuda.perft import perft
 from hanafuda.progress import OnProgress, add_progress_argument, progress
 from hanafuda.records import record_match
@@ -59,6 +63,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--piles", type=count(0, 100_000, "a number of piles"), default=200, metavar="N",
                    help="random piles per ruleset, 0 to 100,000")
     p.add_argument("--no-z3", action="store_true", help="leave out the z3 model's boundary piles (faster)")
+    add_jobs_argument(p)
+    add_cluster_argument(p)
     add_progress_argument(p)
     p.set_defaults(run=run)
 
@@ -67,44 +73,78 @@ def run(args: argparse.Namespace) -> int:
     games = [game(g) for g in args.game] if args.game else list(available())
     out = Path(args.dir)
     rulesets = sum(len(g.spec.rulesets) for g in games)
-    with output_dir(out, "vectors") as tmp, progress("vectors", rulesets, unit="ruleset",
-                                                     no_progress=args.no_progress) as bar:
-        written = export(tmp, games, args.games, args.piles, z3=not args.no_z3, on_progress=bar)
+    check_output_dir(out, "vectors")
+    with executor_for(args) as ex, output_dir(out, "vectors") as tmp, progress(
+            "vectors", rulesets, unit="ruleset", no_progress=args.no_progress) as bar:
+        written = export(tmp, games, args.games, args.piles, z3=not args.no_z3, on_progress=bar, executor=ex)
     print(f"wrote {written} files to {out}")
     return 0
 
 
 def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool = True,
-           on_progress: OnProgress | None = None) -> int:
+           on_progress: OnProgress | None = None, executor: Executor | None = None) -> int:
     """Write the corpus; returns the number of files written. ``on_progress`` is told the rulesets
-    done (of every game's)."""
+    done (of every game's). With an ``executor`` (see :mod:`hanafuda.parallel`) the files' contents
+    are made by its workers, each game and ruleset's deals, scoring and perft files and ranges of its
+    recorded matches as separate units, and written here in order: the same bytes for every
+    executor."""
+    ex = executor or Executor()
     files = 0
     rulesets = sum(len(g.spec.rulesets) for g in games)
     _dump(out / "shuffle.json", shuffle_vectors(games))
     files += 1
     index = []
+    units: list[tuple[str, str, str, int, int]] = []
+    chunk = max(1, min(1000, -(-n_games // (2 * ex.workers))))
     for g in games:
         for rs in g.spec.rulesets:
-            d = out / g.spec.key / rs.name
-            d.mkdir(parents=True, exist_ok=True)
-            values = g.spec.resolve(rs.name)
-            _dump(d / "deals.json", deal_vectors(g, rs.name))
-            with open(d / "games.jsonl", "w", encoding="utf-8") as f:
-                for seed in range(n_games):
-                    f.write(json.dumps(record_match(g, rs.name, {}, seed, seed, snapshots=True),
-                                       separators=(",", ":")) + "\n")
-            _dump(d / "scoring.json", scoring_vectors(g, rs.name, values, n_piles, z3))
-            _dump(d / "perft.json", perft_vectors(g, rs.name))
-            files += 4
+            units.append((g.spec.key, rs.name, "deals.json", 0, 0))
+            units.extend((g.spec.key, rs.name, "games.jsonl", a, min(n_games, a + chunk))
+                         for a in range(0, max(1, n_games), chunk))  # an empty file for 0
+            units.extend([(g.spec.key, rs.name, "scoring.json", 0, 0), (g.spec.key, rs.name, "perft.json", 0, 0)])
             index.append(f"| {g.spec.key} | {rs.name} | `{g.spec.key}/{rs.name}/` |")
-            if on_progress is not None:
-                on_progress(len(index), rulesets)
+    opened: dict[Path, IO[str]] = {}
+    done = 0
+    try:
+        for (key, ruleset, name, _, _), text in zip(units, ex.map(partial(_unit, n_piles=n_piles, z3=z3), units),
+                                                    strict=True):
+            path = out / key / ruleset / name
+            if path not in opened:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                opened[path] = open(path, "w", encoding="utf-8")  # noqa: SIM115
+                files += 1
+            opened[path].write(text)
+            if name == "perft.json":  # a ruleset's last file
+                done += 1
+                if on_progress is not None:
+                    on_progress(done, rulesets)
+    finally:
+        for f in opened.values():
+            f.close()
     (out / "README.md").write_text(_README.replace("{INDEX}", "\n".join(index)), encoding="utf-8")
     return files + 1
 
 
+def _unit(unit: tuple[str, str, str, int, int], n_piles: int, z3: bool) -> str:
+    """The text of one file of a game and ruleset (for ``games.jsonl``: matches ``lo`` to ``hi`` - 1)."""
+    key, ruleset, name, lo, hi = unit
+    g = game(key)
+    if name == "deals.json":
+        return _text(deal_vectors(g, ruleset))
+    if name == "games.jsonl":
+        return "".join(json.dumps(record_match(g, ruleset, {}, seed, seed, snapshots=True), separators=(",", ":"))
+                       + "\n" for seed in range(lo, hi))
+    if name == "scoring.json":
+        return _text(scoring_vectors(g, ruleset, g.spec.resolve(ruleset), n_piles, z3))
+    return _text(perft_vectors(g, ruleset))
+
+
+def _text(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
+
+
 def _dump(path: Path, obj: object) -> None:
-    path.write_text(json.dumps(obj, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    path.write_text(_text(obj), encoding="utf-8")
 
 
 def shuffle_vectors(games: list[AnyGame]) -> dict[str, object]:

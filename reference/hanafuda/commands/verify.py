@@ -8,7 +8,7 @@ import os
 import sys
 
 from hanafuda_spec.games import GAME_KEYS
-from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, count_checks, replay, run_checks_in_parallel
+from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, Level, count_checks, replay, run_checks_in_parallel
 
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import UsageError
@@ -21,6 +21,7 @@ from hanafuda.commands._common import (
     read_json,
     seed,
 )
+from hanafuda.parallel import Executor, add_cluster_argument, executor_for
 from hanafuda.progress import add_progress_argument, progress
 from hanafuda.registry import game
 
@@ -44,6 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="reproduce a counterexample printed by a failed run (a file, '-' for stdin, or the JSON "
                    "object itself, starting with '{'); exits 1 if the failure shows again")
     add_jobs_argument(p, same="every check and its result (not its time)")
+    add_cluster_argument(p)
     add_progress_argument(p)
     p.set_defaults(run=run)
 
@@ -107,13 +109,18 @@ def run(args: argparse.Namespace) -> int:
     if args.game:
         games = [game(g).spec.key for g in args.game]
     level = QUICK if args.quick else THOROUGH
+    with executor_for(args) as ex:
+        return _run(args, games, level, ex)
+
+
+def _run(args: argparse.Namespace, games: list[str] | None, level: Level, ex: Executor) -> int:
     results: list[CheckResult] = []
     total = count_checks(games, level)
     k = f"[{{:>{len(str(total))}}}/{total}]"  # check k of n
     if not args.json:
         print(f"{'':{len(k.format(total))}} {'game':10} {'check':64} {'examples/time':>18}  result")
     with progress("verify", total, unit="check", no_progress=args.no_progress) as bar:
-        for r in run_checks_in_parallel(ReferenceAdapter, games, level, args.seed, args.jobs):
+        for r in run_checks_in_parallel(ReferenceAdapter, games, level, args.seed, ex.workers, ex.map):
             results.append(r)
             if not args.json:
                 with bar.printing():

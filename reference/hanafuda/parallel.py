@@ -1,0 +1,231 @@
+"""Where the work of ``simulate``, ``validate``, ``verify``, ``vectors`` and ``identify`` runs: one
+execution layer for all of them.
+
+An :class:`Executor` is an *ordered map*: ``executor.map(fn, items)`` gives ``fn(item)`` for each
+item, in the order of the items, whichever worker computed it. Three kinds exist:
+
+* in this process (``--jobs 1``): the built-in ``map``;
+* a pool of ``--jobs N`` worker processes on this machine (:class:`concurrent.futures.ProcessPoolExecutor`);
+* a Dask distributed cluster (``--cluster ADDRESS``): the scheduler at ``ADDRESS`` hands the items
+  to its workers (``dask.distributed``, the optional extra ``hanafuda[cluster]``; every worker must
+  have the same version of hanafuda installed, see ``docs/cluster.md``).
+
+The callers split their work deterministically (by seed range, record, game and ruleset) and merge
+the results in item order, so the output is the same wherever the items ran. ``fn`` must be a
+module-level function (or a :func:`functools.partial` of one) so that it can be sent to a worker
+process by reference.
+
+``--cluster`` and ``--jobs`` are not given together: with a cluster, its workers set how much runs
+at once (``--jobs`` is for this machine's cores), and the command says so in one line (exit 2).
+
+>>> with open_executor(1) as ex:
+...     list(ex.map(abs, [-3, 1, -2]))
+[3, 1, 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import socket
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from hanafuda.commands._common import UsageError
+
+__all__ = ["CONNECT_TIMEOUT", "Executor", "add_cluster_argument", "cluster_address", "executor_for",
+           "open_executor"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: Seconds to wait for a Dask scheduler to answer before giving up (exit 2). The environment
+#: variable ``HANAFUDA_CLUSTER_TIMEOUT`` overrides it (a number of seconds, more than 0).
+CONNECT_TIMEOUT = 10.0
+
+#: The address schemes of ``dask.distributed`` (``tcp`` when none is given).
+SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
+
+_ADDRESS = re.compile(r"^(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+):(?P<port>\d{1,5})/?$")
+
+
+class Executor:
+    """An ordered map over some workers (see the module docstring); ``workers`` is how many items
+    run at once, which callers use to decide how finely to split their work."""
+
+    workers: int = 1
+    #: True when the items run in this process, one after the other.
+    in_process: bool = True
+    #: How many small items (records) to send to a worker at a time: more on a cluster, where
+    #: each task costs a round trip to the scheduler.
+    chunk: int = 16
+    #: where the work runs, for messages: "this process", "2 processes", "cluster tcp://...".
+    where: str = "this process"
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
+        """``fn(item)`` for each item, in item order; ``chunksize`` items go to a worker at a time."""
+        return map(fn, items)
+
+    def close(self) -> None:
+        """Release the workers (the cluster itself is left running)."""
+
+
+class _Pool(Executor):
+    def __init__(self, jobs: int) -> None:
+        self.workers = jobs
+        self.in_process = False
+        self.where = f"{jobs} processes"
+        self._pool = ProcessPoolExecutor(max_workers=jobs)  # the processes start at the first map
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
+        return self._pool.map(fn, items, chunksize=chunksize)
+
+    def close(self) -> None:
+        self._pool.shutdown(cancel_futures=True)
+
+
+def _apply_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
+    """What a cluster worker runs for a chunk of items."""
+    return [fn(x) for x in chunk]
+
+
+class _Dask(Executor):
+    def __init__(self, client: Any, address: str) -> None:
+        self._client = client
+        self.in_process = False
+        self.chunk = 64
+        self.where = f"cluster {address}"
+        threads = client.nthreads()
+        self.workers = max(1, sum(threads.values()) if isinstance(threads, dict) else 1)
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
+        items = list(items)
+        chunks = [items[i:i + chunksize] for i in range(0, len(items), max(1, chunksize))]
+        futures = [self._client.submit(_apply_chunk, fn, c, pure=False) for c in chunks]
+
+        def results() -> Iterator[R]:
+            try:
+                for f in futures:
+                    yield from f.result()
+            finally:
+                self._client.cancel(futures)
+
+        return results()
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def connect_timeout() -> float:
+    """:data:`CONNECT_TIMEOUT`, or ``HANAFUDA_CLUSTER_TIMEOUT`` when it is set."""
+    text = os.environ.get("HANAFUDA_CLUSTER_TIMEOUT", "").strip()
+    if not text:
+        return CONNECT_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 3600:
+        raise UsageError(f"HANAFUDA_CLUSTER_TIMEOUT={text!r} is not a number of seconds more than 0 and at most 3600")
+    return value
+
+
+def cluster_address(text: str) -> str:
+    """``--cluster``: a Dask scheduler address, ``[SCHEME://]HOST:PORT`` (``tcp://10.0.0.5:8786``)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the cluster address is empty (a Dask scheduler: tcp://HOST:PORT)")
+    m = _ADDRESS.match(text.strip())
+    if m is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a Dask scheduler address: [SCHEME://]HOST:PORT, such as "
+                                         "tcp://10.0.0.5:8786")
+    scheme = m["scheme"] or "tcp"
+    if scheme not in SCHEMES:
+        raise argparse.ArgumentTypeError(f"{text!r}: unknown address scheme {scheme!r} (known: {', '.join(SCHEMES)})")
+    if not 0 < int(m["port"]) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r}: the port is not 1 to 65535")
+    return f"{scheme}://{m['host']}:{int(m['port'])}"
+
+
+class _JobsGiven(argparse.Action):
+    """Stores ``--jobs`` and remembers that it was given (to refuse it beside ``--cluster``)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.jobs_given = True
+
+
+def add_cluster_argument(p: argparse.ArgumentParser) -> None:
+    """``--cluster ADDRESS`` (after :func:`~hanafuda.commands._common.add_jobs_argument`)."""
+    for action in p._actions:  # make --jobs remember that it was given
+        if action.dest == "jobs":
+            action.__class__ = _JobsGiven
+    p.set_defaults(jobs_given=False, cluster=None)
+    p.add_argument("--cluster", type=cluster_address, metavar="ADDRESS",
+                   help="run on the Dask distributed cluster whose scheduler is at ADDRESS ([tcp://]HOST:PORT; "
+                   "needs the extra hanafuda[cluster] here and on every worker, see docs/cluster.md); the output "
+                   "is the same as in one process; not with --jobs")
+
+
+@contextmanager
+def executor_for(args: argparse.Namespace, jobs: int | None = None) -> Iterator[Executor]:
+    """The executor a command's ``--jobs``/``--cluster`` arguments ask for (``jobs`` overrides
+    ``--jobs``: 1 for runs too small to split). Bad addresses and a missing Dask are
+    :class:`UsageError`; nothing has run yet when they are raised."""
+    cluster: str | None = getattr(args, "cluster", None)
+    if cluster is not None and getattr(args, "jobs_given", False):
+        raise UsageError("--cluster and --jobs: choose one (with --cluster the cluster's workers set how much "
+                         "runs at once)")
+    with open_executor(args.jobs if jobs is None else jobs, cluster) as ex:
+        yield ex
+
+
+@contextmanager
+def open_executor(jobs: int = 1, cluster: str | None = None) -> Iterator[Executor]:
+    """An executor: on the Dask cluster at ``cluster`` if given, else ``jobs`` processes here
+    (this process for ``jobs`` 1); closed on leaving."""
+    ex: Executor
+    if cluster is not None:
+        ex = _Dask(_connect(cluster), cluster)
+    elif jobs > 1:
+        ex = _Pool(jobs)
+    else:
+        ex = Executor()
+    try:
+        yield ex
+    finally:
+        ex.close()
+
+
+def _connect(address: str) -> Any:
+    """A ``dask.distributed.Client`` connected to ``address``, or a one-line :class:`UsageError`."""
+    timeout = connect_timeout()
+    try:
+        from dask.distributed import Client
+    except ImportError as e:
+        raise UsageError(f"--cluster needs Dask distributed, which is not installed ({e.msg}): install "
+                         "'hanafuda[cluster]'") from None
+    scheme, _, rest = address.partition("://")
+    if scheme == "tcp":  # a closed port fails at once here, instead of after the whole timeout
+        host, _, port = rest.rpartition(":")
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        except OSError as e:
+            raise UsageError(f"--cluster {address}: cannot reach the scheduler: {e.strerror or e}") from None
+    old = sys.unraisablehook  # a client that failed to connect complains when it is collected: silently
+    sys.unraisablehook = lambda _: None
+    try:
+        try:
+            make: Any = Client  # untyped
+            return make(address, timeout=timeout, set_as_default=False)
+        except (OSError, ValueError, TimeoutError) as e:
+            message = f"--cluster {address}: cannot reach the scheduler within {timeout:g} s: {e}"
+        gc.collect()
+    finally:
+        sys.unraisablehook = old
+    raise UsageError(message.splitlines()[0])
