@@ -49,38 +49,33 @@ RESULTS = ROOT / "docs" / "mutation.json"
 VERDICTS = ROOT / "benchmarks" / "mutation_verdicts.toml"
 PAGE = ROOT / "docs" / "mutation.md"
 
+#: The tests a reference game module shares with the others (filtered by the game's name).
+_GAME_TESTS = ("tests/test_explain_illegal.py", "tests/test_invariants_fire.py", "tests/test_golden.py",
+               "tests/test_fast_paths.py", "tests/test_mutation_gaps.py", "tests/test_transcriptions.py")
+
+#: The tests a spec game module shares with the others (filtered by the game's name).
+_SPEC_TESTS = ("tests/test_invariants_fire.py", "tests/test_transcriptions.py", "tests/test_catalogue.py",
+               "tests/test_mutation_gaps.py")
+
+#: Koi-Koi's engine variants and profiles (KK-YAKU-17 to 21, KK-TURN-8, the engine profiles).
+_KOIKOI_TESTS = ("tests/test_koikoi_engines.py", "tests/test_koikoi_scorer.py")
+
 #: Each rule module and the tests that concern it: test files and a ``-k`` filter ("" for none).
 MODULES: dict[str, tuple[tuple[str, ...], str]] = {
-    "reference/hanafuda/games/koikoi.py": (("tests/test_koikoi.py", "tests/test_explain_illegal.py",
-                                             "tests/test_invariants_fire.py", "tests/test_golden.py",
-                                             "tests/test_mutation_gaps.py"), "koikoi"),
-    "reference/hanafuda/games/kusurigui.py": (("tests/test_kusurigui.py", "tests/test_explain_illegal.py",
-                                                "tests/test_invariants_fire.py", "tests/test_golden.py",
-                                                "tests/test_mutation_gaps.py"), "kusurigui"),
-    "reference/hanafuda/games/kujuroku.py": (("tests/test_kujuroku.py", "tests/test_explain_illegal.py",
-                                               "tests/test_invariants_fire.py", "tests/test_golden.py",
-                                               "tests/test_mutation_gaps.py"), "kujuroku"),
-    "reference/hanafuda/games/musashino.py": (("tests/test_musashino.py", "tests/test_explain_illegal.py",
-                                                "tests/test_invariants_fire.py", "tests/test_golden.py",
-                                                "tests/test_mutation_gaps.py"), "musashino"),
-    "reference/hanafuda/games/kekoro.py": (("tests/test_kekoro.py", "tests/test_explain_illegal.py",
-                                             "tests/test_invariants_fire.py", "tests/test_golden.py",
-                                             "tests/test_mutation_gaps.py"), "kekoro"),
-    "spec/hanafuda_spec/games/koikoi.py": (("tests/test_koikoi.py", "tests/test_invariants_fire.py",
-                                             "tests/test_transcriptions.py", "tests/test_catalogue.py"), "koikoi"),
-    "spec/hanafuda_spec/games/kusurigui.py": (("tests/test_kusurigui.py", "tests/test_invariants_fire.py",
-                                                "tests/test_transcriptions.py", "tests/test_catalogue.py"),
-                                               "kusurigui"),
-    "spec/hanafuda_spec/games/kujuroku.py": (("tests/test_kujuroku.py", "tests/test_invariants_fire.py",
-                                               "tests/test_transcriptions.py", "tests/test_catalogue.py"), "kujuroku"),
-    "spec/hanafuda_spec/games/musashino.py": (("tests/test_musashino.py", "tests/test_invariants_fire.py",
-                                                "tests/test_transcriptions.py", "tests/test_catalogue.py"),
-                                               "musashino"),
-    "spec/hanafuda_spec/games/kekoro.py": (("tests/test_kekoro.py", "tests/test_invariants_fire.py",
-                                             "tests/test_transcriptions.py", "tests/test_catalogue.py"), "kekoro"),
+    "reference/hanafuda/games/koikoi.py": (("tests/test_koikoi.py", *_KOIKOI_TESTS, *_GAME_TESTS), "koikoi"),
+    "reference/hanafuda/games/kusurigui.py": (("tests/test_kusurigui.py", *_GAME_TESTS), "kusurigui"),
+    "reference/hanafuda/games/kujuroku.py": (("tests/test_kujuroku.py", *_GAME_TESTS), "kujuroku"),
+    "reference/hanafuda/games/musashino.py": (("tests/test_musashino.py", *_GAME_TESTS), "musashino"),
+    "reference/hanafuda/games/kekoro.py": (("tests/test_kekoro.py", *_GAME_TESTS), "kekoro"),
+    "spec/hanafuda_spec/games/koikoi.py": (("tests/test_koikoi.py", *_KOIKOI_TESTS, *_SPEC_TESTS), "koikoi"),
+    "spec/hanafuda_spec/games/kusurigui.py": (("tests/test_kusurigui.py", *_SPEC_TESTS), "kusurigui"),
+    "spec/hanafuda_spec/games/kujuroku.py": (("tests/test_kujuroku.py", *_SPEC_TESTS), "kujuroku"),
+    "spec/hanafuda_spec/games/musashino.py": (("tests/test_musashino.py", *_SPEC_TESTS), "musashino"),
+    "spec/hanafuda_spec/games/kekoro.py": (("tests/test_kekoro.py", *_SPEC_TESTS), "kekoro"),
     "reference/hanafuda/fishing.py": (("tests/test_fishing.py", "tests/test_koikoi.py", "tests/test_kujuroku.py",
-                                       "tests/test_explain_illegal.py"), ""),
+                                       "tests/test_explain_illegal.py", "tests/test_mutation_gaps.py"), ""),
     "reference/hanafuda/engine.py": (("tests/test_koikoi.py", "tests/test_kusurigui.py", "tests/test_records.py",
+                                      "tests/test_fast_paths.py",
                                       "tests/test_mutation_gaps.py"), ""),
     "spec/hanafuda_spec/invariants.py": (("tests/test_invariants_fire.py", "tests/test_planted_bugs.py"), ""),
 }

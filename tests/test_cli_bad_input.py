@@ -211,6 +211,13 @@ ROWS: dict[str, Row] = {
     "identify records of another game": Row(["identify", "koikoi", "F"], 2, "records of kekoro",
                                             files={"F": b"RECORD\n"}),
     "identify an empty game": Row(["identify", "", "F"], 2, "game name is empty", files={"F": b"RECORD\n"}),
+    # -- koikoi-scorer's options (issue 13) ------------------------------------------------------
+    "score rainy_four_brights=8": Row(["score", "koikoi", "10", "-o", "rainy_four_brights=8"], 2,
+                                      "choices: 7, three-brights"),
+    "score viewing=rain-pile with a table": Row(["score", "koikoi", "30", "90", "-o", "viewing=rain-pile",
+                                                 "--table", "110"], 2, "without looking at the table"),
+    "score -r koikoi-scorer": Row(["score", "koikoi", "10", "30", "80", "110", "-r", "koikoi-scorer", "--json"], 0,
+                                  out='"three-brights"'),
     # -- --jobs and --cluster (issue 17) ----------------------------------------------------------
     "vectors --jobs 0": Row(["vectors", "out", "--jobs", "0"], 2, "1 to 256"),
     "vectors --jobs -1": Row(["vectors", "out", "--jobs", "-1"], 2, "1 to 256"),

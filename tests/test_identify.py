@@ -3,45 +3,56 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hanafuda.cli import main
 from hanafuda.identify import identify, parse_all
-from hanafuda.records import record_match
+from hanafuda.records import record_match, replay
 from hanafuda.registry import game
 from hanafuda_spec.games.koikoi import SPEC
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 KK = game("koikoi")
-#: Options the property test varies (length is fixed to 1 round to keep records short).
-VARIED = [o for o in SPEC.options if o.key != "length"]
+OPTIONS = list(SPEC.options)
+#: Game lengths the property test draws (longer games only make the records slower to replay).
+SHORT = ("1", "3")
 
 
 def _records(ruleset: str, options: dict[str, str], seeds: range) -> list[dict[str, Any]]:
     return [record_match(KK, ruleset, options, seed=s, policy_seed=s + 100) for s in seeds]
 
 
-@settings(derandomize=True, max_examples=6, deadline=None, phases=(Phase.explicit, Phase.generate))
+def _valid_under(ruleset: str, values: dict[str, str], docs: list[dict[str, Any]]) -> bool:
+    recs, _ = parse_all(docs)
+    return all(not replay(replace(r, ruleset=ruleset, options=values), i + 1).problems for i, r in enumerate(recs))
+
+
+@settings(derandomize=True, max_examples=5, deadline=None, phases=(Phase.explicit, Phase.generate))
 @given(ruleset=st.sampled_from([rs.name for rs in SPEC.rulesets]),
-       changes=st.lists(st.tuples(st.sampled_from(range(len(VARIED))), st.integers(0, 20)), min_size=1, max_size=1))
+       changes=st.lists(st.tuples(st.sampled_from(range(len(OPTIONS))), st.integers(0, 20)),
+                        min_size=0, max_size=len(OPTIONS), unique_by=lambda c: c[0]))
 def test_identify_finds_an_assignment_equal_on_every_distinguishable_option(
         ruleset: str, changes: list[tuple[int, int]]) -> None:
-    """Records written under a random ruleset with one option set to a random value (and one round a
-    game). (Several differences are searched one step at a time, see hanafuda.identify and
-    test_identify_finds_several_differences.)"""
-    options = {"length": "1"}
+    """Records written under a random ruleset with any number of options (none to all of them) set to
+    random values: identify returns an assignment under which every record replays with no problem, equal
+    to the original on every option it does not report as undetermined."""
+    options: dict[str, str] = {}
     for k, v in changes:
-        o = VARIED[k]
+        o = OPTIONS[k]
         options[o.key] = o.choices[v % len(o.choices)]
+    options["length"] = options["length"] if options.get("length") in SHORT else SHORT[len(changes) % 2]
     original = SPEC.resolve(ruleset, options)
-    recs, bad = parse_all(_records(ruleset, options, range(4)))
+    docs = _records(ruleset, options, range(3))
+    recs, bad = parse_all(docs)
     assert not bad
     found = identify("koikoi", recs)
-    assert found.valid == found.records == 4, found.unexplained
     values = {**SPEC.resolve(found.ruleset), **found.options}
+    assert found.valid == found.records == 3, found.unexplained
+    assert _valid_under(found.ruleset, values, docs)
     for key, value in original.items():
         if key not in found.undetermined:
             assert values[key] == value, (key, found)
@@ -58,7 +69,7 @@ def test_identify_finds_several_differences() -> None:
 
 
 def test_identify_names_each_profile() -> None:
-    for profile in ("battle-hanafuda", "koikoi-japan", "go-koikoi"):
+    for profile in ("battle-hanafuda", "koikoi-japan", "go-koikoi", "koikoi-scorer"):
         recs, _ = parse_all(_records(profile, {}, range(2)))
         found = identify("koikoi", recs)
         assert found.ruleset == profile and found.valid == 2 and not found.options, found

@@ -196,6 +196,12 @@ def _unsorted(steps: tuple[Step, ...]) -> tuple[int, Step]:
     return i, replace(steps[i], legal=tuple(reversed(steps[i].legal)))
 
 
+def _duplicate(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, lambda s: mid(s) and len(s.legal) > 1)
+    legal = steps[i].legal
+    return i, replace(steps[i], legal=(legal[0], *legal))  # the first action offered twice, still in order
+
+
 def _no_action(steps: tuple[Step, ...]) -> tuple[int, Step]:
     i = find(steps, mid)
     return i, replace(steps[i], legal=())
@@ -219,6 +225,23 @@ def _final_scores(steps: tuple[Step, ...]) -> tuple[int, Step]:
     o = s.outcomes[k]
     assert o.final is not None
     bad = replace(o, final=with_scores(o.final, 0, 7))
+    return i, replace(s, outcomes=tuple(bad if j == k else x for j, x in enumerate(s.outcomes)))
+
+
+def _actions_after_end(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = len(steps) - 1
+    assert steps[i].match_over
+    return i, replace(steps[i], legal=steps[find(steps, mid)].legal)  # plays, as in the middle of a round
+
+
+def _final_cards(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, lambda s: any(o.final is not None for o in s.outcomes))
+    s = steps[i]
+    k = next(k for k, o in enumerate(s.outcomes) if o.final is not None)
+    o = s.outcomes[k]
+    assert o.final is not None
+    # a card not in the deck left in the draw pile (the capture piles, which the settlement reads, untouched)
+    bad = replace(o, final=zone_set(o.final, "stock", (*o.final.zone("stock"), 999)))
     return i, replace(s, outcomes=tuple(bad if j == k else x for j, x in enumerate(s.outcomes)))
 
 
@@ -270,10 +293,13 @@ for _g in GAME_KEYS:
               "kujuroku": {}, "kekoro": {}}[_g]
     case(_g, "card-conservation", "a card replaced by one not in the deck", _short)(_conservation)
     case(_g, "legal-sorted-unique", "legal actions out of order", _short)(_unsorted)
+    case(_g, "legal-sorted-unique", "a legal action offered twice", _short)(_duplicate)
     case(_g, "legal-nonempty-until-end", "no legal action in a live round", _short)(_no_action)
     case(_g, "bounded-round-length", "a round that never ends", _short)(_long_round)
     case(_g, "scores-follow-settlement", "scores moved without a round ending", _short)(_scores_drift)
     case(_g, "final-positions", "a final position showing the wrong scores", _short)(_final_scores)
+    case(_g, "final-positions", "a final position with a card not in the deck", _short)(_final_cards)
+    case(_g, "legal-nonempty-until-end", "legal actions offered after the match ended", _short)(_actions_after_end)
     if _g in _ZERO_SUM:
         _o, _also = _ZERO_SUM[_g]
         case(_g, "zero-sum-settlement", "the winner paid one more than the losers lost", _o, _also)(_not_zero_sum)
@@ -406,6 +432,23 @@ def _ke_iv_missing(steps: tuple[Step, ...]) -> tuple[int, Step]:
     return i, replace(s, after=after, legal=("continue",))
 
 
+@case("kekoro", _IV, "the declaration offered without 'continue' beside it")
+def _ke_iv_choices(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, _kk_lead3)
+    s = steps[i]
+    return i, replace(s, legal=(_DECLARE_TEXT,))
+
+
+@case("kekoro", _IV, "the declaration offered again after 'continue'")
+def _ke_iv_twice(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, _kk_lead3)
+    s = steps[i]
+    # the next step as a wrong engine reports it: 'continue' chosen, and the same choice comes back
+    again = replace(s, before=s.after, action="continue", outcomes=(), match_over=False,
+                    round_actions=s.round_actions + 1)
+    return i + 1, again
+
+
 @case("kekoro", "KE-SCORE-1 round score", "a yaku worth 31")
 def _ke_score(steps: tuple[Step, ...]) -> tuple[int, Step]:
     i = find(steps, lambda s: any(o.reason == "played-out" and any(o.yaku) for o in s.outcomes))
@@ -482,6 +525,22 @@ def _kj_exact_draws(steps: tuple[Step, ...]) -> tuple[int, Step]:
     p = b.dealer
     c = next(c for c in b.zone(f"captured.{p}"))
     return i, replace(s, before=move(b, c, f"captured.{p}", "stock"))
+
+
+@case("kujuroku", "KJ-TURN-3 the draw pile never runs short", "a seat to play with an empty hand")
+def _kj_empty_hand(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    def fits(s: Step) -> bool:
+        return mid(s) and s.after.to_move is not None and len(s.after.zone(f"hand.{s.after.to_move}")) >= 1
+    i = find(steps, fits)
+    s = steps[i]
+    p = s.after.to_move
+    assert p is not None
+    other = next(q for q in range(4) if q != p and s.after.zone(f"hand.{q}"))
+    after = s.after
+    for c in after.zone(f"hand.{p}"):  # the cards held stay in hands, so the draw pile still fits
+        after = move(after, c, f"hand.{p}", f"hand.{other}")
+    return i, replace(s, after=replace(after, zones=tuple((n, tuple(sorted(c)) if n.startswith("hand.") else c)
+                                                         for n, c in after.zones)))
 
 
 @case("kujuroku", "KJ-ONI-5 jokers never stay on the field", "the Oni left on the field")
@@ -693,6 +752,16 @@ def _mb_settle(steps: tuple[Step, ...]) -> tuple[int, Step]:
     return i, with_deltas(s, 0, (d[0], d[1] + 1, d[2] - 1))
 
 
+@case("musashino", "MB-SCORE-1..5 settlement follows the dekiyaku", "an insta-win reported for ordinary dekiyaku",
+      _MB)
+def _mb_not_insta(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    def one_side(s: Step) -> bool:
+        return round_end(s) and len(s.outcomes) == 1 and sum(1 for side in s.outcomes[0].yaku if side) == 1
+    i = find(steps, one_side)
+    s = steps[i]
+    return i, replace(s, outcomes=(replace(s.outcomes[0], reason="insta-win"),))
+
+
 _FIVE_KINGS = (10, 30, 80, 110, 120)
 
 
@@ -814,3 +883,41 @@ def test_a_match_that_does_not_end_is_reported(game: str) -> None:
     rep = run_random(Delegate(), profile_for(game), opts, 1, 1, max_actions=6)
     assert [v.invariant for v in rep.violations] == ["bounded-match-length"]
     assert run_random(Delegate(), profile_for(game), opts, 1, 1).violations == ()
+
+
+def test_a_violation_says_how_to_reproduce_it() -> None:
+    """A broken invariant is reported with its game, rule, message, seeds and the number of actions played
+    (spec/hanafuda_spec/invariants.py: ``Violation.__str__`` answering None went unnoticed)."""
+    from hanafuda_spec.invariants import Violation
+
+    v = Violation("kekoro", "KE-TURN-1 turn order", "seat 1 plays twice", {}, 7, 3, ("play 10", "play 20"))
+    assert str(v) == "kekoro: KE-TURN-1 turn order: seat 1 plays twice (seed 7, policy 3, after 2 actions)"
+
+
+def test_run_random_counts_the_actions_of_each_round_once() -> None:
+    """``run_random`` gives each step the number of actions since the last round ended, which
+    bounded-round-length checks (spec/hanafuda_spec/invariants.py: counting two per action went
+    unnoticed, the bounds being generous)."""
+    seen: list[Step] = []
+
+    def spy(s: Step) -> str | None:
+        seen.append(s)
+        return None
+
+    p = profile_for("kekoro")
+    grown = replace(p, invariants=(*p.invariants, ("spy", spy)))
+    rep = run_random(ReferenceAdapter(), grown, spec_for("kekoro").resolve(None, {}), 1, 1)
+    assert not rep.violations and len(seen) == rep.actions + 1
+    count = 0
+    for s in seen:
+        assert s.round_actions == count, (count, s.action)
+        count = 1 if s.outcomes else count + 1
+
+
+def test_a_match_that_does_not_end_is_reported_as_one_game() -> None:
+    """``run_random`` stopped by ``max_actions`` reports bounded-match-length for its one game, with the
+    actions played (spec/hanafuda_spec/invariants.py: that report counted two games)."""
+    rep = run_random(ReferenceAdapter(), profile_for("kekoro"), spec_for("kekoro").resolve(None, {}), 1, 1,
+                     max_actions=5)
+    assert (rep.games, rep.actions) == (1, 6)
+    assert [v.invariant for v in rep.violations] == ["bounded-match-length"]

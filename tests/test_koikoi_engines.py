@@ -189,7 +189,7 @@ def test_KK_GAME_3_thirty_points_and_the_end_at_zero() -> None:
 
 # -- profiles and sources ---------------------------------------------------------------------------
 
-PROFILES = ["battle-hanafuda", "koikoi-japan", "go-koikoi"]
+PROFILES = ["battle-hanafuda", "koikoi-japan", "go-koikoi", "koikoi-scorer"]
 
 
 def test_implementation_sources_name_repository_and_commit() -> None:

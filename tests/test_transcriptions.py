@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hanafuda.adapter import ReferenceAdapter
+from hanafuda.adapter import ReferenceAdapter, start_from_deck
+from hanafuda.engine import Action, RoundSetup
+from hanafuda.fishing import Table
+from hanafuda.games.koikoi import GAME as KK_GAME
+from hanafuda.games.koikoi import INDEX as KK_INDEX
+from hanafuda.games.koikoi import KoiKoiState
+from hanafuda.games.koikoi import Phase as KoiKoiPhase
+from hanafuda.games.kusurigui import GAME as KG_GAME
+from hanafuda_spec.cards import card
 from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
 from hanafuda_spec.games import kekoro as ke
 from hanafuda_spec.games import koikoi as kk
@@ -26,6 +34,8 @@ from hanafuda_spec.games import kujuroku as kj
 from hanafuda_spec.games import kusurigui as kg
 from hanafuda_spec.games import musashino as mb
 from hanafuda_spec.neutral import Snapshot
+
+from tests.stacking import fill, koikoi_order
 
 HERE = Path(__file__).parent / "transcriptions"
 
@@ -231,6 +241,25 @@ def test_musashino_storm_and_sun() -> None:
     assert set(t["banquets"]) <= {d.id for d in mb.yaku_table(spec_for("musashino").resolve(None, {}))}
 
 
+def test_musashino_insta_win() -> None:
+    t = load("musashino")["insta_win"]
+    assert sorted(mb.INSTA_WIN) == sorted(t["rows"])
+    table = {d.id: d for d in mb.yaku_table(spec_for("musashino").resolve(None, {}))}
+    assert all(table[i].points == t["payment"] for i in t["rows"])
+    assert list(spec_for("musashino").option("length").choices) == t["lengths"]
+
+
+def test_musashino_seed_rows_dropped() -> None:
+    """The seed's rows the completed table left out are recorded with the seed's names and values, and
+    none of them scores in the catalogue at the seed's value."""
+    rows = load("musashino")["seed_rows_dropped"]["rows"]
+    assert [(r.name, r.value) for r in mb.SEED_ROWS_NOT_USED] == [(r["name"], r["points"]) for r in rows]
+    cat = catalogue_rows("musashino", {})
+    for r in rows:
+        for w in witnesses(r):
+            assert all(score(w) != r["points"] for score in cat.values()), r["name"]
+
+
 # -- Kusuri-gui ------------------------------------------------------------------------------------
 
 def test_kusurigui_deck_and_deal() -> None:
@@ -255,6 +284,242 @@ def test_koikoi_deal() -> None:
     s = first_position("koikoi", {})
     assert (len(s.zone("hand.0")), len(s.zone("hand.1")), len(s.zone("field")), len(s.zone("stock"))) == \
         (d["hand"], d["hand"], d["field"], d["stock"])
+
+
+# -- extra points for cards beyond the number needed ----------------------------------------------
+
+EXTRAS_CASES = [(g, r["yaku"]) for g in GAME_KEYS for r in load(g).get("extras", {}).get("rows", ())]
+
+
+@pytest.mark.parametrize(("game", "yaku_id"), EXTRAS_CASES, ids=[f"{g}:{y}" for g, y in EXTRAS_CASES])
+def test_extra_points_per_additional_card(game: str, yaku_id: str) -> None:
+    """KG-YAKU-9/13/14, KK-YAKU-6…11/15: each card of the named kind beyond the row's own cards adds
+    ``per_card``, up to every such card of the deck."""
+    data = load(game)
+    extra = next(r for r in data["extras"]["rows"] if r["yaku"] == yaku_id)
+    row = next(r for r in data.get("yaku", data.get("dekiyaku", {}))["rows"] if r["id"] == yaku_id)
+    default = {**spec_for(game).resolve(None, {})}
+    base = row["points"] if "points" in row else int(default[row["option"]])
+    score = catalogue_rows(game, {})[yaku_id]
+    for w in witnesses(row):
+        more = [c for c in extra["of"] if c not in w]
+        for k in range(len(more) + 1):
+            pile = w | frozenset(more[:k])
+            assert score(pile) == base + k * extra["per_card"], (
+                f"{game} {yaku_id}: {sorted(pile)} worth {score(pile)}, the source says {base} + {k}")
+
+
+def test_koikoi_chaff_doubles() -> None:
+    """KK-YAKU-16: each card the option names counts as two Chaff (nine cards then make the ten of
+    Chaff); the others count once. ``on`` names all three."""
+    t = load("koikoi")["chaff_doubles"]
+    named: dict[str, int] = t["cards"]
+    chaff_row = next(r for r in load("koikoi")["yaku"]["rows"] if r["id"] == "chaff")
+    plain = [c for c in chaff_row["of"] if c not in named.values()][:8]
+    for choice in spec_for("koikoi").option("chaff_doubles").choices:
+        doubled = set(named.values()) if choice == "on" else {named[n] for n in choice.split("+") if n != "off"}
+        score = catalogue_rows("koikoi", {"chaff_doubles": choice})["chaff"]
+        for c in named.values():
+            count = len(plain) + (t["counts_as"] if c in doubled else 1)
+            assert score(frozenset([*plain, c])) == (1 if count >= 10 else 0), (choice, c)
+
+
+def _koikoi_stop(captured: Sequence[int], calls: tuple[int, int]) -> tuple[int, ...]:
+    """Seat 0 completes Boar-Deer-Butterfly (60 takes 62, the drawn 101 takes 100) with ``captured``
+    already in its pile, and stops; the deltas, with ``calls`` koi-koi calls made before."""
+    rules = KK_GAME.rules(None, {})
+    t = Table.deal(KK_INDEX, [[card(i) for i in (60, 23)], [card(33)]], [card(i) for i in (100, 62)],
+                   [card(i) for i in (101, 13)], [[card(i) for i in captured], []])
+    s = KoiKoiState(rules, RoundSetup(1, 0, (0, 1), (0, 0)), t, 0, KoiKoiPhase.PLAY, calls=calls)
+    s = KK_GAME.apply(KK_GAME.apply(s, Action.parse("play 60")), Action.parse("stop"))
+    return KK_GAME.round_result(s).deltas
+
+
+def test_koikoi_scoring() -> None:
+    """KK-SCORE-1/2: the base score, doubled at 7 or more, doubled again if the opponent called koi-koi
+    (once or more); the opponent scores nothing."""
+    t = load("koikoi")["scoring"]
+    assert t["only_stopper_scores"]
+    assert _koikoi_stop([70, 71], (0, 0)) == (5, 0)  # Boar-Deer-Butterfly alone: 5
+    for n in (1, 2, 3):
+        assert _koikoi_stop([70, 71], (0, n)) == (5 * t["opponent_called"], 0), n
+    assert _koikoi_stop([70, 71], (1, 0)) == (5, 0)  # one's own call does not double
+    # two more Animals: Boar-Deer-Butterfly worth 7, the base of 7 doubled
+    assert _koikoi_stop([70, 71, 20, 40], (0, 0)) == (7 * t["seven_or_more"], 0)
+    assert _koikoi_stop([70, 71, 20, 40], (0, 1)) == (7 * t["seven_or_more"] * t["opponent_called"], 0)
+    choices = spec_for("koikoi").option("length").choices
+    assert set(t["lengths"]) | {f"to-{t['target']}"} <= set(choices)
+
+
+def test_koikoi_ten_card_hands() -> None:
+    t = load("koikoi")["deal_ten"]
+    s = first_position("koikoi", t["options"])
+    assert (len(s.zone("hand.0")), len(s.zone("hand.1")), len(s.zone("field")), len(s.zone("stock"))) == \
+        (t["hand"], t["hand"], t["field"], t["stock"])
+
+
+# -- Koi-Koi lucky hands -------------------------------------------------------------------------
+
+def _round_robin(avoid: frozenset[int]) -> list[int]:
+    """The cards not in ``avoid``, index by index across the months (no two of a month close together)."""
+    return [m * 10 + i for i in range(4) for m in range(1, 13) if m * 10 + i not in avoid]
+
+
+def _koikoi_deal(dealer: Sequence[int], opponent: Sequence[int] = (), field: Sequence[int] = (),
+                 **options: str) -> Any:
+    """A match whose first deal gives the dealer (seat 0) these cards; the hands and the table not given
+    are filled with cards spread over the months (checked below to hold no lucky hand)."""
+    rest = iter(_round_robin(frozenset(dealer) | frozenset(opponent) | frozenset(field)))
+    opp = [*opponent, *itertools.islice(rest, 8 - len(opponent))]
+    fld = [*field, *itertools.islice(rest, 8 - len(field))]
+    for cards in ((opp, fld) if not (opponent or field) else ()):
+        assert max(_month_counts(cards)) < 4 and sum(n // 2 for n in _month_counts(cards)) < 4
+    return start_from_deck(KK_GAME, KK_GAME.rules(None, dict(options)), koikoi_order(opp, fld, dealer), seed=3)
+
+
+def _month_counts(cards: Sequence[int]) -> list[int]:
+    return [sum(1 for c in cards if c // 10 == m) for m in range(1, 13)]
+
+
+def _shape_hands(shape: str) -> list[list[int]]:
+    """Hands of eight holding exactly the source's shape and no other lucky hand."""
+    if shape == "four-of-a-month":  # the four of month m, four single cards of other months
+        return [[m * 10 + i for i in range(4)] + [((m + k - 1) % 12 + 1) * 10 + 1 for k in (1, 3, 5, 7)]
+                for m in range(1, 13)]
+    assert shape == "four-pairs"  # two cards each of four months
+    return [[((m + k - 1) % 12 + 1) * 10 + i for k in (0, 1, 2, 3) for i in (2, 3)] for m in range(1, 13)]
+
+
+def test_koikoi_lucky_hands() -> None:
+    """KK-DEAL-4: either shape in a hand wins the round at once for its points; the winner deals next."""
+    t = load("koikoi")["teyaku"]
+    for row in t["rows"]:
+        for hand in _shape_hands(row["shape"]):
+            m = _koikoi_deal(hand)
+            r = m.info.history[0]
+            assert (r.reason, r.winner, r.deltas) == ("teyaku", 0, (row["points"], 0)), (row["name"], hand)
+            assert m.info.dealer == (0 if t["winner_deals"] else 1)
+
+
+def test_koikoi_no_lucky_hand_without_the_shape() -> None:
+    """One card short of either shape (three of a month; three pairs) is no lucky hand."""
+    three = [10, 11, 12, 21, 31, 41, 51, 61]
+    pairs = [10, 11, 20, 21, 30, 31, 41, 51]
+    for hand in (three, pairs):
+        assert not _koikoi_deal(hand).info.history, hand
+
+
+def test_koikoi_lucky_hands_in_both_hands_and_on_the_table() -> None:
+    """KK-DEAL-3/4/5: both players lucky is a drawn round with the same dealer; either shape on the
+    table is a misdeal; one hand holding both scores one of the source's two values."""
+    t = load("koikoi")["teyaku"]
+    teshi, kuttsuki = (_shape_hands(r["shape"]) for r in t["rows"])
+    assert t["both_players"] == "draw"
+    m = _koikoi_deal(teshi[0], opponent=kuttsuki[6])
+    r = m.info.history[0]
+    assert (r.reason, r.deltas, m.info.dealer) == ("teyaku-draw", (0, 0), 0)
+    assert t["on_table"] == "misdeal"
+    for shape in (teshi[1], kuttsuki[1]):
+        rest = [c for c in _round_robin(frozenset(shape))]
+        m = _koikoi_deal(rest[:8], opponent=rest[8:16], field=shape)
+        assert m.info.history[0].reason == "misdeal", shape
+    both = [10, 11, 12, 13, 20, 21, 30, 31]
+    choices = spec_for("koikoi").option("teyaku_both").choices
+    assert sorted(int(c) for c in choices) == t["one_hand_both"]
+    for c in choices:
+        assert _koikoi_deal(both, teyaku_both=c).info.history[0].deltas == (int(c), 0)
+
+
+# -- Kusuri-gui payments ---------------------------------------------------------------------------
+
+def _kusurigui_match(oya: Sequence[int], ko: Sequence[int], up: int, **options: str) -> Any:
+    """A Kusuri-gui match dealt by KG-DEAL-2 (ko 2, oya 2, three face down, ko 2, oya 2, one face up)."""
+    order = fill(KG_GAME.deck(KG_GAME.rules(None, {})), [*ko[:2], *oya[:2], None, None, None, *ko[2:], *oya[2:], up])
+    return start_from_deck(KG_GAME, KG_GAME.rules(None, dict(options)), order, seed=9)
+
+
+def _play(m: Any, *cards: int) -> Any:
+    for c in cards:
+        m = m.apply(Action.parse(f"play {c}"))
+    return m
+
+
+def test_kusurigui_payments() -> None:
+    """KG-PAY-1/2/3: eating the opponent's discard from an emptied pile pays one of the source's two
+    values at once; eating a willow pays nothing."""
+    t = load("kusurigui")["payments"]
+    spec = spec_for("kusurigui")
+    assert sorted(int(c) for c in spec.option("payment").choices) == t["kusuri_gui"]
+    for p in t["kusuri_gui"]:
+        # the dealer takes the dealt 20 with 21; the opponent discards 30 onto the empty pile; 31 eats it
+        m = _play(_kusurigui_match([21, 31, 50, 60], [30, 41, 52, 62], 20, payment=str(p)), 21, 30, 31)
+        assert m.state.paid == (p, -p), p
+    m = _play(_kusurigui_match([21, 111, 50, 60], [110, 41, 52, 62], 20), 21, 110, 111)
+    assert m.state.paid == ((1, -1) if t["eaten_willow_pays"] else (0, 0))
+
+
+def test_kusurigui_settlement() -> None:
+    """KG-SCORE-1: the higher dekiyaku total receives the difference (chips to spare)."""
+    assert load("kusurigui")["payments"]["settlement"] == "difference"
+    values = spec_for("kusurigui").resolve(None, {})
+    for a, b in itertools.product(range(12), repeat=2):
+        assert kg.settlement(values, (a, b), (100, 100)) == (a - b, b - a), (a, b)
+
+
+# -- Kujuroku: the deck, the Jizo variant, the settlement ------------------------------------------
+
+def test_kujuroku_card_names() -> None:
+    t = load("kujuroku")["card_names"]
+    for jizo, rows in ((False, t["rows"]), (True, [*t["rows"], t["jizo"]])):
+        ids = kj.DECK_IDS[jizo]
+        by_number: dict[int, int] = {}
+        for _, number, count in rows:
+            by_number[number] = by_number.get(number, 0) + count
+        assert {n: sum(1 for c in ids if (c // 10 if c >= 10 else 0) == n) for n in by_number} == by_number
+        assert len(ids) == sum(by_number.values())
+    assert {kj.ITSUN, kj.ISHI} <= set(kj.DECK_IDS[False])  # the special 1 and 4 are single cards
+
+
+def test_kujuroku_jizo_variant() -> None:
+    t = load("kujuroku")["jizo"]
+    base = load("kujuroku")["card_points"]
+    numbers = {int(k): v for k, v in base["numbers"].items()}
+    ids = kj.DECK_IDS[True]
+    assert len(ids) == t["deck"] and kj.stock_size(True) == t["stock"]
+    for c in ids:
+        want = t["oni"] if c == kj.ONI else t["jizo"] if c == kj.JIZO else numbers[c // 10]
+        assert kj.card_points(c, True) == want, c
+    s = first_position("kujuroku", t["options"])
+    assert len(s.zone("stock")) == t["stock"]
+
+
+def _transcribed_settlement(chips: Sequence[int]) -> list[int]:
+    """The source's rules, read from the [settlement] rows: who collects from whom, and how much."""
+    rows = {n: (collects, pays, amount) for n, collects, pays, amount in load("kujuroku")["settlement"]["rows"]}
+    collects, pays, amount = rows[sum(1 for c in chips if c > 0)]
+    out = [0, 0, 0]
+    if collects == "nobody":
+        return out
+    winners = [i for i, c in enumerate(chips) if c > 0]
+    losers = [i for i, c in enumerate(chips) if c < 0]
+    payers = losers if pays.startswith("each") else losers[:1]
+    takers = winners if collects.startswith("each") else winners[:1]
+    for p in payers:
+        for w in takers:
+            n = -chips[p] if "payer" in amount else chips[w]
+            out[p] -= n
+            out[w] += n
+    return out
+
+
+def test_kujuroku_settlement() -> None:
+    """KJ-SCORE-3…5: every mix of non-zero chip scores with at least one positive."""
+    bands = sorted({chips for _, _, chips in load("kujuroku")["chip_table"]["bands"]})
+    for chips in itertools.product(bands, repeat=3):
+        if max(chips) < 0:
+            continue  # all three negative: the source does not say (gap KJ-13)
+        got = kj.card_point_deltas(dict(enumerate(chips)), 3)
+        assert list(got) == _transcribed_settlement(chips), chips
 
 
 # -- the check is not vacuous ----------------------------------------------------------------------

@@ -8,56 +8,73 @@ of its game, ignoring the rules the record names. The search is deterministic:
    exactly is found here, with no further search).
 2. **Coordinate ascent.** From a starting point, every single change (one option set to one other
    value) is scored; the best change that improves the score is taken, and the step is repeated
-   until no single change improves it. A score is, in order: the number of records that validate,
-   then how far the failing records replay before their first problem (the sum of the action
-   indices of the first problems; a claimed result counts as the end of its deal, a final claim as
-   the end of the record), so that fixing one of several differences already counts as progress.
-   Ties go to the earlier option and value in the catalogue's order. When no single change improves
-   the score, pairs are tried among the single changes that altered the first problem of some
-   record (at most :data:`PAIRS` of them, in catalogue order): two differences that only show
-   together in one claim (say, a multiplier and a yaku value behind one wrong score) are found so.
-   Three or more differences that only show together are not searched for; their records are
+   until no change improves it (a fixed point). A score is, in order: the number of records that
+   validate, then how far the failing records replay before their first problem (the action index of
+   the first problem; a claimed result counts as the end of its deal, a final claim as the end of the
+   record), less the number of problems found at that same place (a claim whose deltas, notes and yaku
+   all differ is further from right than one whose deltas alone differ), so that fixing one of several
+   differences already counts as progress. Ties go to the earlier option and value in the catalogue's
+   order. When no single change improves the score, pairs are tried among the single changes that
+   altered some failing record's first problem or progress (the first :data:`PAIRS` of them, in
+   catalogue order), then triples of the first :data:`TRIPLES`: differences that only show together in
+   one claim (say, a multiplier, a yaku value and a field multiplier behind one wrong score) are found
+   so. Four or more differences that only show together are not searched for; their records are
    reported as unexplained.
-3. **Choice.** The starting point whose end score is best wins; ties go to fewer options changed,
-   then to the ruleset declared first.
+3. **Choice.** The starting points are searched best start score first (ties: the ruleset declared
+   first), and the search stops at the first one whose end assignment validates every record; otherwise
+   the end score that is best wins, ties going to fewer options changed, then to the ruleset declared
+   first.
 4. **Undetermined options.** For the chosen assignment, each other value of each option is tried
    on the records that validate: if every one of them still validates, the records cannot tell the
    values apart, and the option is reported as undetermined (with the values that fit) instead of
-   being guessed; it is not listed among the options that differ from the ruleset.
+   being guessed. Then each remaining option's other values are tried together with each other value
+   of an undetermined option, repeated until no more are found: an option can hide another (a yaku
+   set without the viewing yaku hides which viewing rule was played), and both are then undetermined,
+   an equivalence class of assignments the records cannot tell apart. An undetermined option is set
+   back to the ruleset's value where that still fits, and is listed among the options only where it
+   does not, so the ruleset plus the options listed is always an assignment under which every record
+   counted as valid validates.
 
 Cost. With *R* rulesets, *V* option values in all and *N* records, scoring the rulesets costs R × N
 replays; one ascent step replays the failing records *V* times, and a step is taken only when the
 score improves, so the ascent costs about (steps + 1) × V × (failing records) replays from each
-starting point, plus V × (valid records) for step 4, where a value that some record rules out
-usually stops at that record. The cost is linear in the number of option values and in the number
-of records; it does not grow with the number of combinations of values. To keep a step cheap on large inputs,
-a change is first scored on a probe of at most :data:`PROBE` failing records, and only changes that
-gain there are scored on all records. Records are replayed through :func:`hanafuda.records.replay`;
-Koi-Koi records replay at tens of thousands of actions a second, so a thousand records take minutes.
+starting point, plus V × (valid records) for step 4 (and V × U more for each undetermined option
+found, U its values), where a value that some record rules out usually stops at that record. The
+cost is linear in the number of option values and in the number of records, and the number of steps
+grows with the number of differences found; it does not grow with the number of combinations of
+values, except for the pairs (at most PAIRS² / 2) and triples (at most TRIPLES³ / 6) tried when a step
+is stuck. To keep a step cheap on large inputs, a change is first scored on a probe of at most
+:data:`PROBE` failing records, and only changes that gain there are scored on all records. Records
+are replayed through :func:`hanafuda.records.replay`; Koi-Koi records replay at tens of thousands of
+actions a second, so a thousand records take minutes (measured in docs/engines.md).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+from hanafuda_spec.catalogue import GameSpec
 from hanafuda_spec.neutral import JsonValue
-from hanafuda_spec.records import GameRecord, Problem, parse_record
+from hanafuda_spec.records import LIMITS, GameRecord, Problem, parse_record
 
 from hanafuda.parallel import Executor
 from hanafuda.progress import OnProgress
 from hanafuda.records import replay
 from hanafuda.registry import game
 
-__all__ = ["PROBE", "Identification", "Unexplained", "identify", "parse_all"]
+__all__ = ["PAIRS", "PROBE", "TRIPLES", "Identification", "Unexplained", "identify", "parse_all"]
 
 #: How many failing records a candidate change is first scored on.
 PROBE = 24
 #: When no single change improves the score, pairs of the first this many changes that altered a
 #: first problem are tried.
 PAIRS = 24
+#: When no pair improves it either, triples of the first this many such changes are tried.
+TRIPLES = 12
 
 
 @dataclass(frozen=True)
@@ -75,7 +92,9 @@ class Identification:
 
     game: str
     ruleset: str
-    options: Mapping[str, str]  #: the options that differ from the ruleset (undetermined ones excluded)
+    #: the options that differ from the ruleset: with them, every record counted as valid validates (an
+    #: undetermined option is listed only when the ruleset's own value does not fit)
+    options: Mapping[str, str]
     undetermined: Mapping[str, tuple[str, ...]]  #: option -> the values no record can tell apart
     records: int
     valid: int
@@ -102,75 +121,171 @@ def parse_all(docs: Sequence[Any]) -> tuple[list[GameRecord], list[Problem]]:
 
 
 Assignment = tuple[tuple[str, str], ...]
+#: A score: records that validate, then how far the failing records replay (see :meth:`_Scorer.summary`).
+Score = tuple[int, int]
+#: Problems found at one place (one claim) count towards progress up to this many.
+_AT_ONCE = 16
+
+
+Summary = tuple[Problem | None, int]
 
 
 class _Scorer:
     def __init__(self, recs: Sequence[GameRecord], executor: Executor | None = None,
                  on_progress: OnProgress | None = None) -> None:
         self.recs = recs
-        self.cache: dict[tuple[int, str, Assignment], Problem | None] = {}
+        self.cache: dict[tuple[int, str, Assignment], Summary] = {}
         self.executor = executor
         self.on_progress = on_progress
 
-    def first_problem(self, i: int, ruleset: str, values: Assignment) -> Problem | None:
+    def summary(self, i: int, ruleset: str, values: Assignment) -> Summary:
+        """Record ``i`` under the rules: its first problem and its progress (:func:`_summary`)."""
         key = (i, ruleset, values)
-        if key not in self.cache:
-            self.cache[key] = _first_problem((i, self.recs[i]), ruleset, values)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = _summary((i, self.recs[i]), ruleset, values)
             if self.on_progress is not None:  # replays done; how many the search takes is not known ahead
                 self.on_progress(len(self.cache), None)
-        return self.cache[key]
+        return found
 
-    def score(self, idx: Sequence[int], ruleset: str, values: Assignment) -> tuple[int, int]:
+    def first_problem(self, i: int, ruleset: str, values: Assignment) -> Problem | None:
+        return self.summary(i, ruleset, values)[0]
+
+    def score(self, idx: Sequence[int], ruleset: str, values: Assignment) -> Score:
         self.prefetch(idx, ruleset, values)
         valid = progress = 0
         for i in idx:
-            p = self.first_problem(i, ruleset, values)
+            p, g = self.summary(i, ruleset, values)
             if p is None:
                 valid += 1
-            else:
-                progress += self.position(i, p)
+            progress += g
         return valid, progress
 
     def prefetch(self, idx: Sequence[int], ruleset: str, *assignments: Assignment) -> None:
         """With an executor of worker processes or a cluster, replay there the records of ``idx``
-        not yet replayed under each assignment, in one batch (the same first problems as one by
-        one; only the time differs)."""
+        not yet replayed under each assignment, in one batch (the same summaries as one by one; only
+        the time differs)."""
         ex = self.executor
         missing = [(i, values) for values in assignments for i in idx if (i, ruleset, values) not in self.cache]
         if ex is None or ex.in_process or len(missing) < 2:
             return
-        work = partial(_first_problem_of, ruleset=ruleset)
+        work = partial(_summary_of, ruleset=ruleset)
         chunk = max(1, len(missing) // (4 * ex.workers))
         items = [(i, self.recs[i], values) for i, values in missing]
-        for (i, values), p in zip(missing, ex.map(work, items, chunksize=chunk), strict=True):
-            self.cache[(i, ruleset, values)] = p
+        for (i, values), found in zip(missing, ex.map(work, items, chunksize=chunk), strict=True):
+            self.cache[(i, ruleset, values)] = found
             if self.on_progress is not None:
                 self.on_progress(len(self.cache), None)
 
-    def position(self, i: int, p: Problem) -> int:
-        """How far record ``i`` replays before problem ``p``: its action index; for a claim about a deal,
-        the end of that deal; for a claim about the whole match, the end of the record."""
-        if p.where.action is not None:
-            return p.where.action
-        rec = self.recs[i]
-        if p.where.deal is not None:
-            return sum(r.actions for r in rec.rounds[:p.where.deal]) + 1
-        return len(rec.actions) + 1
 
-
-def _first_problem(item: tuple[int, GameRecord], ruleset: str, values: Assignment) -> Problem | None:
-    """The first problem of record ``item[0]`` replayed under ``ruleset`` and ``values`` (what a worker runs)."""
+def _summary(item: tuple[int, GameRecord], ruleset: str, values: Assignment) -> Summary:
+    """Record ``item[1]`` (number ``item[0]`` from 0) replayed under ``ruleset`` and ``values``: its first
+    problem, and its progress: the position of the first problem (:func:`_position`), less the problems
+    found at that same place (a claim whose deltas, notes and yaku all differ is further from right than
+    one whose deltas alone differ). This is what a worker runs."""
     i, rec = item
     probs = replay(replace(rec, ruleset=ruleset, options=dict(values)), i + 1).problems
-    return probs[0] if probs else None
+    if not probs:
+        return None, 0
+    first = probs[0]
+    at = _position(rec, first)
+    same = sum(1 for p in probs if p.where.deal == first.where.deal and _position(rec, p) == at)
+    return first, at * _AT_ONCE - min(same, _AT_ONCE - 1)
 
 
-def _first_problem_of(item: tuple[int, GameRecord, Assignment], ruleset: str) -> Problem | None:
-    return _first_problem(item[:2], ruleset, item[2])
+def _summary_of(item: tuple[int, GameRecord, Assignment], ruleset: str) -> Summary:
+    return _summary(item[:2], ruleset, item[2])
+
+
+def _position(rec: GameRecord, p: Problem) -> int:
+    """How far ``rec`` replays before problem ``p``: its action index; for a claim about a deal, the end
+    of that deal; for a claim about the whole match, past the end of the record; and, among problems at
+    one index, the later deal is further (the claim of a deal comes before the first action of the next,
+    and the actions running out in a deal the record does not have come after the claims of the deals it
+    has; a claim is further than the actions running out at the same place)."""
+    end = len(rec.actions) + 1
+    deals = len(rec.rounds) + 1
+    if p.where.action is not None:
+        at = min(p.where.action, end)
+    elif p.where.deal is not None:
+        at = min(sum(r.actions for r in rec.rounds[:p.where.deal]), end)  # after the deal's last action
+    else:
+        at = end
+    deal = deals if p.where.deal is None else min(p.where.deal, deals)
+    return (at * (LIMITS["deals"] + 2) + deal) * 2 + (p.where.action is None)
 
 
 def _set(values: Assignment, key: str, value: str) -> Assignment:
     return tuple((k, value if k == key else v) for k, v in values)
+
+
+def _set_all(values: Assignment, changes: Sequence[tuple[str, str]]) -> Assignment:
+    new = dict(changes)
+    return tuple((k, new.get(k, v)) for k, v in values)
+
+
+class _Search:
+    """Coordinate ascent from one starting point (see the module docstring)."""
+
+    def __init__(self, spec: GameSpec, sc: _Scorer, ruleset: str) -> None:
+        self.spec, self.sc, self.ruleset = spec, sc, ruleset
+        self.everyone = range(len(sc.recs))
+
+    def run(self, values: Assignment, score: Score) -> tuple[Score, Assignment]:
+        sc, rs, n = self.sc, self.ruleset, len(self.sc.recs)
+        while score[0] < n:
+            failing = [i for i in self.everyone if sc.first_problem(i, rs, values) is not None]
+            probe = failing[:PROBE]
+            base_probe = sc.score(probe, rs, values)
+            gains: list[tuple[Score, int, tuple[str, str]]] = []  # single changes that improve every record's score
+            moved: list[tuple[str, str]] = []  # single changes that alter some problem of the probe
+            before = [sc.summary(i, rs, values) for i in probe]
+            sc.prefetch(probe, rs, *(_set(values, o.key, c) for o in self.spec.options for c in o.choices))
+            order = 0
+            for opt in self.spec.options:
+                current = dict(values)[opt.key]
+                for choice in opt.choices:
+                    if choice == current:
+                        continue
+                    order += 1
+                    cand = _set(values, opt.key, choice)
+                    if sc.score(probe, rs, cand) <= base_probe:
+                        after = (sc.summary(i, rs, cand) for i in probe)
+                        if any((str(x[0]), x[1:]) != (str(y[0]), y[1:]) for x, y in zip(after, before, strict=True)):
+                            moved.append((opt.key, choice))
+                        continue
+                    s = sc.score(self.everyone, rs, cand)
+                    if s > score:
+                        gains.append((s, -order, (opt.key, choice)))
+            step: tuple[Score, Assignment] | None = None
+            if gains:
+                gains.sort(reverse=True)  # the best gain; on a tie, the change first in catalogue order
+                step = (gains[0][0], _set(values, *gains[0][2]))
+            else:
+                step = self.combined(values, score, probe, base_probe, moved)
+            if step is None:
+                break
+            score, values = step
+        return score, values
+
+    def combined(self, values: Assignment, score: Score, probe: Sequence[int], base_probe: Score,
+                 moved: Sequence[tuple[str, str]]) -> tuple[Score, Assignment] | None:
+        """Differences that only show together: pairs, then triples, of the changes that moved a problem."""
+        sc, rs = self.sc, self.ruleset
+        for size, limit in ((2, PAIRS), (3, TRIPLES)):
+            step: tuple[Score, Assignment] | None = None
+            for combo in itertools.combinations(moved[:limit], size):
+                if len({k for k, _ in combo}) < size:
+                    continue
+                cand = _set_all(values, combo)
+                if sc.score(probe, rs, cand) <= base_probe:
+                    continue
+                s = sc.score(self.everyone, rs, cand)
+                if s > score and (step is None or s > step[0]):
+                    step = (s, cand)
+            if step is not None:
+                return step
+        return None
 
 
 def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | None = None,
@@ -183,73 +298,76 @@ def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | Non
     spec = g.spec
     sc = _Scorer(recs, executor, on_progress)
     everyone = range(len(recs))
-    best: tuple[tuple[int, int], int, int, str, Assignment] | None = None
+    best: tuple[Score, int, int, str, Assignment] | None = None
     starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)
               for order, rs in enumerate(spec.rulesets)]
-    top = max(s[0] for s, _, _ in starts)
-    for start, order, rs in starts:
-        score = start
-        if score[0] != top:
+    top = max(s[0][0] for s in starts)
+    for start, order, rs in sorted(starts, key=lambda s: (s[0], -s[1]), reverse=True):
+        if start[0] != top:
             continue  # only the rulesets under which the most records validate are searched further
-        values: Assignment = tuple(sorted(spec.resolve(rs.name).items()))
-        while score[0] < len(recs):
-            failing = [i for i in everyone if sc.first_problem(i, rs.name, values) is not None]
-            probe = failing[:PROBE]
-            base_probe = sc.score(probe, rs.name, values)
-            step: tuple[tuple[int, int], Assignment] | None = None
-            before = [str(sc.first_problem(i, rs.name, values)) for i in probe]
-            moved: list[tuple[str, str]] = []  # single changes that alter some first problem of the probe
-            sc.prefetch(probe, rs.name, *(_set(values, o.key, c) for o in spec.options for c in o.choices))
-            for opt in spec.options:
-                for choice in opt.choices:
-                    if dict(values)[opt.key] == choice:
-                        continue
-                    cand = _set(values, opt.key, choice)
-                    if sc.score(probe, rs.name, cand) <= base_probe:
-                        after = (str(sc.first_problem(i, rs.name, cand)) for i in probe)
-                        if any(x != y for x, y in zip(after, before, strict=True)):
-                            moved.append((opt.key, choice))
-                        continue
-                    s = sc.score(everyone, rs.name, cand)
-                    if s > score and (step is None or s > step[0]):
-                        step = (s, cand)
-            if step is None:  # two differences that only show together: pairs of the changes that moved
-                for a, (k1, v1) in enumerate(moved[:PAIRS]):
-                    for k2, v2 in moved[a + 1:PAIRS]:
-                        if k1 == k2:
-                            continue
-                        cand = _set(_set(values, k1, v1), k2, v2)
-                        if sc.score(probe, rs.name, cand) <= base_probe:
-                            continue
-                        s = sc.score(everyone, rs.name, cand)
-                        if s > score and (step is None or s > step[0]):
-                            step = (s, cand)
-            if step is None:
-                break
-            score, values = step
+        if best is not None and best[0][0] == len(recs):
+            break  # a start searched earlier explains every record
+        score, values = _Search(spec, sc, rs.name).run(tuple(sorted(spec.resolve(rs.name).items())), start)
         base = dict(spec.resolve(rs.name))
         changed = sum(1 for k, v in values if base[k] != v)
         key = (score, -changed, -order, rs.name, values)
         if best is None or key[:3] > best[:3]:
             best = key
     assert best is not None
-    (valid, _), _, _, ruleset, values = best
+    _, _, _, ruleset, values = best
     base = dict(spec.resolve(ruleset))
+    undetermined = _undetermined(spec, sc, ruleset, values)
     ok = [i for i in everyone if sc.first_problem(i, ruleset, values) is None]
-    undetermined: dict[str, tuple[str, ...]] = {}
-    for opt in spec.options:
-        current = dict(values)[opt.key]
-        fits = [current]
-        for choice in opt.choices:
-            if choice != current and ok and all(sc.first_problem(i, ruleset, _set(values, opt.key, choice)) is None
-                                                for i in ok):
-                fits.append(choice)
-        if len(fits) > 1:
-            undetermined[opt.key] = tuple(c for c in opt.choices if c in fits)
-    options = {k: v for k, v in values if base[k] != v and k not in undetermined}
+    for opt_key in undetermined:  # the ruleset's own value where it fits, so that ruleset + options is the answer
+        cand = _set(values, opt_key, base[opt_key])
+        if cand != values and all(sc.first_problem(i, ruleset, cand) is None for i in ok):
+            values = cand
+    options = {k: v for k, v in values if base[k] != v}
+    valid = sum(1 for i in everyone if sc.first_problem(i, ruleset, values) is None)
     unexplained = []
     for i in everyone:
         p = sc.first_problem(i, ruleset, values)
         if p is not None:
             unexplained.append(Unexplained(i + 1, p.rule_id, str(p)))
     return Identification(spec.key, ruleset, options, undetermined, len(recs), valid, tuple(unexplained))
+
+
+def _undetermined(spec: GameSpec, sc: _Scorer, ruleset: str, values: Assignment) -> dict[str, tuple[str, ...]]:
+    """The options whose other values fit every record that validates: on their own, or together with
+    other values of options already found undetermined (an option that hides another, such as a yaku
+    set without the viewing yaku hiding their value), repeated until nothing more is found."""
+    ok = [i for i in range(len(sc.recs)) if sc.first_problem(i, ruleset, values) is None]
+    if not ok:
+        return {}
+
+    refuters: list[int] = []  # the records that last ruled a candidate out, tried first (move to front)
+
+    def fits(cand: Assignment) -> bool:
+        for i in itertools.chain(refuters, (i for i in ok if i not in refuters)):
+            if sc.first_problem(i, ruleset, cand) is not None:
+                if i in refuters:
+                    refuters.remove(i)
+                refuters.insert(0, i)
+                del refuters[8:]
+                return False
+        return True
+
+    current = dict(values)
+    found: dict[str, set[str]] = {}
+    for opt in spec.options:
+        alt = {c for c in opt.choices if c != current[opt.key] and fits(_set(values, opt.key, c))}
+        if alt:
+            found[opt.key] = alt | {current[opt.key]}
+    grew = True
+    while grew:
+        grew = False
+        partners = [(k, c) for k, cs in found.items() for c in sorted(cs) if c != current[k]]
+        for opt in spec.options:
+            if opt.key in found:
+                continue
+            alt = {c for c in opt.choices if c != current[opt.key]
+                   and any(fits(_set_all(values, [(opt.key, c), p])) for p in partners)}
+            if alt:
+                found[opt.key] = alt | {current[opt.key]}
+                grew = True
+    return {o.key: tuple(c for c in o.choices if c in found[o.key]) for o in spec.options if o.key in found}

@@ -102,6 +102,9 @@ SOURCES: dict[str, Source] = {
                "MIT; Python; the engine of the 201 human game records of the paper"),
         engine("ENG-GOKK", "ngs/go-koikoi", "3c1068c76bfe0540a8c961605fad1ec93e0c3cb5", "2026-03-30",
                "go-koikoi (a terminal Koi-Koi game)", "ngs", "Go; its docs/rules.md claims Nintendo's rules"),
+        engine("ENG-KKS", "sidsryu/koikoi-scorer", "d8376a8340df10619d1c457f99cac1a5294c03a4", "2016-08-31",
+               "koikoi-scorer (a Koi-Koi score calculator)", "Sid S. Ryu",
+               "MIT; C++; a scorer of capture piles, no play; its defaults claim Nintendo's rules"),
         Source("DOSSIER", "Rules sources and seed audit", "hanafuda project", "2026",
                "", "our research notes: gap ids and checked arithmetic"),
     )

@@ -35,6 +35,7 @@ ha = Citer("FW-HA")
 bh = Citer("ENG-BH")
 kkai = Citer("ENG-KKAI")
 gokk = Citer("ENG-GOKK")
+kks = Citer("ENG-KKS")
 
 BRIGHTS = frozenset({10, 30, 80, 110, 120})
 DRY_BRIGHTS = frozenset({10, 30, 80, 120})
@@ -47,6 +48,10 @@ CHAFF = frozenset(
 )
 SAKE = 90
 LIGHTNING_CARD = 113
+RAIN_MAN = 110
+WILLOW_CARDS = frozenset({110, 111, 112, 113})
+#: viewing=rain-pile / willow-pile: the cards in the holder's own pile that rain off both viewing yaku.
+VIEWING_RAIN = {"rain-pile": frozenset({RAIN_MAN, LIGHTNING_CARD}), "willow-pile": WILLOW_CARDS}
 PAULOWNIA_CHAFF = 121
 
 #: chaff_doubles: which of the Sake Cup, Lightning and yellow Paulownia count as two Chaff.
@@ -423,6 +428,14 @@ RULES = (
     _r("KK-YAKU-19", T.YAKU, "With yaku_set=leaflet-1960s there is no Boar-Deer-Butterfly and no viewing yaku; with "
        "yaku_set=flower-card-game there is also no Three Brights and no Rainy Four Brights.",
        (fw("Older Yaku", "lacks"),), RS, "KK-23", "yaku_set"),
+    _r("KK-YAKU-20", T.YAKU, "With rainy_four_brights=three-brights, the Rain Man with three other Brights is not "
+       "Rainy Four Brights: it scores as Three Brights (three_brights points); the Rain Man with two other Brights "
+       "still forms nothing.",
+       (kks("src/scoring-hand-calculator.cpp: ScoringHandCalculator::calculateThreeBrights"),), IMPL, None,
+       "rainy_four_brights"),
+    _r("KK-YAKU-21", T.YAKU, "With viewing=rain-pile, neither viewing yaku forms while the holder's own capture pile "
+       "holds the Rain Man or the Lightning; with viewing=willow-pile, while it holds any Willow card.",
+       (kks("src/scoring-hand-calculator.cpp: ScoringHandCalculator::isRaining"),), IMPL, None, "viewing"),
     _r("KK-DEAL-7", T.DEALING, "With hand_size=10, each player is dealt 10 cards; the table still gets 8 and the draw "
        "pile holds 20.", (fw("Setup Variations", "10 cards to their hand"),), RS, "KK-1", "hand_size"),
     _r("KK-SCORE-4", T.SCORING, "The doubling of a base score of 7 or more can be switched off (seven_double=off).",
@@ -469,9 +482,14 @@ OPTIONS = (
     OptionSpec("sake_cup", ("both", "either", "animal"), "both",
                "The Sake Cup counts as Animal and Chaff, as either (the better), or as an Animal only.",
                fw("Taming the Sake Cup")),
-    OptionSpec("viewing", ("on", "off", "need-other", "weather"), "on",
+    OptionSpec("viewing", ("on", "off", "need-other", "weather", "rain-pile", "willow-pile"), "on",
                "Viewing yaku: recognised; not recognised; only with another yaku; rained off by Willow / "
-               "fogged off by Paulownia cards on the table.", fw("Taming the Sake Cup")),
+               "fogged off by Paulownia cards on the table; rained off by the Rain Man or the Lightning in the "
+               "holder's own pile; rained off by any Willow card in it (koikoi-scorer, KK-YAKU-21).",
+               fw("Taming the Sake Cup")),
+    OptionSpec("rainy_four_brights", ("7", "three-brights"), "7",
+               "The Rain Man with three other Brights: Rainy Four Brights (7); or Three Brights (koikoi-scorer, "
+               "KK-YAKU-20).", kks("src/scoring-hand-calculator.cpp: ScoringHandCalculator::calculateThreeBrights")),
     OptionSpec("chaff_doubles", CHAFF_DOUBLES_CHOICES, "off",
                "Cards counting as two Chaff: none; the Sake Cup, Lightning and yellow Paulownia (on); or the ones "
                "named.", fw("Additional Card Properties", "and/or")),
@@ -583,6 +601,16 @@ RULESETS = (
                 {**_NINTENDO, "teyaku": "off", "field_teyaku": "play", "field_pairs": "play", "sake_cup": "animal",
                  "koikoi_last_turn": "forbidden"},
                 gokk("game.go: Game.StartRound; yaku.go: CheckYaku; ui.go: UI.checkPlayerYaku")),
+    RulesetSpec("koikoi-scorer", "Engine profile of koikoi-scorer's defaults (ENG-KKS), a scorer of capture piles: "
+                "Nintendo's values; the older yaku (no extra points for Boar-Deer-Butterfly, Poetry or Blue Ribbons, "
+                "which stack with Animals and Ribbons); the Rain Man with three Brights is Three Brights; no viewing "
+                "yaku, no Cards of the Month, no doubling at 7; the Sake Cup is an Animal only. It scores piles only: "
+                "the play and koi-koi rules are FW-KK's.",
+                {"five_brights": "10", "three_brights": "5", "month_cards": "off", "yaku_system": "older",
+                 "rainy_four_brights": "three-brights", "viewing": "off", "seven_double": "off",
+                 "sake_cup": "animal"},
+                kks("src/scoring-hand-calculator.cpp: ScoringHandCalculator::calculate; src/score-table.cpp: "
+                    "ScoreTable::defaultTable; src/koikoi-scorer.cpp: KoikoiScorer::report")),
 )
 
 SPEC = KOIKOI = GameSpec(
@@ -615,8 +643,6 @@ def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = 
     """
     role = sake or values["sake_cup"]
     animals = ANIMALS if role in ("both", "either", "animal") else ANIMALS - {SAKE}
-    if role == "chaff":
-        animals = ANIMALS - {SAKE}
     chaff = CHAFF | {SAKE} if role in ("both", "chaff") else CHAFF
     older = values["yaku_system"] in ("older", "older-stacked")
     yset = values.get("yaku_set", "full")
@@ -629,6 +655,9 @@ def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = 
         YakuDef("three-brights", "Three Brights", "三光", int(values["three_brights"]), DRY_BRIGHTS, 3,
                 "KK-YAKU-5", group="brights", forbidden=frozenset({110})),
     ]
+    if values.get("rainy_four_brights", "7") == "three-brights":  # KK-YAKU-20
+        rows[2] = YakuDef("three-brights", "Three Brights", "三光", int(values["three_brights"]), DRY_BRIGHTS, 3,
+                          "KK-YAKU-20", group="brights", required=frozenset({RAIN_MAN}))
     if yset == "flower-card-game":  # KK-YAKU-19
         rows = [y for y in rows if y.id not in ("rainy-four-brights", "three-brights")]
     bdb = frozenset({60, 70, 100})
@@ -662,9 +691,12 @@ def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = 
         rows = [y for y in rows if y.id != "boar-deer-butterfly"]
     if values["viewing"] != "off" and yset == "full":
         vp = 5 if values.get("viewing_value", "5") == "5" else 3 if called else 1  # KK-YAKU-17
+        rain = VIEWING_RAIN.get(values["viewing"], frozenset())  # KK-YAKU-21
         rows += [
-            YakuDef("flower-viewing", "Flower-viewing sake", "花見酒", vp, frozenset({30, SAKE}), 2, "KK-YAKU-12"),
-            YakuDef("moon-viewing", "Moon-viewing sake", "月見酒", vp, frozenset({80, SAKE}), 2, "KK-YAKU-13"),
+            YakuDef("flower-viewing", "Flower-viewing sake", "花見酒", vp, frozenset({30, SAKE}), 2, "KK-YAKU-12",
+                    forbidden=rain),
+            YakuDef("moon-viewing", "Moon-viewing sake", "月見酒", vp, frozenset({80, SAKE}), 2, "KK-YAKU-13",
+                    forbidden=rain),
         ]
     if values["month_cards"] == "on" and month is not None:
         mc = frozenset(month * 10 + i for i in range(4))

@@ -43,7 +43,7 @@ LIGHTNING = 113  #: the Willow Lightning, a wild card with lightning=wild (KK-WI
 #: Options that change how the rows combine rather than the rows themselves.
 SEMANTIC = ("sake_cup", "viewing", "yaku_count")
 YAKU_KEYS = ("five_brights", "three_brights", "month_cards", "sake_cup", "viewing", "chaff_doubles", "yaku_system",
-             "yaku_count")
+             "yaku_count", "rainy_four_brights")
 
 Result = tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]
 
