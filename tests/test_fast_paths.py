@@ -169,7 +169,22 @@ def test_KK_YAKU_1_every_koikoi_table_gets_the_table_driven_scorer() -> None:
                  {"sake_cup": "animal"}, {"yaku_set": "flower-card-game"}, {"viewing_value": "1-3"}):
         rules = kk.GAME.rules(None, opts)
         for month in (None, 4):
-            assert isinstance(rules.scorer(month, None, True), kk._Scorer), opts
+            table = kk._table(rules.values, month, None, rules.opt["viewing_value"] != "5")
+            assert kk._Scorer.applies(table), opts
+            if not opts:  # the default tables get the written-out closure
+                scorer = kk._Scorer(table)
+                assert scorer.function() != scorer.__call__
+
+
+@given(st.integers(0, 2**48 - 1), st.sampled_from((None, *range(1, 13))), st.booleans(), _options(kk.GAME))
+def test_KK_YAKU_1_the_written_out_scorer_is_the_table_scorer(pile: int, month: int | None, called: bool,
+                                                              opts: dict[str, str]) -> None:
+    """``_Scorer.function`` (the lookups written out) answers what ``_Scorer.__call__`` answers."""
+    rules = _rules(kk.GAME, None, opts)
+    table = kk._table(rules.values, month, None, called and rules.opt["viewing_value"] != "5")
+    if kk._Scorer.applies(table):
+        scorer = kk._Scorer(table)
+        assert scorer.function()(pile) == scorer(pile)
 
 
 # -- the shuffle ------------------------------------------------------------------------------
@@ -230,3 +245,47 @@ def test_a_broken_koikoi_record_gets_the_same_report_through_the_fast_replay(see
         finally:
             records.FAST_REPLAY = True
     assert reports[0] == reports[1]
+
+
+# -- the public scorer's shortcuts (hanafuda.score) --------------------------------------------
+
+_PILE_ITEMS = st.one_of(st.integers(-2, 130), st.sampled_from(("10", " 31 ", "susuki_moon", "SUSUKI_MOON", "x", "72")),
+                        st.sampled_from(kk.INDEX.cards), st.booleans())
+
+
+@given(st.sampled_from(("hanafuda", "kusurigui", "daini")), st.lists(_PILE_ITEMS, max_size=8))
+def test_parse_pile_is_parse_many(deck_name: str, items: list[Any]) -> None:
+    """``hanafuda._parse_pile`` (ids and card objects looked up by id) gives the cards, or raises the
+    error, that the text path ``Deck.parse_many`` gives."""
+    import hanafuda
+    from hanafuda_spec.cards import DECKS
+
+    deck = DECKS[deck_name]
+    try:
+        want: object = deck.parse_many(hanafuda._card_texts(items))
+    except ValueError as e:
+        want = (type(e), str(e))
+    try:
+        got: object = hanafuda._parse_pile(deck, iter(items))  # any iterable, read once
+    except ValueError as e:
+        got = (type(e), str(e))
+    assert got == want
+
+
+def test_score_resolves_the_same_rules_once_per_options() -> None:
+    """``hanafuda.score`` resolves rules once per (game, ruleset, options): equal to ``Game.rules``;
+    bad options still raise (and are not cached); option mappings that make no key are resolved as
+    they are."""
+    import hanafuda
+
+    opts = {"chaff_doubles": "on", "month_cards": "on"}
+    a = hanafuda._rules(kk.GAME, None, opts)
+    assert a == kk.GAME.rules(None, opts)
+    assert hanafuda._rules(kk.GAME, None, dict(reversed(opts.items()))) is a
+    for _ in range(2):
+        with pytest.raises(OptionError):
+            hanafuda._rules(kk.GAME, None, {"chaff_doubles": "maybe"})
+    with pytest.raises(OptionError):
+        hanafuda._rules(kk.GAME, None, {"chaff_doubles": ["on"]})  # type: ignore[dict-item]
+    assert hanafuda.score("koikoi", [30, 31, 32, 33], month=3, options=opts) == kk.GAME.score(
+        kk.GAME.rules(None, opts), [kk.INDEX.by_id[i] for i in (30, 31, 32, 33)], 3)

@@ -30,11 +30,12 @@ the rule broken), :class:`ScoringError`.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hanafuda_spec.cards import BaseCard
+from hanafuda_spec.cards import BaseCard, Deck
 
 from hanafuda.engine import Action, Game, IllegalActionError, Match, PileScore
 from hanafuda.records import RecordReport, record_match, validate_document, validate_stream
@@ -91,6 +92,47 @@ def _card_texts(cards: Iterable[int | str | BaseCard]) -> list[str]:
     return [str(c.id) if isinstance(c, BaseCard) else str(c) for c in cards]
 
 
+@functools.lru_cache(maxsize=64)
+def _cached_rules(gm: AnyGame, ruleset: str | None, options: tuple[tuple[str, str], ...]) -> Any:
+    """``gm.rules(ruleset, options)``, resolved once per (game, ruleset, options): typed rules are
+    immutable values, and resolving them (and building their scoring tables) is most of the cost of
+    ``score`` otherwise. A bad name or option raises, and nothing is cached."""
+    return gm.rules(ruleset, dict(options))
+
+
+def _rules(gm: AnyGame, ruleset: str | None, options: Mapping[str, str] | None) -> Any:
+    """The typed rules, through ``_cached_rules`` when the options make a key (strings sort and
+    hash); anything else goes to ``gm.rules`` as it is, to be refused there."""
+    try:
+        key = tuple(sorted(options.items())) if options else ()
+        return _cached_rules(gm, ruleset, key)
+    except TypeError:  # unhashable or unorderable option names or values
+        return gm.rules(ruleset, options)
+
+
+_BY_ID: dict[str, dict[int, BaseCard]] = {}
+
+
+def _parse_pile(deck: Deck, cards: Iterable[int | str | BaseCard]) -> tuple[BaseCard, ...]:
+    """``deck.parse_many(_card_texts(cards))``: card objects and ids (ints) are looked up by id
+    directly, instead of through their text. Anything else (text, an unknown card, a card given
+    twice) takes the text path, which gives the same cards and raises the same errors."""
+    items = list(cards)
+    by_id = _BY_ID.get(deck.name)
+    if by_id is None:
+        by_id = _BY_ID[deck.name] = {c.id: c for c in deck.cards}
+    out: list[BaseCard] = []
+    for c in items:
+        found = by_id.get(c.id) if isinstance(c, BaseCard) else by_id.get(c) if type(c) is int else None
+        if found is None:
+            break
+        out.append(found)
+    else:
+        if len({c.id for c in out}) == len(out):
+            return tuple(out)
+    return deck.parse_many(_card_texts(items))
+
+
 def score(g: str | AnyGame, cards: Iterable[int | str | BaseCard], *, ruleset: str | None = None,
           options: Mapping[str, str] | None = None, month: int | None = None,
           table: Iterable[int | str | BaseCard] | None = None) -> PileScore:
@@ -110,7 +152,7 @@ def score(g: str | AnyGame, cards: Iterable[int | str | BaseCard], *, ruleset: s
     5
     """
     gm = _game(g)
-    rules = gm.rules(ruleset, options)
+    rules = _rules(gm, ruleset, options)
     if month is not None:
         if not gm.month_matters(rules):
             raise ScoringError("month", f"{gm.spec.name} has no month-dependent yaku under these rules"
@@ -118,7 +160,7 @@ def score(g: str | AnyGame, cards: Iterable[int | str | BaseCard], *, ruleset: s
         if not 1 <= month <= 12:
             raise ScoringError("month", f"month {month}: a month is 1 to 12")
     deck = gm.deck(rules)
-    pile = deck.parse_many(_card_texts(cards))
+    pile = _parse_pile(deck, cards)
     if not gm.table_matters(rules):
         if table is not None:
             raise ScoringError("table", f"{gm.spec.name} scores a pile without looking at the table under these rules")
@@ -126,7 +168,7 @@ def score(g: str | AnyGame, cards: Iterable[int | str | BaseCard], *, ruleset: s
     if table is None:
         raise ScoringError("table", f"{gm.spec.name}: under these rules a yaku depends on the cards on the table "
                            "(viewing=weather): the table is needed (an empty list for an empty table)")
-    on_table = deck.parse_many(_card_texts(table))
+    on_table = _parse_pile(deck, table)
     both = sorted(c.id for c in set(pile) & set(on_table))
     if both:
         raise ScoringError("table", f"card(s) {', '.join(map(str, both))} cannot be both in the pile and on the table")

@@ -140,6 +140,8 @@ ACTION_ORDER = attrgetter("kind", "cards", "label")
 
 #: Sort key giving the order of cards (they compare by id alone): ``sorted(cards, key=CARD_ORDER)``.
 CARD_ORDER = attrgetter("id")
+#: A card's id (``CARD_ID(c) == c.id``), for ``map``.
+CARD_ID = CARD_ORDER
 
 
 def action(kind: str, cards: tuple[int, ...] = (), label: str = "") -> Action:
@@ -167,10 +169,13 @@ class PileScore:
         return sum(y.points for y in self.yaku)
 
 
+_new = object.__new__
+
+
 def pile_score(yaku: tuple[ScoredYaku, ...], card_points: int | None = None) -> PileScore:
     """``PileScore(yaku, card_points)`` without the frozen dataclass's ``__init__`` (half the time:
     the scorers' hot path)."""
-    new = object.__new__(PileScore)
+    new = _new(PileScore)
     d = new.__dict__
     d["yaku"] = yaku
     d["card_points"] = card_points
@@ -461,7 +466,11 @@ class Match(Generic[S, R]):
         order = fast_shuffled(game.deck(rules).cards, rng)
         setup = RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
         state = game.start_round(rules, order, setup)
-        return cls(game, rules, info, state, tuple(c.id for c in order), rng.state)
+        # cls(game, rules, info, state, deck_order, rng_state), without the frozen dataclass's __init__
+        m = _new(cls)
+        m.__dict__.update(game=game, rules=rules, info=info, state=state, deck_order=tuple(map(CARD_ID, order)),
+                          rng_state=rng.state)
+        return m
 
     @property
     def over(self) -> bool:
@@ -524,10 +533,11 @@ def play_match(game: Game[S, R], rules: R, seed: int, choose: Callable[[Sequence
                 played.append(a)
                 m = m.apply(a)
         else:
-            while not fast.over():
-                a = choose(fast.legal())
-                played.append(a)
-                fast.play(a)
+            over, legal, play, keep = fast.over, fast.legal, fast.play, played.append
+            while not over():
+                a = choose(legal())
+                keep(a)
+                play(a)
             m = Match.advance(evolve(m, state=fast.state()))
         deals.append(played)
         deals.extend([] for _ in range(len(m.info.history) - rounds - 1))  # rounds over at their deal

@@ -90,7 +90,7 @@ class CardIndex(Generic[C]):
     def mask_of(self, cards: Iterable[BaseCard]) -> int:
         m = 0
         for c in cards:
-            m |= 1 << c.bit
+            m |= c.mask
         return m
 
     def cards_of(self, mask: int) -> tuple[C, ...]:

@@ -382,9 +382,9 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
     report.game = g.spec.key
     try:
         if ruleset is not None:
-            rules = g.rules(ruleset, options or {})
+            rules = _rules(g, ruleset, options or {})
         else:
-            rules = g.rules(rec.ruleset, {**rec.options, **(options or {})})
+            rules = _rules(g, rec.ruleset, {**rec.options, **(options or {})})
     except OptionError as e:
         sink.add("REC-RULES-1", str(e), path="$.rules")
         return report
@@ -407,6 +407,23 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
 
 
 _NO_STEP = None
+
+
+def _rules(g: AnyGame, ruleset: str | None, options: Mapping[str, str]) -> Any:
+    """``g.rules(ruleset, options)``, resolved once per (game, ruleset, options) by
+    ``_cached_rules``: typed rules are immutable values, and a stream of records mostly repeats
+    the same rules (resolving them, and the tables their first use builds, costs a few actions'
+    time per record). Options that make no key (unhashable or unorderable) are resolved as given."""
+    try:
+        key = tuple(sorted(options.items()))
+        return _cached_rules(g, ruleset, key)
+    except TypeError:
+        return g.rules(ruleset, options)
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_rules(g: AnyGame, ruleset: str | None, options: tuple[tuple[str, str], ...]) -> Any:
+    return g.rules(ruleset, dict(options))  # an OptionError propagates, and nothing is cached
 
 
 #: Replay plain entries through the games' fast rounds (``_Replay.fast_replay``); the tests turn
@@ -446,21 +463,22 @@ class _Replay:
         if fast is None:
             return pos, state
         actions, n = self.rec.actions, len(self.rec.actions)
-        while pos < n and not fast.over():
+        over, legal_now, play, parse = fast.over, fast.legal, fast.play, _parse_action
+        while pos < n and not over():
             entry = actions[pos]
             if (entry.seat is not None or entry.after is not None or entry.captures is not None
                     or entry.draw is not None or (pos + 1 < n and actions[pos + 1].draw is not None)):
                 break
-            a = _parse_action(entry.text)
+            a = parse(entry.text)
             # legal when it is one of the legal actions: actions are shared instances, so an identity
             # test finds it (an equal copy not found so, after the action cache evicted it, is left to
             # the reference loop, which compares values)
-            for legal in fast.legal():
+            for legal in legal_now():
                 if legal is a:
                     break
             else:
                 break
-            fast.play(a)
+            play(a)
             pos += 1
         return pos, fast.state()
 
@@ -489,7 +507,7 @@ class _Replay:
                 add("REC-ZONES-1", f"{got} (seat {dealer} deals)", deal, path=path)
                 return None
             listed = got
-        else:
+        elif listed != seeded:  # (the seeded order, a permutation of the deck, needs no check)
             bad = _order_problem(listed, self.canonical, self.known)
             if bad is not None:
                 add("REC-DECK-1", bad, deal, path=path)
@@ -532,7 +550,7 @@ class _Replay:
                 self.orders.append(order)
                 self.dealers.append(info.dealer)
                 setup = RoundSetup(info.rounds_played + 1, info.dealer, g.seats_in_play(rules, info), info.scores)
-                state = g.start_round(rules, [self.by_id[c] for c in order], setup)
+                state = g.start_round(rules, list(map(self.by_id.__getitem__, order)), setup)
                 self.step = None
                 pos, state = self.fast_replay(state, pos)
                 # the hot loop: parse (cached), check legality, apply

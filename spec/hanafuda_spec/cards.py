@@ -79,11 +79,12 @@ class BaseCard:
     bit: int = field(compare=False)
     name_en: str = field(compare=False)
     name_ja: str = field(compare=False)
+    #: This card as a one-bit card set, ``1 << bit``: stored once rather than computed on each use
+    #: (building the mask of a pile from its cards is the largest cost of scoring a list of cards).
+    mask: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def mask(self) -> int:
-        """This card as a one-bit card set."""
-        return 1 << self.bit
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mask", 1 << self.bit)
 
     def __str__(self) -> str:
         return str(self.id)

@@ -185,7 +185,7 @@ def score_mask(rules: KusuriGuiRules, pile: int) -> tuple[ScoredYaku, ...]:
 def _pile_mask(cards: Sequence[BaseCard]) -> int:
     m = 0
     for c in cards:
-        m |= 1 << c.bit  # c.mask, without the property call
+        m |= c.mask
     return m
 
 
