@@ -32,7 +32,7 @@ from hanafuda_spec.games.musashino import (
 )
 from hanafuda_spec.invariants import Step, run_random
 from hanafuda_spec.neutral import Snapshot
-from hanafuda_spec.shuffle import SHUFFLE_VECTORS
+from hanafuda_spec.shuffle import SHUFFLE_VECTORS, SplitMix64
 from hanafuda_spec.yaku import ScoredYaku
 from hypothesis import given
 from hypothesis import strategies as st
@@ -398,6 +398,23 @@ def test_MB_22_without_the_cap_the_value_is_paid_once_not_summed() -> None:
                    [[10, 30, 80, 110, 11, 21, 31, 41, 51, 71, 112], [], []], payment_cap="none", insta_win_value="12")
     r = GAME.round_result(GAME.apply(s, Action("play", (120,))))
     assert r.deltas == (24, -12, -12)  # 12 from each loser, not 24
+
+
+def test_MB_22_the_spec_settlement_check_pays_two_insta_wins_once() -> None:
+    """The spec's settlement invariant follows MB-22 too: found by random play (seed 15456, policy
+    287538), side 0 forms Five Kings and Seven Red Ribbons in one turn of the team game without the cap
+    and is paid 8 by the other team, once; the check used to expect the sum, 16."""
+    opts = {"players": "4-no-field", "payment_cap": "none", "insta_win_value": "8", "four_brights": "lightning",
+            "insta_win_check": "turn", "storm": "off", "sun": "off", "length": "3"}
+    rep = run_random(ReferenceAdapter(), PROFILE, SPEC.resolve(None, opts), 15456, 287538)
+    assert rep.violations == ()
+    m = Match.start(GAME, GAME.rules(None, opts), 15456)
+    rng = SplitMix64(287538)
+    while not m.info.history or m.info.history[-1].reason != "insta-win":
+        legal = m.legal_actions()
+        m = m.apply(legal[rng.below(len(legal))])
+    r = m.info.history[-1]
+    assert {y.id for y in r.yaku[0]} == {"five-kings", "seven-red-ribbons"} and r.deltas == (8, -8, 8, -8)
 
 
 def test_MB_END_1_insta_win_checked_on_capture() -> None:

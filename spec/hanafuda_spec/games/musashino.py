@@ -812,7 +812,8 @@ def _settlement(step: Step) -> str | None:
             if len(winners) != 1 or not all(y.id in INSTA_WIN for y in o.yaku[winners[0]]):
                 return f"insta-win round reports {o.yaku}"
             w = winners[0]
-            pay = {sd: (min(totals[w], cap) if cap is not None else totals[w]) for sd in order if sd != w}
+            value = int(step.options.get("insta_win_value", "8"))  # paid once, however many formed (MB-22)
+            pay = {sd: (min(value, cap) if cap is not None else value) for sd in order if sd != w}
         else:
             top = max(totals)
             w = next(sd for sd in order if totals[sd] == top)
