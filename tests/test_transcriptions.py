@@ -19,13 +19,14 @@ from typing import Any
 
 import pytest
 from hanafuda.adapter import ReferenceAdapter, start_from_deck
-from hanafuda.engine import Action, RoundSetup
+from hanafuda.engine import Action, Match, RoundSetup
 from hanafuda.fishing import Table
 from hanafuda.games.koikoi import GAME as KK_GAME
 from hanafuda.games.koikoi import INDEX as KK_INDEX
 from hanafuda.games.koikoi import KoiKoiState
 from hanafuda.games.koikoi import Phase as KoiKoiPhase
 from hanafuda.games.kusurigui import GAME as KG_GAME
+from hanafuda.registry import game as game_by_key
 from hanafuda_spec.cards import card
 from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
 from hanafuda_spec.games import kekoro as ke
@@ -34,6 +35,7 @@ from hanafuda_spec.games import kujuroku as kj
 from hanafuda_spec.games import kusurigui as kg
 from hanafuda_spec.games import musashino as mb
 from hanafuda_spec.neutral import Snapshot
+from hanafuda_spec.shuffle import SplitMix64
 
 from tests.stacking import fill, koikoi_order
 
@@ -520,6 +522,33 @@ def test_kujuroku_settlement() -> None:
             continue  # all three negative: the source does not say (gap KJ-13)
         got = kj.card_point_deltas(dict(enumerate(chips)), 3)
         assert list(got) == _transcribed_settlement(chips), chips
+
+
+def test_kujuroku_dekiyaku_payment() -> None:
+    """KJ-YAKU-2: in rounds the reference plays out at random (the four-seat game, one seat sitting
+    out), a dekiyaku's maker is paid its value by each of the other participants, as the source
+    says, and the seat sitting out neither pays nor is paid."""
+    t = load("kujuroku")["dekiyaku_payment"]
+    assert t["each_pays"] == "value"
+    rounds = 0
+    for seed in range(12):
+        kujuroku = game_by_key("kujuroku")
+        m: Match[Any, Any] = Match.start(kujuroku, kujuroku.rules(None, {}), seed)
+        rng = SplitMix64(seed)
+        while not m.over:
+            seen = len(m.info.history)
+            legal = m.legal_actions()
+            m = m.apply(legal[rng.below(len(legal))])
+            for r in m.info.history[seen:]:
+                if r.reason != "dekiyaku":
+                    continue
+                (maker,) = [seat for seat, side in enumerate(r.yaku) if side]
+                value = max(y.points for y in r.yaku[maker])
+                payers = [seat for seat, d in enumerate(r.deltas) if d < 0]
+                assert len(payers) == t["payers"] and all(r.deltas[p] == -value for p in payers), r
+                assert r.deltas[maker] == t["payers"] * value and sum(r.deltas) == 0, r
+                rounds += 1
+    assert rounds >= 10  # the check saw dekiyaku rounds
 
 
 # -- the check is not vacuous ----------------------------------------------------------------------
