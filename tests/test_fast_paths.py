@@ -147,7 +147,7 @@ _CARD_IDS = sorted(kk.INDEX.by_id)
 
 @given(st.integers(0, 2**48 - 1), st.integers(0, 2**48 - 1), st.booleans(), st.sampled_from((None, *range(1, 13))),
        st.sampled_from((None, "animal", "chaff")), st.booleans(), _options(kk.GAME))
-def test_KK_YAKU_1_the_table_driven_scorer_agrees_with_the_rows(
+def test_KK_YAKU_1_koikoi_table_driven_scorer_agrees_with_the_rows(
         a: int, b: int, sparse: bool, month: int | None, sake: str | None, called: bool,
         opts: dict[str, str]) -> None:
     """The scorer of lookup tables finds what the general block scorer and the catalogue's rows
@@ -177,7 +177,7 @@ def test_KK_YAKU_1_every_koikoi_table_gets_the_table_driven_scorer() -> None:
 
 
 @given(st.integers(0, 2**48 - 1), st.sampled_from((None, *range(1, 13))), st.booleans(), _options(kk.GAME))
-def test_KK_YAKU_1_the_written_out_scorer_is_the_table_scorer(pile: int, month: int | None, called: bool,
+def test_KK_YAKU_1_koikoi_written_out_scorer_is_the_table_scorer(pile: int, month: int | None, called: bool,
                                                               opts: dict[str, str]) -> None:
     """``_Scorer.function`` (the lookups written out) answers what ``_Scorer.__call__`` answers."""
     rules = _rules(kk.GAME, None, opts)
