@@ -183,6 +183,9 @@ def test_KK_SCORE_1_opponent_koikoi_doubles_and_seven_doubles() -> None:
 @pytest.mark.parametrize(("mode", "own", "other", "mult"), [
     ("opponent", 1, 0, 1), ("opponent", 0, 2, 2), ("self", 1, 0, 2), ("anyone", 1, 0, 2),
     ("count", 0, 3, 4), ("none", 2, 2, 1),
+    # no call at all: no multiplier in any mode (a mutation run found "anyone" doubling such a round untested)
+    ("opponent", 0, 0, 1), ("self", 0, 0, 1), ("self", 0, 1, 1), ("anyone", 0, 0, 1), ("anyone", 0, 1, 2),
+    ("count", 0, 0, 1),
 ])
 def test_KK_SCORE_1_multiplier_modes(mode: str, own: int, other: int, mult: int) -> None:
     s = state(([60, 23], [33]), [100, 62], [101, 13], captured=([70, 71], []), multiplier=mode)
