@@ -169,6 +169,21 @@ def test_KG_GAME_3_kusurigui_one_chip_left_is_not_bust() -> None:
     assert not over((100, 3)) and over((100, 2))
 
 
+def test_KG_SCORE_3_kusurigui_a_loser_left_with_no_chips_pays_nothing_more() -> None:
+    """KG-SCORE-3 with bust=end (the default): a loser whom the round's own payments have left with no
+    chips pays nothing on the totals (reference/hanafuda/games/kusurigui.py: 'max(0, ...)' moved to
+    'max(1, ...)' made them pay one chip they do not have)."""
+    from hanafuda.engine import RoundSetup
+    from hanafuda.games.kusurigui import GAME, KusuriGuiState, Phase
+    from hanafuda_spec.cards import card
+
+    assert GAME.rules(None, {}).bust_ends
+    caps = (tuple(card(i) for i in (11, 21, 31)), ())  # seat 0 holds the Poetry Ribbons (2), seat 1 nothing
+    s = KusuriGuiState(GAME.rules(None, {}), RoundSetup(1, 0, (0, 1), (5, 1)), ((), ()), (), (), caps, (), (),
+                       1, Phase.OVER, 40, 4, None, (1, -1), (0, 0), "played-out")
+    assert GAME.round_result(s).deltas == (1, -1)  # the round's payment only: seat 1 had 1 chip and paid it
+
+
 def _games() -> list[tuple[str, Any]]:
     import importlib
 
@@ -223,6 +238,17 @@ def test_action_syntax_an_action_starts_with_its_kind(text: str) -> None:
 
     with pytest.raises(ActionSyntaxError, match="not an action"):
         Action.parse(text)
+
+
+@pytest.mark.parametrize("text", ["draw left 10", "koikoi yes 20 30"])
+def test_action_syntax_cards_come_before_the_label(text: str) -> None:
+    """An action's text is its kind, its cards, then at most one label: a card after the label is
+    refused (reference/hanafuda/engine.py: the check deleted, such a text was read with the card)."""
+    from hanafuda.engine import Action, ActionSyntaxError
+
+    with pytest.raises(ActionSyntaxError, match="card after label"):
+        Action.parse(text)
+    assert str(Action.parse("draw 10 left")) == "draw 10 left"
 
 
 @pytest.mark.parametrize("game", GAME_KEYS)
