@@ -718,6 +718,29 @@ def _mb_turn_sizes(steps: tuple[Step, ...]) -> tuple[int, Step]:
     return i, replace(s, after=move(s.after, s.after.zone(f"hand.{last}")[0], f"hand.{last}", f"hand.{dealer}"))
 
 
+@case("musashino", "MB-TURN-1 turn order", "hand sizes in turn order but two apart", _MB)
+def _mb_turn_gap(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    def ok(s: Step) -> bool:
+        return mid(s) and len({len(s.after.zone(f"hand.{p}")) for p in range(3)}) == 1
+    i = find(steps, ok)
+    s = steps[i]
+    last, dealer = (s.after.dealer + 2) % 3, s.after.dealer
+    # from equal hands, the dealer's card to the last seat: sizes rise in turn order, but by two (the
+    # last seat, first with the most cards, to move: only the sizes are wrong)
+    after = move(s.after, s.after.zone(f"hand.{dealer}")[0], f"hand.{dealer}", f"hand.{last}")
+    return i, replace(s, after=replace(after, to_move=last))
+
+
+@case("musashino", "MB-EQ-2 teams share a pile and a score", "one pair of partners settled differently",
+      {"players": "4", "length": "3"}, also=("MB-SCORE-1..5 settlement follows the dekiyaku", "scores-follow-settlement"))
+def _mb_partner_deltas(steps: tuple[Step, ...]) -> tuple[int, Step]:
+    i = find(steps, lambda s: round_end(s) and len(s.outcomes) == 1)
+    s = steps[i]
+    d = s.outcomes[0].deltas
+    # seats 0 and 2 (partners) settled apart, seats 1 and 3 alike; the scores after left as they were
+    return i, replace(s, outcomes=(replace(s.outcomes[0], deltas=(d[0] + 1, d[1], d[2] - 1, d[3])),))
+
+
 @case("musashino", "MB-EQ-2 teams share a pile and a score", "a capture pile for a side that does not exist", _MB)
 def _mb_sides(steps: tuple[Step, ...]) -> tuple[int, Step]:
     i = find(steps, mid)

@@ -689,3 +689,16 @@ def test_MB_14_a_sun_without_a_storm_is_refused(sun: str, capsys: pytest.Capture
     assert main(["simulate", "musashino", "--option", f"sun={sun}", "--games", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "MB-14" in err and "Traceback" not in err
+
+
+def test_MB_TURN_1_a_round_is_at_most_two_actions_for_each_hand_card() -> None:
+    """The spec's bound on a round's length (the generic bounded-round invariant): each turn is a hand
+    play and a take, one turn per hand card, so the largest deal (players x hand) bounds it; a looser
+    bound would let a runaway engine go unnoticed for longer."""
+    assert PROFILE.max_round_actions == 2 * max(d.players * d.hand for d in DEALS.values()) == 48
+
+
+def test_MB_YAKU_2_3_the_insta_win_rows_say_they_stop_the_round() -> None:
+    """The rulebook's condition text of each dekiyaku says when it is an insta-win, and only then."""
+    for y in yaku_table(SPEC.resolve()):
+        assert y.condition.endswith("; stops the round") == (y.id in INSTA_WIN), y.id
