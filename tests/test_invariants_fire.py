@@ -732,7 +732,8 @@ def _mb_turn_gap(steps: tuple[Step, ...]) -> tuple[int, Step]:
 
 
 @case("musashino", "MB-EQ-2 teams share a pile and a score", "one pair of partners settled differently",
-      {"players": "4", "length": "3"}, also=("MB-SCORE-1..5 settlement follows the dekiyaku", "scores-follow-settlement"))
+      {"players": "4", "length": "3"},
+      also=("MB-SCORE-1..5 settlement follows the dekiyaku", "scores-follow-settlement"))
 def _mb_partner_deltas(steps: tuple[Step, ...]) -> tuple[int, Step]:
     i = find(steps, lambda s: round_end(s) and len(s.outcomes) == 1)
     s = steps[i]
