@@ -151,21 +151,9 @@ def cluster_address(text: str) -> str:
     return f"{scheme}://{m['host']}:{int(m['port'])}"
 
 
-class _JobsGiven(argparse.Action):
-    """Stores ``--jobs`` and remembers that it was given (to refuse it beside ``--cluster``)."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        setattr(namespace, self.dest, values)
-        namespace.jobs_given = True
-
-
 def add_cluster_argument(p: argparse.ArgumentParser) -> None:
     """``--cluster ADDRESS`` (after :func:`~hanafuda.commands._common.add_jobs_argument`)."""
-    for action in p._actions:  # make --jobs remember that it was given
-        if action.dest == "jobs":
-            action.__class__ = _JobsGiven
-    p.set_defaults(jobs_given=False, cluster=None)
+    p.set_defaults(cluster=None)
     p.add_argument("--cluster", type=cluster_address, metavar="ADDRESS",
                    help="run on the Dask distributed cluster whose scheduler is at ADDRESS ([tcp://]HOST:PORT; "
                    "needs the extra hanafuda[cluster] here and on every worker, see docs/cluster.md); the output "

@@ -168,11 +168,22 @@ def check_seed_range(first: int, n: int) -> None:
 DEFAULT_JOBS = max(1, min(256, os.cpu_count() or 1))
 
 
+class _JobsGiven(argparse.Action):
+    """Stores ``--jobs`` and remembers, as ``jobs_given``, that it was given (``--cluster`` refuses it)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.jobs_given = True
+
+
 def add_jobs_argument(p: argparse.ArgumentParser, small: str = "", same: str = "the output") -> None:
     """``--jobs N``: worker processes, 1 to 256, default the number of cores; ``small`` says which
     runs stay in one process, ``same`` what does not depend on N."""
     rest = f"; {small} stay in one process" if small else ""
+    p.set_defaults(jobs_given=False)
     p.add_argument("--jobs", "-j", type=count(1, 256, "a number of jobs"), default=DEFAULT_JOBS, metavar="N",
+                   action=_JobsGiven,
                    help=f"worker processes, 1 to 256; {same} is the same for every N (default: the number "
                         f"of cores, {DEFAULT_JOBS} here{rest})")
 
