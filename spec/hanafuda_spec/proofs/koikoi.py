@@ -25,6 +25,7 @@ from hanafuda_spec.proofs.common import (
     YakuModel,
     decision_table,
     inductive,
+    once,
     rows_to_check,
     scoring_option_sets,
     timed,
@@ -193,10 +194,10 @@ def _yaku(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
 
 def _run_claims(values: Mapping[str, str], month: int | None, claims: list[tuple[str, Claim]],
                 label: str) -> Iterator[Outcome]:
-    models = _readings(values, month, "")
+    models = once(lambda: _readings(values, month, ""))  # built by the first claim that runs
     for name, fn in claims:
         def run(fn: Claim = fn, name: str = name) -> Result:
-            for m in models:
+            for m in models():
                 if "witness" in name:
                     w = z.find([fn(m)])
                     if w is None:

@@ -34,6 +34,7 @@ from hanafuda_spec.proofs.common import (
     decision_rows,
     decision_table,
     inductive,
+    once,
     replay_match,
     rows_to_check,
     scoring_option_sets,
@@ -74,7 +75,7 @@ def _deal(adapter: EngineAdapter) -> Iterator[Outcome]:
     yield timed(GAME, "z3 deal arithmetic (KG-DEAL, four re-deals)", arithmetic)
 
 
-def _scoring(values: Mapping[str, str], parts: set[tuple[int, int]]
+def _scoring(values: Mapping[str, str], parts: Callable[[], set[tuple[int, int]]]
              ) -> tuple[Callable[[YakuModel], z.Int], Callable[[YakuModel, Sequence[int]], tuple[ScoredYaku, ...]]]:
     """KG-YAKU-1/2 and gap KG-10 over the encoding: stacking without the dekiyaku that are part of a
     bigger one formed (``parts`` found by z3), or only the most valuable (dekiyaku=exclusive)."""
@@ -83,7 +84,7 @@ def _scoring(values: Mapping[str, str], parts: set[tuple[int, int]]
         ids = [y.id for y in m.rows]
         out = []
         for i, v in enumerate(m.values):
-            bigger = [formed[j] for (a, j) in parts if a == i]
+            bigger = [formed[j] for (a, j) in parts() if a == i]
             if values["rainy_overlap"] == "higher" and ids[i] == "rainy-three-brights":
                 bigger.append(formed[ids.index("three-brights")])
             out.append(z.ite(z.any_of(bigger), 0, v))
@@ -107,11 +108,10 @@ def _scoring(values: Mapping[str, str], parts: set[tuple[int, int]]
 
 def _yaku(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
     base_rows = kg.yaku_table(kg.SPEC.resolve())
-    model = YakuModel(base_rows, DECK)
-    parts = strict_parts(model)
+    parts = once(lambda: strict_parts(YakuModel(base_rows, DECK)))  # found by the first check that needs them
 
     def part_of() -> Result:
-        found = {(base_rows[i].id, base_rows[j].id) for i, j in parts}
+        found = {(base_rows[i].id, base_rows[j].id) for i, j in parts()}
         listed = sorted(f"{a} part of {b}" for a, b in found)
         if found != set(kg.PART_OF):
             return False, (f"z3 finds {sorted(found - set(kg.PART_OF))} not in PART_OF, and PART_OF has "
