@@ -10,7 +10,10 @@ where they lie and calls their code):
   ``KoiKoiRoundState`` adds for learning (per-action numpy feature arrays) and without the agents
   (``koikoilearn.py``, torch). The module imports numpy and torch at its top but the base class uses
   neither, so where they are not installed an empty stand-in module takes their names for the import
-  (no peer dependency enters our environment). Its scorer is the method ``yaku_point(player)``, which
+  (no peer dependency enters our environment). Given ``--koikoi-ai-python`` (the interpreter of a
+  throwaway environment with numpy), that interpreter runs KoiKoi-AI with our spec package on its path
+  and also times the subclass ``KoiKoiRoundState``, whose numpy feature arrays are rebuilt after every
+  action (what its agents read). Its scorer is the method ``yaku_point(player)``, which
   reads the player's capture pile (``pile[player]``, a list of ``[month, rank]`` cards) and koi-koi calls.
 - **Battle Hanafuda's simulator** (``suzukiplan/open-hanafuda-ai``, C, commit
   ``475728d6b9ab39060ba35737f6c23aa603e2d05d``): the headless ``ai_sim``, built by its own Makefile
@@ -47,8 +50,10 @@ needed), an older checkout of ours for the "before" column, and running::
     git clone https://github.com/suzukiplan/open-hanafuda-ai /tmp/peers/open-hanafuda-ai
     git -C /tmp/peers/open-hanafuda-ai checkout 475728d6b9ab39060ba35737f6c23aa603e2d05d
     git worktree add /tmp/old c05e1f8         # main when issue 17's work began
+    uv venv /tmp/peers/venv && VIRTUAL_ENV=/tmp/peers/venv uv pip install numpy    # optional
     uv run python benchmarks/bench_peers.py --koikoi-ai /tmp/peers/koikoi-ai \\
-        --open-hanafuda-ai /tmp/peers/open-hanafuda-ai --old /tmp/old
+        --open-hanafuda-ai /tmp/peers/open-hanafuda-ai --old /tmp/old \\
+        --koikoi-ai-python /tmp/peers/venv/bin/python
 
 The script runs ``make ai_sim`` in the simulator's checkout itself (``gcc`` or ``cc`` needed). Each
 column is optional: leave out a path and its column shows a dash. Prints the load (``uptime``) and a
@@ -166,7 +171,7 @@ def measure_ours(piles: Sequence[Sequence[int]], seconds: float) -> dict[str, fl
     ids = [tuple(p) for p in piles]
     return {
         "rounds": rounds_per_s,
-        "rounds_path": "play_match" if fast else "Match.apply loop",
+        "rounds_path": "`play_match`" if fast else "the `Match.apply` loop",
         "mask": _per_second(lambda m: score_mask(rules, m, 3), masks, seconds),
         "cards": _per_second(lambda p: GAME.score(rules, p), cards, seconds),
         "top": _per_second(lambda p: hanafuda.score("koikoi", p), ids, seconds),
@@ -192,19 +197,18 @@ def load_koikoi_ai(checkout: Path) -> types.ModuleType:
     return mod
 
 
-def measure_koikoi_ai(checkout: Path, piles: Sequence[Sequence[int]], seconds: float) -> dict[str, float | str]:
-    """KoiKoi-AI's bare round engine with random players, and ``yaku_point`` on the piles."""
+def _koikoi_ai_rounds(round_class: Any, seconds: float) -> float:
+    """Rounds/s of one of KoiKoi-AI's round classes, both players choosing uniformly at random."""
     import random
 
     from hanafuda_spec.shuffle import SplitMix64
 
-    base = load_koikoi_ai(checkout).KoiKoiRoundStateBase
     random.seed(1)  # its deals and first dealer draw from the random module
     rng = SplitMix64(1)
     rounds = 0
     t0 = clock()
     while clock() - t0 < seconds:
-        s = base()
+        s = round_class()
         while True:
             state = s.state
             if state == "discard":
@@ -229,7 +233,18 @@ def measure_koikoi_ai(checkout: Path, piles: Sequence[Sequence[int]], seconds: f
             else:
                 break
         rounds += 1
-    rounds_per_s = rounds / (clock() - t0)
+    return rounds / (clock() - t0)
+
+
+def measure_koikoi_ai(checkout: Path, piles: Sequence[Sequence[int]], seconds: float) -> dict[str, float | str]:
+    """KoiKoi-AI's bare round engine with random players, and ``yaku_point`` on the piles; where numpy
+    is installed, also its round with the learning features (``KoiKoiRoundState``)."""
+    has_numpy = importlib.util.find_spec("numpy") is not None
+    mod = load_koikoi_ai(checkout)
+    base = mod.KoiKoiRoundStateBase
+    out: dict[str, float | str] = {"rounds": _koikoi_ai_rounds(base, seconds)}
+    if has_numpy:
+        out["rounds_features"] = _koikoi_ai_rounds(mod.KoiKoiRoundState, seconds)
 
     scorer = base()
     scorer.koikoi = {1: [0] * 8, 2: [0] * 8}
@@ -239,8 +254,9 @@ def measure_koikoi_ai(checkout: Path, piles: Sequence[Sequence[int]], seconds: f
         scorer.pile[1] = pile
         return int(scorer.yaku_point(1))
 
-    return {"rounds": rounds_per_s, "cards": _per_second(score, their_piles, seconds),
-            "mean_points": statistics.fmean(score(p) for p in their_piles)}
+    out["cards"] = _per_second(score, their_piles, seconds)
+    out["mean_points"] = statistics.fmean(score(p) for p in their_piles)
+    return out
 
 
 # ---------------------------------------------------------------- Battle Hanafuda's simulator (C)
@@ -363,9 +379,9 @@ class Simulator:
 
 # ---------------------------------------------------------------- driver
 
-def _worker(kind: str, piles_file: Path, seconds: float, checkout: Path | None, env: dict[str, str] | None
-            ) -> dict[str, float | str]:
-    cmd = [sys.executable, __file__, "--worker", kind, "--piles", str(piles_file), "--seconds", str(seconds)]
+def _worker(kind: str, piles_file: Path, seconds: float, checkout: Path | None, env: dict[str, str] | None,
+            python: str = sys.executable) -> dict[str, float | str]:
+    cmd = [python, __file__, "--worker", kind, "--piles", str(piles_file), "--seconds", str(seconds)]
     if checkout is not None:
         cmd += ["--koikoi-ai", str(checkout)]
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
@@ -409,6 +425,8 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = _Parser(prog="bench_peers.py", description="Our Koi-Koi engine beside two open peers, same minute.")
     parser.add_argument("--koikoi-ai", type=Path, help="checkout of guansanghai/KoiKoi-AI")
     parser.add_argument("--open-hanafuda-ai", type=Path, help="checkout of suzukiplan/open-hanafuda-ai")
+    parser.add_argument("--koikoi-ai-python", type=Path,
+                        help="Python for KoiKoi-AI (default this one); one with numpy also times its learning round")
     parser.add_argument("--old", type=Path, help="older checkout of this project (the 'before' column)")
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per loop (default 2)")
     parser.add_argument("--runs", type=int, default=3, help="runs, the median is shown (default 3)")
@@ -431,6 +449,9 @@ def _main(argv: Sequence[str] | None) -> int:
         raise UsageError(f"--koikoi-ai {args.koikoi_ai}: no koikoigame.py there")
     if args.open_hanafuda_ai is not None and not (args.open_hanafuda_ai / "Makefile").is_file():
         raise UsageError(f"--open-hanafuda-ai {args.open_hanafuda_ai}: no Makefile there")
+    if args.koikoi_ai_python is not None and (args.koikoi_ai is None or not os.access(args.koikoi_ai_python, os.X_OK)
+                                              or not args.koikoi_ai_python.is_file()):
+        raise UsageError(f"--koikoi-ai-python {args.koikoi_ai_python}: needs --koikoi-ai and an executable file")
     if args.old is not None and not (args.old / "reference" / "hanafuda").is_dir():
         raise UsageError(f"--old {args.old}: no reference/hanafuda there")
 
@@ -449,6 +470,10 @@ def _main(argv: Sequence[str] | None) -> int:
             old = args.old.resolve()
             old_env = dict(os.environ, PYTHONPATH=os.pathsep.join(
                 [str(old / "reference"), str(old / "spec"), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        koikoi_ai_python, koikoi_ai_env = sys.executable, None
+        if args.koikoi_ai_python is not None:  # another environment: give it our spec (SplitMix64) alone
+            koikoi_ai_python = str(args.koikoi_ai_python)
+            koikoi_ai_env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent / "spec"))
         sim = Simulator(args.open_hanafuda_ai.resolve(), Path(tmp)) if args.open_hanafuda_ai is not None else None
 
         def run_ours(column: str, env: dict[str, str] | None) -> None:
@@ -458,9 +483,11 @@ def _main(argv: Sequence[str] | None) -> int:
                 add(column, key, float(r[key]))
 
         def run_koikoi_ai() -> None:
-            r = _worker("koikoi-ai", piles_file, args.seconds, args.koikoi_ai.resolve(), None)
-            for key in ("rounds", "cards", "mean_points"):
-                add("koikoi-ai", key, float(r[key]))
+            r = _worker("koikoi-ai", piles_file, args.seconds, args.koikoi_ai.resolve(), koikoi_ai_env,
+                        koikoi_ai_python)
+            for key in ("rounds", "rounds_features", "cards", "mean_points"):
+                if key in r:
+                    add("koikoi-ai", key, float(r[key]))
 
         def run_sim() -> None:
             assert sim is not None
@@ -483,32 +510,44 @@ def _main(argv: Sequence[str] | None) -> int:
                 step()
             print(f"run {run + 1} done: {_uptime()}", flush=True)
 
-    def cell(column: str, row: str) -> str:
-        return _fmt(results.get(column, {}).get(row, []))
+    def cell(column: str, row: str, note: str = "") -> str:
+        values = results.get(column, {}).get(row, [])
+        return f"{_fmt(values)} ({note})" if values and note else _fmt(values)
 
     now_path = notes.get("now", "play_match")
     before_path = notes.get("before", "")
+    harness = "our C harness calling "
+    rows = [
+        ("random Koi-Koi rounds/s",
+         cell("before", "rounds", before_path if before_path != now_path else ""), cell("now", "rounds", now_path),
+         cell("koikoi-ai", "rounds", "bare round engine, random players"),
+         cell("sim", "rounds", "`ai_sim`, two Normal AIs, AI included")),
+        ("random Koi-Koi rounds/s, KoiKoi-AI's round with its learning features (`KoiKoiRoundState`, numpy)",
+         "—", "—", cell("koikoi-ai", "rounds_features", "random players"), "—"),
+        ("pile scorings/s, bit masks (`score_mask`, month 3)", cell("before", "mask"), cell("now", "mask"), "—", "—"),
+        ("pile scorings/s, public scorer of card lists", cell("before", "cards"), cell("now", "cards", "`GAME.score`"),
+         cell("koikoi-ai", "cards", "`yaku_point`"),
+         cell("sim", "cards", harness + "`analyze_score_gain_with_card_ids`")),
+        ('`hanafuda.score("koikoi", ids)`', cell("before", "top"), cell("now", "top"), "—", "—"),
+        ("the game's own scoring after each turn", "—", "—", "—",
+         cell("sim", "invent", harness + "`analyze_invent`: also its wanted cards; filling the piles included")),
+    ]
     print()
     print(f"Median of {args.runs} runs, CPU seconds, {args.seconds:g} s a loop; piles: {PILE_COUNT} random piles "
           f"of {SMALLEST} to {LARGEST} cards (uniform size, uniform cards), the same for every engine.")
     print()
     print("| what | ours before | ours now | KoiKoi-AI (Python) | Battle Hanafuda's simulator (C) |")
     print("| --- | ---: | ---: | ---: | ---: |")
-    before_note = f" ({before_path})" if before_path and before_path != now_path else ""
-    print(f"| random Koi-Koi rounds/s | {cell('before', 'rounds')}{before_note} | {cell('now', 'rounds')} "
-          f"({now_path}) | {cell('koikoi-ai', 'rounds')} (bare round engine, random players) | "
-          f"{cell('sim', 'rounds')} (two Normal AIs, AI included) |")
-    print(f"| pile scorings/s, bit masks (`score_mask`, month 3) | {cell('before', 'mask')} | {cell('now', 'mask')} "
-          "| — | — |")
-    print(f"| pile scorings/s, public scorer of card lists | {cell('before', 'cards')} | {cell('now', 'cards')} "
-          f"(`GAME.score`) | {cell('koikoi-ai', 'cards')} (`yaku_point`) | {cell('sim', 'cards')} "
-          "(`analyze_score_gain_with_card_ids`, our C harness) |")
-    print(f"| `hanafuda.score(\"koikoi\", ids)` | {cell('before', 'top')} | {cell('now', 'top')} | — | — |")
-    print(f"| the game's per-turn scoring of a capture pile | — | — | — | {cell('sim', 'invent')} "
-          "(`analyze_invent`, wanted cards and filling the piles included, our C harness) |")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
     means = ", ".join(f"{name} {statistics.median(results[col]['mean_points']):.2f}"
                       for col, name in (("now", "ours"), ("koikoi-ai", "KoiKoi-AI"), ("sim", "Battle Hanafuda"))
                       if col in results)
+    print()
+    print("Each run (in run order):")
+    for column, row_values in results.items():
+        print(f"- {column}: " + "; ".join(f"{row} " + ", ".join(f"{v:,.0f}" if v >= 100 else f"{v:.2f}" for v in values)
+                                          for row, values in row_values.items()))
     print()
     print(f"Mean points a pile (a check that each scorer scored the same piles; the rules differ a little): {means}")
     return 0
