@@ -73,8 +73,8 @@ def test_numberings_refuse_what_is_not_a_card(bad: int) -> None:
 
 
 @pytest.mark.parametrize("argv", [["--koikoi-ai", "/nonexistent"], ["--open-hanafuda-ai", "/nonexistent"],
-                                  ["--old", "/nonexistent"],
-                                  ["--koikoi-ai-python", sys.executable], ["--koikoi-ai-python", "/nonexistent"], ["--seconds", "0"], ["--seconds", "nan"],
+                                  ["--old", "/nonexistent"], ["--koikoi-ai-python", sys.executable],
+                                  ["--koikoi-ai-python", "/nonexistent"], ["--seconds", "0"], ["--seconds", "nan"],
                                   ["--runs", "0"], ["--runs", "x"], ["--bogus"]])
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert TOOL.main(argv) == 2
