@@ -391,6 +391,17 @@ def _worker(kind: str, piles_file: Path, seconds: float, checkout: Path | None, 
     return result
 
 
+def _commit_note(name: str, checkout: Path, expected: str) -> str:
+    """Which commit a peer's checkout is at, against the documented one (a copy without ``.git``,
+    such as a ``git archive``, cannot tell)."""
+    done = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=False) if (checkout / ".git").exists() else None
+    head = done.stdout.strip() if done is not None and done.returncode == 0 else ""
+    if not head:
+        return f"{name}: {checkout} (not a git checkout; documented commit {expected[:7]})"
+    return f"{name}: {checkout} at {head[:7]}" + ("" if head == expected else f", NOT the documented {expected[:7]}")
+
+
 def _uptime() -> str:
     with open("/proc/loadavg") as f:
         load = " ".join(f.read().split()[:3])
@@ -504,6 +515,10 @@ def _main(argv: Sequence[str] | None) -> int:
             steps.append(run_koikoi_ai)
         if sim is not None:
             steps.append(run_sim)
+        if args.koikoi_ai is not None:
+            print(_commit_note("KoiKoi-AI", args.koikoi_ai, KOIKOI_AI_COMMIT))
+        if args.open_hanafuda_ai is not None:
+            print(_commit_note("open-hanafuda-ai", args.open_hanafuda_ai, OPEN_HANAFUDA_AI_COMMIT))
         print(f"start: {_uptime()}", flush=True)
         for run in range(args.runs):
             for step in steps if run % 2 == 0 else steps[::-1]:
