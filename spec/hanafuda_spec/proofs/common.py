@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 from hanafuda_spec import z3layer as z
@@ -34,6 +35,7 @@ __all__ = [
     "once",
     "only_checks",
     "yaku_checks",
+    "yaku_model",
 ]
 
 _T = TypeVar("_T")
@@ -197,6 +199,14 @@ class YakuModel:
         return {self.prefix + card_var(c): c in p for c in self.deck}
 
 
+@lru_cache(maxsize=256)
+def yaku_model(rows: tuple[YakuDef, ...], deck: tuple[int, ...], prefix: str = "") -> YakuModel:
+    """The :class:`YakuModel` of a table, built once in a process and shared by the checks that use
+    it: ``verify`` runs each check as a unit of its own, and building a table's formulas costs a
+    few hundredths of a second each time. A model is never changed once built."""
+    return YakuModel(rows, deck, prefix)
+
+
 #: Scoring as the spec defines it, for a pile: the (id, points) list expected from the reference.
 ScoreFn = Callable[[Sequence[int]], tuple[ScoredYaku, ...]]
 
@@ -347,7 +357,7 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
     group ties, group order, the maximum score (reached by the reference) and the boundary-pile
     cross-check of the reference's scorer. ``total``/``expect`` refine the plain table semantics
     for a game's scoring options."""
-    model_of = once(lambda: YakuModel(rows, deck))  # built by the first check that runs
+    model_of = once(lambda: yaku_model(tuple(rows), tuple(deck)))  # built by the first check that runs
     tot = total or (lambda m: m.total)
     exp = expect or expected_scores
     tag = f"{label}"

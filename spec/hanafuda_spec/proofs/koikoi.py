@@ -30,6 +30,7 @@ from hanafuda_spec.proofs.common import (
     scoring_option_sets,
     timed,
     yaku_checks,
+    yaku_model,
 )
 from hanafuda_spec.shuffle import SplitMix64
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
@@ -100,8 +101,8 @@ def _total_of(values: Mapping[str, str], rows: list[tuple[YakuDef, z.Int]]) -> z
 
 def _readings(values: Mapping[str, str], month: int | None, prefix: str) -> list[YakuModel]:
     if values["sake_cup"] == "either":  # KK-15: both readings, the better one counts
-        return [YakuModel(kk.yaku_table(values, month, s), DECK, prefix) for s in ("animal", "chaff")]
-    return [YakuModel(kk.yaku_table(values, month), DECK, prefix)]
+        return [yaku_model(tuple(kk.yaku_table(values, month, s)), DECK, prefix) for s in ("animal", "chaff")]
+    return [yaku_model(tuple(kk.yaku_table(values, month)), DECK, prefix)]
 
 
 def make_total(values: Mapping[str, str], month: int | None) -> Callable[[YakuModel], z.Int]:

@@ -103,11 +103,18 @@ class _Model:
                      if (v := z.evaluate(s, a)) > 0)
 
 
+@lru_cache(maxsize=64)
+def _model(rows: tuple[mb.Dekiyaku, ...]) -> _Model:
+    """A table's model, built once in a process: ``verify`` runs each check as a unit of its own,
+    and the checks of one table share it."""
+    return _Model(rows)
+
+
 def _yaku(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
     base = set(mb.yaku_table(mb.SPEC.resolve()))
     for k, (label, values) in enumerate(scoring_option_sets(mb.SPEC, YAKU_KEYS)):
         rows = mb.yaku_table(values)
-        model = once(partial(_Model, rows))  # built by the first check that runs
+        model = once(partial(_model, tuple(rows)))  # built by the first check that runs
         full = not quick or k == 0
         only = None if full else {y.id for y in rows if y not in base}
         if only is not None and not only:
