@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import argparse
 import gc
+import multiprocessing
 import os
 import re
-import multiprocessing
 import socket
 import sys
 import threading
@@ -50,8 +50,15 @@ from typing import Any, TypeVar
 
 from hanafuda.commands._common import UsageError
 
-__all__ = ["CONNECT_TIMEOUT", "Executor", "add_cluster_argument", "cluster_address", "executor_for", "start_method",
-           "open_executor"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "Executor",
+    "add_cluster_argument",
+    "cluster_address",
+    "executor_for",
+    "open_executor",
+    "start_method",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
