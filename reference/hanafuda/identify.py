@@ -168,7 +168,8 @@ class _Scorer:
         """With an executor of worker processes or a cluster, replay there the records of ``idx``
         not yet replayed under each assignment, in one batch (the same summaries as one by one; only
         the time differs)."""
-        self.prefetch_keys([(i, ruleset, values) for values in assignments for i in idx])
+        if self.batched:
+            self.prefetch_keys([(i, ruleset, values) for values in assignments for i in idx])
 
     def prefetch_keys(self, keys: Sequence[tuple[int, str, Assignment]]) -> None:
         """:meth:`prefetch` of any records, rulesets and assignments at once: one batch for the

@@ -192,7 +192,7 @@ def _parallel_reports(sources: Iterator[Source], args: argparse.Namespace, optio
     blocks is sent before the previous window's results are read, so that the workers do not wait."""
     size = max(_BLOCK, 2 * ex.chunk)
     work = partial(_check_block, lenient=args.lenient, ruleset=args.ruleset, options=options or None,
-                   select=tuple(args.select), ignore=tuple(args.ignore), as_json=bool(args.json))
+                   select=tuple(args.select), ignore=tuple(args.ignore), keep=_KEEP if args.json else 0)
 
     def window() -> list[list[Source]]:
         blocks: list[list[Source]] = []
@@ -227,16 +227,16 @@ def _validate_source(src: Source, lenient: bool, ruleset: str | None,
 
 
 def _check_block(block: Sequence[Source], lenient: bool, ruleset: str | None, options: dict[str, str] | None,
-                 select: tuple[str, ...], ignore: tuple[str, ...], as_json: bool) -> list[RecordReport | _Valid]:
-    """What a worker runs: a block of records validated and filtered (see :func:`_parallel_reports`).
-    Record numbers count the records of a file from 1, so the first :data:`_KEEP` are those whose
-    JSON summary is kept."""
+                 select: tuple[str, ...], ignore: tuple[str, ...], keep: int) -> list[RecordReport | _Valid]:
+    """What a worker runs: a block of records validated and filtered (see :func:`_parallel_reports`),
+    with the JSON summary of valid records among the first ``keep`` of the file (record numbers count
+    a file's records from 1)."""
     out: list[RecordReport | _Valid] = []
     for src in block:
         rep = _validate_source(src, lenient, ruleset, options)
         _filter(rep, select, ignore)
         if rep.ok and not rep.unusable:
-            text = _report_json(rep) if as_json and rep.record <= _KEEP else None
+            text = _report_json(rep) if rep.record <= keep else None
             out.append(_Valid(rep.record, rep.actions, rep.deals, rep.status, text))
         else:
             rep.source = None  # not sent back: decoded again here when it is needed
