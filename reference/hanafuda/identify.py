@@ -44,7 +44,11 @@ cost is linear in the number of option values and in the number of records, and 
 grows with the number of differences found; it does not grow with the number of combinations of
 values, except for the pairs (at most PAIRS² / 2) and triples (at most TRIPLES³ / 6) tried when a step
 is stuck. To keep a step cheap on large inputs, a change is first scored on a probe of at most
-:data:`PROBE` failing records, and only changes that gain there are scored on all records. Records
+:data:`PROBE` failing records, and only changes that gain there are scored on all records. With an executor
+of worker processes or a cluster, the replays of a step are sent in batches (every ruleset; every
+single change on the probe, then the changes that gain there on every record; every pair, then every
+triple; every check of step 4, each stopping at the first record that rules its assignment out, as
+in one process), so that this process does little besides choosing. Records
 are replayed through :func:`hanafuda.records.replay`; Koi-Koi records replay at tens of thousands of
 actions a second, so a thousand records take minutes (measured in docs/engines.md).
 """
