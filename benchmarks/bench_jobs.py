@@ -1,7 +1,9 @@
 """``--jobs 1`` against ``--jobs 2`` (and, with ``--cluster ADDRESS``, a Dask cluster) for the five
 commands that take them: the median wall time of a few runs of each, as a user would run them
-(``python -m hanafuda ...``, start-up included), the CPU time they used (this process's children:
-the command and its workers), and whether the outputs are the same.
+(what ``python -m hanafuda ...`` runs, start-up included), the CPU time they used (in parentheses:
+the command and its workers), the CPU time of the main process alone at ``-j 2`` (start-up and the
+share of the work that is not sent to workers: what two workers cannot shorten), and whether the
+outputs are the same.
 
 Two sizes of each workload: the small ones (a few seconds with one job, so the 0.5 s or so that the
 program takes to start weighs on the ratio) and large ones (15 s or more with one job). Both are
@@ -102,22 +104,34 @@ def workloads(tmp: Path, sizes: set[str], only: list[str] | None) -> list[Worklo
     return chosen
 
 
-def run(args: list[str], tree: Path | None) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds (the command and its workers) and the output of one run."""
+#: ``python -m hanafuda ARGS``, which also prints on its last line of stderr the CPU seconds of the
+#: main process alone (``RUSAGE_SELF``: start-up and its share of the work, not its workers').
+_WRAPPER = ("import resource, sys\n"
+            "from hanafuda.cli import main\n"
+            "code = main(sys.argv[1:])\n"
+            "me = resource.getrusage(resource.RUSAGE_SELF)\n"
+            "print(f'main-cpu {me.ru_utime + me.ru_stime:.3f}', file=sys.stderr)\n"
+            "sys.exit(code)\n")
+
+
+def run(args: list[str], tree: Path | None) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (the command and its workers), the main process's CPU seconds and
+    the output of one run."""
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(tree / "reference"), str(tree / "spec"),
                                              env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "hanafuda", *args], capture_output=True, text=True, check=False,
+    p = subprocess.run([sys.executable, "-c", _WRAPPER, *args], capture_output=True, text=True, check=False,
                        env=env)
     dt = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if p.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
-    return dt, cpu, p.stdout
+    main_cpu = float(p.stderr.strip().splitlines()[-1].removeprefix("main-cpu "))
+    return dt, cpu, main_cpu, p.stdout
 
 
 def comparable(command: str, out: str) -> str:
@@ -137,12 +151,16 @@ def comparable(command: str, out: str) -> str:
 class Cell:
     walls: list[float] = field(default_factory=list)
     cpus: list[float] = field(default_factory=list)
+    mains: list[float] = field(default_factory=list)
 
     def wall(self) -> float:
         return statistics.median(self.walls)
 
     def text(self) -> str:
         return f"{self.wall():.1f} s ({statistics.median(self.cpus):.1f})"
+
+    def main_text(self) -> str:
+        return f"{statistics.median(self.mains):.2f}"
 
 
 def main() -> None:
@@ -165,9 +183,9 @@ def main() -> None:
           f"median of {opts.repeat} runs; wall time (CPU time of the command and its workers), start-up included",
           flush=True)
     head = ["command", "workload", *(["tree"] if opts.before else []), *(label for label, _ in wheres),
-            "speed-up -j 2", "output"]
+            "speed-up -j 2", "-j 2 main CPU", "output"]
     print("| " + " | ".join(head) + " |")
-    print("| " + " | ".join("---" if i < len(head) - len(wheres) - 2 else "---:" for i in range(len(head) - 1))
+    print("| " + " | ".join("---" if i < len(head) - len(wheres) - 3 else "---:" for i in range(len(head) - 1))
           + " | --- |", flush=True)
     with tempfile.TemporaryDirectory() as d:
         for w in workloads(Path(d), sizes, opts.only):
@@ -177,15 +195,16 @@ def main() -> None:
                 for label, extra in wheres:
                     for t, tree in trees:  # alternated, so that both trees see the same load
                         where = f"{t}{label.replace(' ', '')}"
-                        dt, cpu, out = run([a.replace("{where}", where) for a in w.args] + extra, tree)
+                        dt, cpu, main_cpu, out = run([a.replace("{where}", where) for a in w.args] + extra, tree)
                         cells[(t, label)].walls.append(dt)
                         cells[(t, label)].cpus.append(cpu)
+                        cells[(t, label)].mains.append(main_cpu)
                         outputs.add(comparable(w.command, out))
             for t, _ in trees:
                 one, two = cells[(t, "-j 1")], cells[(t, "-j 2")]
                 row = [w.command, f"{w.what} ({w.size})", *([t] if opts.before else []),
                        *(cells[(t, label)].text() for label, _ in wheres), f"{one.wall() / two.wall():.2f}x",
-                       "same" if len(outputs) == 1 else "DIFFERENT"]
+                       two.main_text(), "same" if len(outputs) == 1 else "DIFFERENT"]
                 print("| " + " | ".join(row) + " |", flush=True)
     load = os.getloadavg()
     print(f"# load average {load[0]:.2f} at the end", flush=True)
