@@ -252,3 +252,24 @@ def test_vectors_sent_largest_first_are_written_in_order(tmp_path: Path, capsys:
         trees.append(_tree(out))
     capsys.readouterr()
     assert trees[0] == trees[1]
+
+
+def _die(*args: object, **kwargs: object) -> None:
+    import os
+
+    os._exit(9)
+
+
+def test_validate_whose_worker_dies_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed (here: one that exits at its first block) stops the command: one line on
+    stderr, exit 2, nothing on stdout."""
+    import hanafuda.commands.validate as command
+
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(line + "\n" for line in _kekoro_lines(130)), encoding="utf-8")
+    monkeypatch.setattr(command, "_check_block", _die)
+    code = main(["validate", str(path), "--jobs", "2", "--json"])
+    out = capsys.readouterr()
+    assert code == 2 and out.out == ""
+    assert out.err.count("\n") == 1 and "worker process stopped" in out.err
