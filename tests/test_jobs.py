@@ -227,7 +227,7 @@ def test_workers_are_forked_only_while_one_thread_runs() -> None:
 
     from hanafuda.parallel import open_executor, start_method
 
-    if sys.platform.startswith("linux"):
+    if sys.platform.startswith("linux") and threading.active_count() == 1:  # (a Dask test may leave threads)
         assert start_method() == "fork"
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
