@@ -220,21 +220,25 @@ def test_a_worker_that_dies_is_one_line() -> None:
     assert "\n" not in str(e.value)
 
 
-def test_workers_are_forked_only_while_one_thread_runs() -> None:
-    """fork copies only the calling thread: with another thread running, the workers are spawned."""
+def test_workers_are_forked_only_while_one_thread_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fork copies only the calling thread: with another thread running, the workers are spawned
+    (and give the same results)."""
     import sys
     import threading
 
-    from hanafuda.parallel import open_executor, start_method
+    from hanafuda import parallel
 
-    if sys.platform.startswith("linux") and threading.active_count() == 1:  # (a Dask test may leave threads)
-        assert start_method() == "fork"
+    with monkeypatch.context() as m:
+        m.setattr(threading, "active_count", lambda: 1)
+        assert parallel.start_method() == ("fork" if sys.platform.startswith("linux") else "spawn")
+        m.setattr(threading, "active_count", lambda: 2)
+        assert parallel.start_method() == "spawn"
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        assert start_method() == "spawn"
-        with open_executor(2) as ex:
+        assert parallel.start_method() == "spawn"
+        with parallel.open_executor(2) as ex:
             assert list(ex.map(abs, range(-5, 0), chunksize=2)) == [5, 4, 3, 2, 1]
     finally:
         stop.set()
