@@ -43,6 +43,7 @@ from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda.engine import (
     Action,
+    FastRound,
     Game,
     MatchInfo,
     PileScore,
@@ -283,6 +284,18 @@ def _triple_rank(field: int) -> int | None:
     return None
 
 
+def _deal_takes(phase: Phase, field: int) -> tuple[Action, ...]:
+    """The dealer's choices at the deal (``collect``) in a deal phase, given the field; none in any
+    other phase."""
+    if phase is Phase.DEAL_ONI:  # KJ-DEAL-4
+        return tuple(action(COLLECT, (ONI, c.id)) for c in INDEX.cards_of(field & ~_ONI))
+    if phase is Phase.DEAL_TRIPLE:  # KJ-DEAL-6
+        r = _triple_rank(field)
+        three = INDEX.cards_of(field & INDEX.suit_mask(r or 0))
+        return tuple(action(COLLECT, (a.id, b.id)) for a, b in combinations(three, 2))
+    return ()
+
+
 class _Turn:
     """A position while one action is applied to it: the zones as masks and the state fields an
     action may change, edited in place, then made into one new state by :meth:`state` or
@@ -430,13 +443,7 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
             if state.pending.id == ONI:  # KJ-ONI-3
                 return tuple(action(TAKE, (c.id,)) for c in INDEX.cards_of(t.field_mask))
             return tuple(action(TAKE, (c.id,)) for c in INDEX.cards_of(match_mask(t, state.pending)))
-        if phase is Phase.DEAL_ONI:
-            return tuple(action(COLLECT, (ONI, c.id)) for c in INDEX.cards_of(t.field_mask & ~_ONI))
-        if phase is Phase.DEAL_TRIPLE:
-            r = _triple_rank(t.field_mask)
-            three = INDEX.cards_of(t.field_mask & INDEX.suit_mask(r or 0))
-            return tuple(action(COLLECT, (a.id, b.id)) for a, b in combinations(three, 2))
-        return ()
+        return _deal_takes(phase, t.field_mask)
 
     @staticmethod
     def _hand_plays(hand: int, field: int) -> tuple[Action, ...]:
@@ -616,6 +623,13 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
             return w.over("dekiyaku", w.s.turn, (holder, found), remaining)
         return w.over("exhaustive", w.s.turn, None, remaining)
 
+    def fast_round(self, state: KujurokuState) -> FastRound[KujurokuState] | None:
+        """The round played in place (``_FastKujuroku``) from any position not over, under every
+        option: both decks (jizo), three or four seats, every dekiyaku configuration and count, both
+        readings of the remaining card and of the Jizo's timing, and the dealer's takes at the deal
+        (``collect``). None for a round already over (a misdeal, a dekiyaku at the deal)."""
+        return None if state.phase is Phase.OVER else _FastKujuroku(state)
+
     # -- illegal actions ---------------------------------------------------------------------------
     def explain_illegal(self, state: KujurokuState, action: Action) -> tuple[str, str]:
         p, t = state.turn, state.table
@@ -748,6 +762,302 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
             winners = tuple(i for i, v in enumerate(scores) if v == top)
         return MatchInfo(scores, dealer, played, info.deals + 1, over, winners,
                          "every player dealt and lost the deal" if over else "", history)
+
+
+#: Card id -> the card's one-bit mask.
+_BIT_OF_ID = {c.id: c.mask for c in INDEX.cards}
+#: The jokers' bits (the Oni and the Jizo): the only bits out of id order.
+_JOKERS = _ONI | _JIZO
+#: One-bit mask of a numbered card -> ``play 0 <card>`` (the Oni from the hand captures it).
+_ONI_PLAYS = {c.mask: action(PLAY, (ONI, c.id)) for c in INDEX.cards if c.suit}
+_ONI_ALONE, _JIZO_PLAY = action(PLAY, (ONI,)), action(PLAY, (JIZO,))
+#: One-bit mask of a numbered card -> ``take <card>``.
+_TAKES = {c.mask: action(TAKE, (c.id,)) for c in INDEX.cards if c.suit}
+
+
+class _FastKujuroku(FastRound[KujurokuState]):
+    """A Kujuroku round played in place (see :class:`~hanafuda.engine.FastRound`): the zones as
+    mutable masks, the stock as a tuple and the index of its top card, and the state's other fields
+    as attributes. Each step is the reference's, in the same order: :meth:`Kujuroku._play` (a hand
+    card: KJ-CAP-1…5, the Oni KJ-ONI-1/4, the Jizo KJ-JIZO-1), :meth:`Kujuroku._draw` (KJ-TURN-3,
+    KJ-ONI-3/4, KJ-JIZO-2…4, KJ-CAP-1…5), :meth:`Kujuroku._take`, :meth:`Kujuroku._end_turn` (KJ-ONI-5,
+    KJ-JIZO-1, KJ-TURN-4), :meth:`Kujuroku._finish` (KJ-ONI-6) and the dealer's takes at the deal
+    (:meth:`Kujuroku._collect`, :meth:`Kujuroku._continue_deal`: KJ-DEAL-4…6), with the dekiyaku
+    checked where :class:`_Turn` checks them (KJ-YAKU-1, KJ-27, KJ-ONI-7)."""
+
+    __slots__ = ("after_draw", "captive", "confirmed", "dealer", "draws", "end", "field", "hands", "oni_from_hand",
+                 "orders", "out", "pending", "phase", "piles", "remaining", "start", "stock", "table", "top", "turn",
+                 "winner", "won")
+
+    def __init__(self, s: KujurokuState) -> None:
+        t, rules = s.table, s.rules
+        self.start = s
+        self.after_draw, self.confirmed, self.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
+        self.dealer = s.setup.dealer
+        self.orders = _TURN_ORDER[rules.seats][self.dealer]  #: seat -> participants in turn order from it
+        self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
+        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.phase, self.turn, self.pending = s.phase, s.turn, s.pending
+        self.out, self.captive, self.oni_from_hand, self.draws = s.out, s.captive, s.oni_from_hand, s.draws
+        self.end, self.winner, self.won, self.remaining = s.end, s.winner, s.won, s.remaining
+
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal(self) -> Sequence[Action]:
+        phase, field = self.phase, self.field
+        if phase is Phase.PLAY:
+            hand = self.hands[self.turn]
+            if field & _JOKERS:  # (a joker lies on the field only within a turn or a deal)
+                return Kujuroku._hand_plays(hand, field)
+            out: list[Action] = []
+            if hand & _ONI:  # KJ-ONI-1/2/4
+                if field:
+                    while field:
+                        low = field & -field
+                        field ^= low
+                        out.append(_ONI_PLAYS[low])
+                    field = self.field
+                else:
+                    out.append(_ONI_ALONE)
+            if hand & _JIZO:  # KJ-JIZO-1
+                out.append(_JIZO_PLAY)
+            hand &= _NUMBERED
+            plays, plays_on = INDEX.plays, INDEX.plays_on
+            while hand:
+                bit = hand & -hand
+                hand ^= bit
+                m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+                if m.bit_count() == 2:  # KJ-CAP-3: the lower target first
+                    on = plays_on[bit]
+                    out.append(on[m & -m])
+                    out.append(on[m & (m - 1)])
+                else:  # KJ-CAP-2/4/5/6
+                    out.append(plays[bit])
+            return out
+        if phase is Phase.TAKE:
+            pending = self.pending
+            assert pending is not None
+            if pending.id != ONI:  # KJ-CAP-3: the two matches, lower first
+                m = field & _MATCHED_BY[pending.mask]
+                return (_TAKES[m & -m], _TAKES[m & (m - 1)])
+            if field & _JOKERS:
+                return tuple(action(TAKE, (c.id,)) for c in INDEX.cards_of(field))
+            takes = []
+            while field:  # KJ-ONI-3: any field card
+                low = field & -field
+                field ^= low
+                takes.append(_TAKES[low])
+            return takes
+        return _deal_takes(phase, field)
+
+    def play(self, a: Action) -> None:
+        kind = a.kind
+        if kind == PLAY:
+            self._play(a.cards)
+        elif kind == TAKE:
+            self._take(a.cards[0])
+        elif kind == COLLECT:
+            self._collect(a.cards)
+        else:
+            raise AssertionError(a)
+
+    # -- the steps of a turn (the reference's, in place) --------------------------------------------
+    def _play(self, cards: tuple[int, ...]) -> None:
+        p, piles = self.turn, self.piles
+        bit = _BIT_OF_ID[cards[0]]
+        self.hands[p] &= ~bit
+        got = 0
+        if bit == _ONI:
+            if len(cards) > 1:  # KJ-ONI-1
+                x = INDEX.by_id[cards[1]]
+                got = _ONI | x.mask
+                self.field &= ~x.mask
+                piles[p] |= got
+                self.captive = x
+            else:  # KJ-ONI-4
+                self.field |= _ONI
+            self.oni_from_hand = True
+            if got and not self.after_draw and self._dekiyaku():
+                return
+        elif bit == _JIZO:  # KJ-JIZO-1
+            self.field |= _JIZO
+        else:
+            field = self.field
+            m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+            if m:
+                if m.bit_count() == 2:  # KJ-CAP-3: the target named
+                    m = _BIT_OF_ID[cards[1]]
+                self.field = field & ~m  # KJ-CAP-2/4
+                piles[p] |= m | bit
+                if self._dekiyaku():  # KJ-YAKU-1: after the hand card
+                    return
+            else:  # KJ-CAP-5
+                self.field = field | bit
+        self._draw()
+
+    def _draw(self) -> None:
+        p, piles = self.turn, self.piles
+        waiting = self.after_draw and self.oni_from_hand and self.captive is not None  # KJ-27
+        stock, top = self.stock, self.top
+        if top == len(stock):  # KJ-TURN-3
+            self._end_turn()
+            return
+        drawn = stock[top]
+        self.top = top + 1
+        self.draws += 1
+        bit, field = drawn.mask, self.field
+        got = 0
+        if bit == _ONI:
+            if field & _JIZO:  # KJ-JIZO-4
+                got = _ONI | _JIZO
+                self.field = field & ~_JIZO
+                piles[p] |= got
+            elif not field:  # KJ-ONI-4
+                self.field = _ONI
+            elif field.bit_count() == 1:  # KJ-ONI-3, one card
+                got = _ONI | field
+                self.field = 0
+                piles[p] |= got
+                self.captive = INDEX.by_mask[field]
+            else:  # KJ-ONI-3: the player chooses
+                self.phase, self.pending = Phase.TAKE, drawn
+                return
+        elif bit == _JIZO:
+            if field & _ONI:  # KJ-JIZO-3
+                got = _ONI | _JIZO
+                self.field = field & ~_ONI
+                piles[p] |= got
+            elif self.oni_from_hand and self.captive is not None:  # KJ-JIZO-2
+                x = self.captive.mask
+                piles[p] = (piles[p] & ~x) | _JIZO
+                self.field = field | x
+                got = _JIZO
+                self.captive = None
+            else:  # KJ-JIZO-1
+                piles[p] |= _JIZO
+        else:
+            m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+            if m:
+                if m.bit_count() == 2:  # KJ-CAP-3: the player chooses
+                    self.phase, self.pending = Phase.TAKE, drawn
+                    return
+                got = m | bit  # KJ-CAP-2/4
+                self.field = field & ~m
+                piles[p] |= got
+            else:  # KJ-CAP-5
+                self.field = field | bit
+        if (got or waiting) and self._dekiyaku():  # KJ-YAKU-1: after the drawn card
+            return
+        self._end_turn()
+
+    def _take(self, target: int) -> None:
+        drawn = self.pending
+        assert drawn is not None
+        p = self.turn
+        self.pending = None
+        x = _BIT_OF_ID[target]
+        self.field &= ~x
+        if drawn.id == ONI:  # KJ-ONI-3
+            self.piles[p] |= _ONI | x
+            self.captive = INDEX.by_mask[x]
+        else:  # KJ-CAP-3
+            self.piles[p] |= x | drawn.mask
+        self.phase = Phase.PLAY
+        if self._dekiyaku():  # KJ-YAKU-1: after the drawn card
+            return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        p, field = self.turn, self.field
+        if field & _ONI:  # KJ-ONI-5
+            field &= ~_ONI
+            self.out = (*self.out, _ONI_CARD)
+        if field & _JIZO:  # KJ-JIZO-1
+            field &= ~_JIZO
+            self.piles[p] |= _JIZO
+        self.field = field
+        self.oni_from_hand = False
+        hands, order = self.hands, self.orders[p]
+        if not hands[order[0]] and not hands[order[1]] and not hands[order[2]]:  # KJ-TURN-4
+            self._finish()
+        else:
+            self.phase, self.turn = Phase.PLAY, order[1]
+
+    def _finish(self) -> None:
+        """:meth:`Kujuroku._finish`: the remaining card to the Oni-holder (KJ-ONI-6)."""
+        if self.captive is None:
+            self._end("exhaustive")
+            return
+        piles = self.piles
+        x = _remaining(self.captive, piles) & self.field
+        holder = _oni_holder(piles)
+        if not x or holder is None:
+            raise AssertionError(f"KJ-ONI-6: no single remaining card for the Oni's capture {self.captive.id}")
+        self.field &= ~x
+        piles[holder] |= x
+        self.remaining = INDEX.by_mask[x]
+        table = self.table
+        found = table[piles[holder] & table.counted]
+        if found:
+            self._end("dekiyaku", holder, found)
+        else:
+            self._end("exhaustive")
+
+    def _dekiyaku(self) -> bool:
+        """:meth:`_Turn.dekiyaku` (KJ-YAKU-1, KJ-ONI-7); if a pile forms one, the round ends so."""
+        piles, table = self.piles, self.table
+        counted = table.counted
+        extra, holder = 0, None
+        if self.confirmed and self.captive is not None:
+            extra = _remaining(self.captive, piles)
+            if extra:
+                holder = _oni_holder(piles)
+        for seat in self.orders[self.turn]:
+            pile = piles[seat]
+            if not pile:
+                continue
+            if seat == holder:
+                pile |= extra
+            found = table[pile & counted]
+            if found:
+                self._end("dekiyaku", seat, found)
+                return True
+        return False
+
+    def _end(self, end: str, winner: int | None = None, won: tuple[ScoredYaku, ...] = ()) -> None:
+        self.phase, self.pending, self.end, self.winner, self.won = Phase.OVER, None, end, winner, won
+
+    # -- the deal -----------------------------------------------------------------------------------
+    def _collect(self, ids: tuple[int, ...]) -> None:
+        """:meth:`Kujuroku._collect` and :meth:`Kujuroku._continue_deal` (KJ-DEAL-4…6)."""
+        d = self.dealer
+        taken = self.field & _mask(ids)
+        self.field &= ~taken
+        self.piles[d] |= taken
+        if self.phase is Phase.DEAL_ONI:
+            self.captive = INDEX.by_mask[taken & ~_ONI]
+        field = self.field
+        if field & _JIZO:  # KJ-DEAL-5
+            taken = field & _JOKERS
+            self.field = field & ~taken
+            self.piles[d] |= taken
+        elif field & _ONI:  # KJ-DEAL-4
+            self.phase = Phase.DEAL_ONI
+            return
+        if _triple_rank(self.field) is not None:  # KJ-DEAL-6
+            self.phase = Phase.DEAL_TRIPLE
+            return
+        self.phase = Phase.PLAY
+        self._dekiyaku()  # KJ-YAKU-1: after the dealer's takes
+
+    def state(self) -> KujurokuState:
+        s = self.start
+        table = evolve(s.table, hand_masks=tuple(self.hands), field_mask=self.field, stock=self.stock[self.top:],
+                       captured_masks=tuple(self.piles))
+        return evolve(s, table=table, phase=self.phase, turn=self.turn, out=self.out, pending=self.pending,
+                      captive=self.captive, oni_from_hand=self.oni_from_hand, draws=self.draws, end=self.end,
+                      winner=self.winner, won=self.won, remaining=self.remaining)
 
 
 GAME = Kujuroku()
