@@ -852,63 +852,75 @@ class _FastKujuroku(FastRound[KujurokuState]):
         return _deal_takes(phase, field)
 
     def play(self, a: Action) -> None:
-        kind = a.kind
+        kind, cards = a.kind, a.cards
         if kind == PLAY:
-            self._play(a.cards)
+            self._play(cards)
         elif kind == TAKE:
-            self._take(a.cards[0])
+            self._take(cards[0])
         elif kind == COLLECT:
-            self._collect(a.cards)
+            self._collect(cards)
         else:
             raise AssertionError(a)
 
     # -- the steps of a turn (the reference's, in place) --------------------------------------------
     def _play(self, cards: tuple[int, ...]) -> None:
-        p, piles = self.turn, self.piles
+        """:meth:`Kujuroku._play`: the hand card, then the draw."""
+        p = self.turn
         bit = _BIT_OF_ID[cards[0]]
         self.hands[p] &= ~bit
-        got = 0
-        if bit == _ONI:
-            if len(cards) > 1:  # KJ-ONI-1
-                x = INDEX.by_id[cards[1]]
-                got = _ONI | x.mask
-                self.field &= ~x.mask
-                piles[p] |= got
-                self.captive = x
-            else:  # KJ-ONI-4
-                self.field |= _ONI
-            self.oni_from_hand = True
-            if got and not self.after_draw and self._dekiyaku():
-                return
-        elif bit == _JIZO:  # KJ-JIZO-1
-            self.field |= _JIZO
-        else:
+        if bit & _NUMBERED:
             field = self.field
             m = field & _MATCHED_BY[bit]  # KJ-CAP-1
             if m:
                 if m.bit_count() == 2:  # KJ-CAP-3: the target named
                     m = _BIT_OF_ID[cards[1]]
                 self.field = field & ~m  # KJ-CAP-2/4
-                piles[p] |= m | bit
+                self.piles[p] |= m | bit
                 if self._dekiyaku():  # KJ-YAKU-1: after the hand card
                     return
             else:  # KJ-CAP-5
                 self.field = field | bit
+        elif bit == _ONI:
+            self.oni_from_hand = True
+            if len(cards) > 1:  # KJ-ONI-1
+                x = INDEX.by_id[cards[1]]
+                self.field &= ~x.mask
+                self.piles[p] |= _ONI | x.mask
+                self.captive = x
+                # KJ-27: with jizo_timing=after-draw the capture waits for the drawn card
+                if not self.after_draw and self._dekiyaku():
+                    return
+            else:  # KJ-ONI-4
+                self.field |= _ONI
+        else:  # KJ-JIZO-1
+            self.field |= _JIZO
         self._draw()
 
     def _draw(self) -> None:
-        p, piles = self.turn, self.piles
-        waiting = self.after_draw and self.oni_from_hand and self.captive is not None  # KJ-27
+        """:meth:`Kujuroku._draw`: the top card of the stock, then the end of the turn."""
         stock, top = self.stock, self.top
         if top == len(stock):  # KJ-TURN-3
             self._end_turn()
             return
+        p, piles = self.turn, self.piles
+        waiting = self.after_draw and self.oni_from_hand and self.captive is not None  # KJ-27
         drawn = stock[top]
         self.top = top + 1
         self.draws += 1
         bit, field = drawn.mask, self.field
         got = 0
-        if bit == _ONI:
+        if bit & _NUMBERED:
+            m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+            if m:
+                if m.bit_count() == 2:  # KJ-CAP-3: the player chooses
+                    self.phase, self.pending = Phase.TAKE, drawn
+                    return
+                got = m | bit  # KJ-CAP-2/4
+                self.field = field & ~m
+                piles[p] |= got
+            else:  # KJ-CAP-5
+                self.field = field | bit
+        elif bit == _ONI:
             if field & _JIZO:  # KJ-JIZO-4
                 got = _ONI | _JIZO
                 self.field = field & ~_JIZO
@@ -923,30 +935,18 @@ class _FastKujuroku(FastRound[KujurokuState]):
             else:  # KJ-ONI-3: the player chooses
                 self.phase, self.pending = Phase.TAKE, drawn
                 return
-        elif bit == _JIZO:
-            if field & _ONI:  # KJ-JIZO-3
-                got = _ONI | _JIZO
-                self.field = field & ~_ONI
-                piles[p] |= got
-            elif self.oni_from_hand and self.captive is not None:  # KJ-JIZO-2
-                x = self.captive.mask
-                piles[p] = (piles[p] & ~x) | _JIZO
-                self.field = field | x
-                got = _JIZO
-                self.captive = None
-            else:  # KJ-JIZO-1
-                piles[p] |= _JIZO
-        else:
-            m = field & _MATCHED_BY[bit]  # KJ-CAP-1
-            if m:
-                if m.bit_count() == 2:  # KJ-CAP-3: the player chooses
-                    self.phase, self.pending = Phase.TAKE, drawn
-                    return
-                got = m | bit  # KJ-CAP-2/4
-                self.field = field & ~m
-                piles[p] |= got
-            else:  # KJ-CAP-5
-                self.field = field | bit
+        elif field & _ONI:  # KJ-JIZO-3
+            got = _ONI | _JIZO
+            self.field = field & ~_ONI
+            piles[p] |= got
+        elif self.oni_from_hand and self.captive is not None:  # KJ-JIZO-2
+            x = self.captive.mask
+            piles[p] = (piles[p] & ~x) | _JIZO
+            self.field = field | x
+            got = _JIZO
+            self.captive = None
+        else:  # KJ-JIZO-1
+            piles[p] |= _JIZO
         if (got or waiting) and self._dekiyaku():  # KJ-YAKU-1: after the drawn card
             return
         self._end_turn()
@@ -1007,12 +1007,15 @@ class _FastKujuroku(FastRound[KujurokuState]):
     def _dekiyaku(self) -> bool:
         """:meth:`_Turn.dekiyaku` (KJ-YAKU-1, KJ-ONI-7); if a pile forms one, the round ends so."""
         piles, table = self.piles, self.table
-        counted = table.counted
         extra, holder = 0, None
-        if self.confirmed and self.captive is not None:
-            extra = _remaining(self.captive, piles)
-            if extra:
-                holder = _oni_holder(piles)
+        captive = self.captive
+        if captive is not None and self.confirmed:  # _remaining(captive, piles), inline
+            outside = _MATCHED_BY.get(captive.mask, 0)
+            for pile in piles:
+                outside &= ~pile
+            if outside and not outside & (outside - 1):
+                extra, holder = outside, _oni_holder(piles)
+        counted = table.counted
         for seat in self.orders[self.turn]:
             pile = piles[seat]
             if not pile:
