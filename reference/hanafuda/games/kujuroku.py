@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import MISSING, dataclass, fields
 from itertools import combinations
+from operator import add, attrgetter, itemgetter
 
 from hanafuda_spec.cards import DAINI, DAINI_JIZO, BaseCard, DainiCard, Deck
 from hanafuda_spec.games import kujuroku as spec
@@ -165,12 +166,72 @@ class KujurokuState:
         return _oni_holder(self.table.captured_masks)
 
 
+#: The fields of :class:`KujurokuState` that have defaults, at their defaults.
+_STATE_DEFAULTS = {f.name: f.default for f in fields(KujurokuState) if f.default is not MISSING}
+
+
 def _oni_holder(piles: Sequence[int]) -> int | None:
     """The seat whose capture pile (a mask) holds the Oni-fuda."""
     for seat, pile in enumerate(piles):
         if pile & _ONI:
             return seat
     return None
+
+
+
+
+def _deal_positions(recipient: str) -> tuple[int, ...]:
+    """The positions in the deck order (top first) of the cards KJ-DEAL-2 deals to ``recipient``."""
+    out, i = [], 0
+    for who, n in spec.DEAL_PLAN:
+        if who == recipient:
+            out += range(i, i + n)
+        i += n
+    return tuple(out)
+
+
+#: KJ-DEAL-2: the cards of the 2nd player, the 3rd player, the dealer and the field, picked out of a
+#: list in deck order (each gets several cards, so each getter gives a tuple).
+_DEAL_GETTERS = tuple(itemgetter(*_deal_positions(who)) for who in ("2nd", "3rd", "dealer", "field"))
+assert all(len(_deal_positions(who)) > 1 for who in ("2nd", "3rd", "dealer", "field"))
+_DEALT = sum(n for _, n in spec.DEAL_PLAN)  #: the cards dealt; the rest is the stock
+_MASK = attrgetter("mask")  #: a card's one-bit mask, for ``map``
+
+#: The numbered cards of number r are the four bits 4(r-1) to 4(r-1)+3 (a nibble per number), so that
+#: :func:`_rank_counts` counts the cards of every number at once.
+assert all(cards == 0xF << 4 * (rank - 1) for rank, cards in INDEX.suits.items()) and len(INDEX.suits) == 10
+_NIBBLE_1 = sum(1 << 4 * r for r in range(10))  #: bit 0 of each number's nibble
+_NIBBLE_4 = _NIBBLE_1 << 2  #: bit 2 of each nibble: set in a count of four
+_PAIRS_1, _PAIRS_2 = _NIBBLE_1 * 0x5, _NIBBLE_1 * 0x3
+
+
+def _rank_counts(cards: int) -> int:
+    """How many cards of each number a mask holds, as the nibbles of one integer (the count of
+    number r, 0 to 4, in bits 4(r-1) to 4(r-1)+3): a count of four has bit 2 of its nibble set, and a
+    count of three bits 0 and 1 (the jokers are left out)."""
+    c = cards & _NUMBERED
+    c -= (c >> 1) & _PAIRS_1  # the count of each pair of bits
+    return (c & _PAIRS_2) + ((c >> 2) & _PAIRS_2)  # of each nibble
+
+
+_new = object.__new__
+
+
+def _new_table(hands: tuple[int, ...], field: int, stock: tuple[DainiCard, ...],
+               piles: tuple[int, ...]) -> Table[DainiCard]:
+    """``Table(INDEX, hands, field, stock, piles)`` without the frozen dataclass's ``__init__``."""
+    t: Table[DainiCard] = _new(Table)
+    t.__dict__.update(index=INDEX, hand_masks=hands, field_mask=field, stock=stock, captured_masks=piles)
+    return t
+
+
+def _new_state(rules: KujurokuRules, setup: RoundSetup, table: Table[DainiCard], phase: Phase,
+               turn: int) -> KujurokuState:
+    """``KujurokuState(rules, setup, table, phase, turn)`` without the frozen dataclass's ``__init__``
+    (the other fields at their defaults)."""
+    s: KujurokuState = _new(KujurokuState)
+    s.__dict__.update(_STATE_DEFAULTS, rules=rules, setup=setup, table=table, phase=phase, turn=turn)
+    return s
 
 
 # -- dekiyaku ----------------------------------------------------------------------------------------
@@ -296,6 +357,54 @@ def _deal_takes(phase: Phase, field: int) -> tuple[Action, ...]:
     return ()
 
 
+# -- results ---------------------------------------------------------------------------------------
+
+#: KJ-SCORE-2: the chips of every card score a pile can have (0 to 300 points: the whole deck).
+_CHIP_SCORES = tuple(spec.chip_score(points) for points in range(301))
+#: The round's reason (RoundResult.reason) for each settlement case (KJ-SCORE-3…6).
+_SETTLEMENT_REASONS = {"two-negative": "card-points", "two-positive": "card-points", "all-positive": "draw",
+                       "all-negative": "draw-all-negative"}
+_CHIP_NOTES = tuple(f"chips.{i}" for i in range(4))  #: the note naming each seat's chip score
+_NO_YAKU = {n: ((),) * n for n in (3, 4)}  #: no dekiyaku for any of the seats
+
+
+def _point_tables(jizo: bool) -> tuple[tuple[int, ...], ...]:
+    """:func:`_pile_points` of every value of each byte of a mask (bytes 0 to 5, bits 0 to 47)."""
+    return tuple(tuple(_pile_points(jizo, b << 8 * k) for b in range(256)) for k in range(6))
+
+
+def _pile_points_by_bytes(jizo: bool) -> Callable[[int], int]:
+    """:func:`_pile_points` for ``jizo`` as six table lookups, one per byte of the mask."""
+    t0, t1, t2, t3, t4, t5 = _point_tables(jizo)
+    assert max(INDEX.by_mask).bit_length() <= 48
+
+    def points(pile: int) -> int:
+        return (t0[pile & 255] + t1[pile >> 8 & 255] + t2[pile >> 16 & 255] + t3[pile >> 24 & 255]
+                + t4[pile >> 32 & 255] + t5[pile >> 40 & 255])
+
+    return points
+
+
+#: :func:`_pile_points` by table lookups, without and with the Jizo variant.
+_PILE_POINTS = {jizo: _pile_points_by_bytes(jizo) for jizo in (False, True)}
+
+
+def _round_result(reason: str, deltas: tuple[int, ...], winner: int | None, yaku: tuple[tuple[ScoredYaku, ...], ...],
+                  card_points: tuple[int, ...] | None, next_dealer: int,
+                  notes: tuple[tuple[str, int], ...]) -> RoundResult:
+    """``RoundResult(reason, deltas, winner, yaku, card_points, next_dealer=…, notes=…)`` (a round that
+    counts and does not end the game) without the frozen dataclass's ``__init__``."""
+    r: RoundResult = _new(RoundResult)
+    r.__dict__.update(reason=reason, deltas=deltas, winner=winner, yaku=yaku, card_points=card_points, counts=True,
+                      ends_game=False, next_dealer=next_dealer, notes=notes)
+    return r
+
+
+def _deal_lost(result: RoundResult) -> int:
+    """A round's note ``deal-lost`` (KJ-GAME-1), 0 if it has none."""
+    return dict(result.notes).get("deal-lost", 0)
+
+
 class _Turn:
     """A position while one action is applied to it: the zones as masks and the state fields an
     action may change, edited in place, then made into one new state by :meth:`state` or
@@ -393,23 +502,23 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
     def start_round(self, rules: KujurokuRules, order: Sequence[BaseCard], setup: RoundSetup) -> KujurokuState:
         deck = rules.deck
         cards = [c for c in order if isinstance(c, DainiCard)]
-        if len(cards) != len(deck) or INDEX.mask_of(cards) != _DECK_MASKS[rules.jizo]:
+        masks = list(map(_MASK, cards))
+        # the whole deck: as many one-bit masks as it has cards, summing to its mask. (n one-bit masks
+        # sum to a number of n bits only if no two are equal: adding a bit already set carries and
+        # sets no new bit. So they are distinct, and their sum is their union.)
+        if len(masks) != len(deck) or sum(masks) != _DECK_MASKS[rules.jizo]:
             raise ValueError(f"Kujuroku deals the whole {deck.name} deck ({len(deck)} cards)")
         seats, d = rules.seats, setup.dealer
-        second, third = (d + 1) % seats, (d + 2) % seats
-        who = {"2nd": second, "3rd": third, "dealer": d, "field": -1}
-        got: dict[int, int] = {second: 0, third: 0, d: 0, -1: 0}  # masks
-        i = 0
-        for name, n in spec.DEAL_PLAN:  # KJ-DEAL-2
-            got[who[name]] |= INDEX.mask_of(cards[i:i + n])
-            i += n
-        hands = tuple(got.get(p, 0) for p in range(seats))
-        field = got[-1]
-        table = Table(INDEX, hands, field, tuple(cards[i:]), (0,) * seats)
-        state = KujurokuState(rules, setup, table, Phase.PLAY, d)
-        if any((field & cards_of_rank).bit_count() == 4 for _, cards_of_rank in _RANKS):
+        # KJ-DEAL-2: the 2nd player, the 3rd, the dealer and the field (the masks are distinct bits)
+        second, third, mine, field = [sum(get(masks)) for get in _DEAL_GETTERS]
+        hands = [0] * seats
+        hands[(d + 1) % seats], hands[(d + 2) % seats], hands[d] = second, third, mine
+        state = _new_state(rules, setup, _new_table(tuple(hands), field, tuple(cards[_DEALT:]), (0,) * seats),
+                           Phase.PLAY, d)
+        counts = _rank_counts(field)
+        if counts & _NIBBLE_4:  # a number with four cards on the field
             return evolve(state, phase=Phase.OVER, end="misdeal")  # KJ-DEAL-3, checked first (KJ-4)
-        if not field & (_ONI | _JIZO) and _triple_rank(field) is None:
+        if not field & _JOKERS and not counts & (counts >> 1) & _NIBBLE_1:  # no number with three cards
             return state  # the dealer has nothing to take (KJ-DEAL-4/5/6) and plays first
         return self._continue_deal(_Turn(state))
 
@@ -673,8 +782,9 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
     def round_result(self, state: KujurokuState) -> RoundResult:
         if state.phase is not Phase.OVER:
             raise ValueError("the round is not over")
-        rules, d = state.rules, state.dealer
-        seats, parts = rules.seats, state.participants
+        rules, d = state.rules, state.setup.dealer
+        seats = rules.seats
+        parts = _PARTICIPANTS[seats][d]
         zeros = (0,) * seats
         if state.end == "misdeal":  # KJ-DEAL-3
             return RoundResult("misdeal", zeros, counts=False, next_dealer=d, notes=(("dealer", d), ("deal-lost", 0)))
@@ -692,12 +802,12 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
                 deltas[i] = 2 * value if i == w else -value
             lost = w != d  # KJ-END-1
             notes += [("deal-lost", int(lost)), ("value", value)]
-            yaku = tuple(state.won if i == w else () for i in range(seats))
-            return RoundResult("dekiyaku", tuple(deltas), w, yaku, None, next_dealer=(d + 1) % seats if lost else d,
-                               notes=tuple(notes))
-        piles = state.table.captured_masks
-        pts = [_pile_points(rules.jizo, piles[i]) if i in parts else 0 for i in range(seats)]
-        chips = [spec.chip_score(pts[i]) for i in parts]  # KJ-SCORE-2
+            yaku = tuple([state.won if i == w else () for i in range(seats)])
+            return _round_result("dekiyaku", tuple(deltas), w, yaku, None, (d + 1) % seats if lost else d,
+                                 tuple(notes))
+        piles, points = state.table.captured_masks, _PILE_POINTS[rules.jizo]
+        pts = [points(piles[i]) if i in parts else 0 for i in range(seats)]
+        chips = [_CHIP_SCORES[pts[i]] for i in parts]  # KJ-SCORE-2
         case = spec.settlement_case(chips)
         deltas = [0] * seats
         if case == "two-negative":  # KJ-SCORE-3
@@ -715,14 +825,11 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         keeps = pts[d] >= max(pts[i] for i in parts)  # KJ-END-1, a tie keeps the deal (KJ-15)
         if case in ("all-positive", "all-negative") and rules.draw_dealer_stays:
             keeps = True  # KJ-SCORE-5/6, KJ-END-3 (decision KJ-14)
-        reason = {"two-negative": "card-points", "two-positive": "card-points", "all-positive": "draw",
-                  "all-negative": "draw-all-negative"}[case]
         notes.append(("deal-lost", int(not keeps)))
-        notes += [(f"chips.{i}", c) for i, c in zip(parts, chips, strict=True)]
+        notes += [(_CHIP_NOTES[i], c) for i, c in zip(parts, chips, strict=True)]
         gainers = [i for i in range(seats) if deltas[i] > 0]
-        return RoundResult(reason, tuple(deltas), gainers[0] if len(gainers) == 1 else None,
-                           tuple(() for _ in range(seats)), tuple(pts),
-                           next_dealer=d if keeps else (d + 1) % seats, notes=tuple(notes))
+        return _round_result(_SETTLEMENT_REASONS[case], tuple(deltas), gainers[0] if len(gainers) == 1 else None,
+                             _NO_YAKU[seats], tuple(pts), d if keeps else (d + 1) % seats, tuple(notes))
 
     def snapshot(self, state: KujurokuState, info: MatchInfo | None = None) -> Snapshot:
         t, seats = state.table, state.rules.seats
@@ -750,18 +857,26 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         return tuple((info.dealer + i) % rules.seats for i in range(spec.PLAYERS_PER_ROUND))
 
     def settle(self, rules: KujurokuRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
-        scores = tuple(a + b for a, b in zip(info.scores, result.deltas, strict=True))
+        before, deltas = info.scores, result.deltas
+        if len(before) != len(deltas):
+            tuple(zip(before, deltas, strict=True))  # raises zip's ValueError
+        scores = tuple(map(add, before, deltas))
         dealer = result.next_dealer if result.next_dealer is not None else info.dealer
         played = info.rounds_played + (1 if result.counts else 0)
         history = (*info.history, result)
-        losses = sum(dict(r.notes).get("deal-lost", 0) for r in history)
+        losses = sum(map(_deal_lost, history))
         over = losses >= rules.seats  # KJ-GAME-1
         winners: tuple[int, ...] = ()
         if over:  # KJ-GAME-2
             top = max(scores)
             winners = tuple(i for i, v in enumerate(scores) if v == top)
-        return MatchInfo(scores, dealer, played, info.deals + 1, over, winners,
-                         "every player dealt and lost the deal" if over else "", history)
+        # MatchInfo(scores, dealer, played, deals, over, winners, end_reason, history), without the frozen
+        # dataclass's __init__
+        new: MatchInfo = _new(MatchInfo)
+        new.__dict__.update(scores=scores, dealer=dealer, rounds_played=played, deals=info.deals + 1, over=over,
+                            winners=winners, end_reason="every player dealt and lost the deal" if over else "",
+                            history=history)
+        return new
 
 
 #: Card id -> the card's one-bit mask.
