@@ -83,6 +83,7 @@ _RANKS: tuple[tuple[int, int], ...] = tuple(sorted(INDEX.suits.items()))
 #: The participants of a round by number of seats and dealer: the dealer and the next two to the right.
 _PARTICIPANTS = {n: tuple(tuple((d + i) % n for i in range(spec.PLAYERS_PER_ROUND)) for d in range(n))
                  for n in (3, 4)}
+assert spec.PLAYERS_PER_ROUND == 3  # (the fast round's dekiyaku check looks at three piles)
 
 #: The participants in turn order starting from each of them, by number of seats and dealer: the
 #: next player is ``[1]``, and the capture piles are checked for dekiyaku in this order (KJ-YAKU-1).
@@ -273,6 +274,8 @@ class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
     def __init__(self, configuration: str, stack: bool) -> None:
         super().__init__()
         self.rows = tuple(_compile(y) for y in spec.CONFIGURATIONS[configuration])
+        if any(y.formed(0) for y in self.rows):  # (so an empty pile need not be looked up)
+            raise ValueError(f"configuration {configuration}: a dekiyaku formed by no cards")
         self.stack = stack
         self.counted = 0
         for y in self.rows:
@@ -854,7 +857,7 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         return MatchInfo((spec.START_CHIPS,) * rules.seats, first_dealer)
 
     def seats_in_play(self, rules: KujurokuRules, info: MatchInfo) -> tuple[int, ...]:
-        return tuple((info.dealer + i) % rules.seats for i in range(spec.PLAYERS_PER_ROUND))
+        return _PARTICIPANTS[rules.seats][info.dealer]  # the dealer and the next two to the right
 
     def settle(self, rules: KujurokuRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
         before, deltas = info.scores, result.deltas
@@ -968,34 +971,58 @@ class _FastKujuroku(FastRound[KujurokuState]):
 
     def play(self, a: Action) -> None:
         kind, cards = a.kind, a.cards
-        if kind == PLAY:
-            self._play(cards)
-        elif kind == TAKE:
-            self._take(cards[0])
-        elif kind == COLLECT:
-            self._collect(cards)
-        else:
-            raise AssertionError(a)
-
-    # -- the steps of a turn (the reference's, in place) --------------------------------------------
-    def _play(self, cards: tuple[int, ...]) -> None:
-        """:meth:`Kujuroku._play`: the hand card, then the draw."""
+        if kind != PLAY:
+            if kind == TAKE:
+                self._take(cards[0])
+            elif kind == COLLECT:
+                self._collect(cards)
+            else:
+                raise AssertionError(a)
+            return
+        # Kujuroku._play, with the draw of a numbered card inline (the common turn)
         p = self.turn
         bit = _BIT_OF_ID[cards[0]]
         self.hands[p] &= ~bit
-        if bit & _NUMBERED:
-            field = self.field
-            m = field & _MATCHED_BY[bit]  # KJ-CAP-1
-            if m:
-                if m.bit_count() == 2:  # KJ-CAP-3: the target named
-                    m = _BIT_OF_ID[cards[1]]
-                self.field = field & ~m  # KJ-CAP-2/4
-                self.piles[p] |= m | bit
-                if self._dekiyaku():  # KJ-YAKU-1: after the hand card
-                    return
-            else:  # KJ-CAP-5
-                self.field = field | bit
-        elif bit == _ONI:
+        if not bit & _NUMBERED:
+            self._play_joker(bit, cards)
+            return
+        field = self.field
+        m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+        if m:
+            if m.bit_count() == 2:  # KJ-CAP-3: the target named
+                m = _BIT_OF_ID[cards[1]]
+            self.field = field = field & ~m  # KJ-CAP-2/4
+            self.piles[p] |= m | bit
+            if self._dekiyaku():  # KJ-YAKU-1: after the hand card
+                return
+        else:  # KJ-CAP-5
+            self.field = field = field | bit
+        stock, top = self.stock, self.top
+        if top == len(stock) or self.after_draw or not stock[top].mask & _NUMBERED:
+            self._draw()  # the general draw: no card, a joker, or a capture that may wait (KJ-27)
+            return
+        drawn = stock[top]  # Kujuroku._draw of a numbered card
+        self.top = top + 1
+        self.draws += 1
+        bit = drawn.mask
+        m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+        if m:
+            if m.bit_count() == 2:  # KJ-CAP-3: the player chooses
+                self.phase, self.pending = Phase.TAKE, drawn
+                return
+            self.field = field & ~m  # KJ-CAP-2/4
+            self.piles[p] |= m | bit
+            if self._dekiyaku():  # KJ-YAKU-1: after the drawn card
+                return
+        else:  # KJ-CAP-5
+            self.field = field | bit
+        self._end_turn()
+
+    # -- the steps of a turn (the reference's, in place) --------------------------------------------
+    def _play_joker(self, bit: int, cards: tuple[int, ...]) -> None:
+        """:meth:`Kujuroku._play` of the Oni or the Jizo from the hand, then the draw."""
+        p = self.turn
+        if bit == _ONI:
             self.oni_from_hand = True
             if len(cards) > 1:  # KJ-ONI-1
                 x = INDEX.by_id[cards[1]]
@@ -1120,21 +1147,42 @@ class _FastKujuroku(FastRound[KujurokuState]):
             self._end("exhaustive")
 
     def _dekiyaku(self) -> bool:
-        """:meth:`_Turn.dekiyaku` (KJ-YAKU-1, KJ-ONI-7); if a pile forms one, the round ends so."""
+        """:meth:`_Turn.dekiyaku` (KJ-YAKU-1, KJ-ONI-7); if a pile forms one, the round ends so. The
+        participants' piles are looked up in turn order from the player to move (an empty pile too: no
+        dekiyaku is formed by no cards, see :class:`_DekiyakuTable`)."""
+        if self.captive is not None and self.confirmed:
+            return self._dekiyaku_with_remaining()
+        piles, table = self.piles, self.table
+        counted = table.counted
+        first, second, third = self.orders[self.turn]
+        found = table[piles[first] & counted]
+        if found:
+            self._end("dekiyaku", first, found)
+            return True
+        found = table[piles[second] & counted]
+        if found:
+            self._end("dekiyaku", second, found)
+            return True
+        found = table[piles[third] & counted]
+        if found:
+            self._end("dekiyaku", third, found)
+            return True
+        return False
+
+    def _dekiyaku_with_remaining(self) -> bool:
+        """:meth:`_dekiyaku` with remaining_card=confirmed while the Oni's capture stands (KJ-ONI-7)."""
         piles, table = self.piles, self.table
         extra, holder = 0, None
         captive = self.captive
-        if captive is not None and self.confirmed:  # _remaining(captive, piles), inline
-            outside = _MATCHED_BY.get(captive.mask, 0)
-            for pile in piles:
-                outside &= ~pile
-            if outside and not outside & (outside - 1):
-                extra, holder = outside, _oni_holder(piles)
+        assert captive is not None
+        outside = _MATCHED_BY.get(captive.mask, 0)  # _remaining(captive, piles), inline
+        for pile in piles:
+            outside &= ~pile
+        if outside and not outside & (outside - 1):
+            extra, holder = outside, _oni_holder(piles)
         counted = table.counted
         for seat in self.orders[self.turn]:
             pile = piles[seat]
-            if not pile:
-                continue
             if seat == holder:
                 pile |= extra
             found = table[pile & counted]
