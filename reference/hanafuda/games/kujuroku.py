@@ -183,7 +183,8 @@ def _oni_holder(piles: Sequence[int]) -> int | None:
 
 def _deal_positions(recipient: str) -> tuple[int, ...]:
     """The positions in the deck order (top first) of the cards KJ-DEAL-2 deals to ``recipient``."""
-    out, i = [], 0
+    out: list[int] = []
+    i = 0
     for who, n in spec.DEAL_PLAN:
         if who == recipient:
             out += range(i, i + n)
