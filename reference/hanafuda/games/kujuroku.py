@@ -1184,9 +1184,15 @@ class _FastKujuroku(FastRound[KujurokuState]):
         """:meth:`_Turn.dekiyaku` (KJ-YAKU-1, KJ-ONI-7); if a pile forms one, the round ends so. The
         participants' piles are looked up in turn order from the player to move (an empty pile too: no
         dekiyaku is formed by no cards, see :class:`_DekiyakuTable`)."""
-        if self.captive is not None and self.confirmed:
-            return self._dekiyaku_with_remaining()
-        piles, table = self.piles, self.table
+        piles = self.piles
+        captive = self.captive
+        if captive is not None and self.confirmed:  # _remaining(captive, piles), inline
+            outside = _MATCHED_BY.get(captive.mask, 0)
+            for pile in piles:
+                outside &= ~pile
+            if outside and not outside & (outside - 1):  # one card: it counts as the Oni-holder's
+                return self._dekiyaku_with_remaining(outside)
+        table = self.table
         counted = table.counted
         first, second, third = self.orders[self.turn]
         found = table[piles[first] & counted]
@@ -1203,17 +1209,11 @@ class _FastKujuroku(FastRound[KujurokuState]):
             return True
         return False
 
-    def _dekiyaku_with_remaining(self) -> bool:
-        """:meth:`_dekiyaku` with remaining_card=confirmed while the Oni's capture stands (KJ-ONI-7)."""
+    def _dekiyaku_with_remaining(self, extra: int) -> bool:
+        """:meth:`_dekiyaku` with the confirmed remaining card ``extra`` counted in the Oni-holder's pile
+        (KJ-ONI-7)."""
         piles, table = self.piles, self.table
-        extra, holder = 0, None
-        captive = self.captive
-        assert captive is not None
-        outside = _MATCHED_BY.get(captive.mask, 0)  # _remaining(captive, piles), inline
-        for pile in piles:
-            outside &= ~pile
-        if outside and not outside & (outside - 1):
-            extra, holder = outside, _oni_holder(piles)
+        holder = _oni_holder(piles)
         counted = table.counted
         for seat in self.orders[self.turn]:
             pile = piles[seat]
