@@ -368,8 +368,6 @@ def _deal_takes(phase: Phase, field: int) -> tuple[Action, ...]:
 
 # -- results ---------------------------------------------------------------------------------------
 
-#: KJ-SCORE-2: the chips of every card score a pile can have (0 to 300 points: the whole deck).
-_CHIP_SCORES = tuple(spec.chip_score(points) for points in range(301))
 #: The round's reason (RoundResult.reason) for each settlement case (KJ-SCORE-3…6).
 _SETTLEMENT_REASONS = {"two-negative": "card-points", "two-positive": "card-points", "all-positive": "draw",
                        "all-negative": "draw-all-negative"}
@@ -816,7 +814,7 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
                                  tuple(notes))
         piles, points = state.table.captured_masks, _PILE_POINTS[rules.jizo]
         pts = [points(piles[i]) if i in parts else 0 for i in range(seats)]
-        chips = [_CHIP_SCORES[pts[i]] for i in parts]  # KJ-SCORE-2
+        chips = [spec.chip_score(pts[i]) for i in parts]  # KJ-SCORE-2
         case = spec.settlement_case(chips)
         deltas = [0] * seats
         if case == "two-negative":  # KJ-SCORE-3
