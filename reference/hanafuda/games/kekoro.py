@@ -100,6 +100,38 @@ class Scorer:
         """The value of the cards in the pile (KE-VAL-1, KE-VAL-2)."""
         return sum([v * (pile & m).bit_count() for v, m in self.value_masks])
 
+    @functools.cached_property
+    def counters(self) -> tuple[dict[int, int], int, int]:
+        """:meth:`yaku_count` kept as counters (for the fast round, which adds cards to a pile and counts
+        again): yaku i has a 4-bit lane ``i`` of one integer, holding how many of its cards the pile has.
+        Returns, for each card's mask, the counters it adds (1 in the lane of each yaku it belongs to); the
+        lanes' complements to 8 (8 minus the yaku's size); and the lanes' top bits. A lane plus its
+        complement reaches 8 exactly when the pile holds the whole yaku, so ``((counts + complement) &
+        tops).bit_count()`` is the yaku count (yaku of 1 to 7 cards; the table's have 3)."""
+        add: dict[int, int] = {}
+        complement = tops = 0
+        for i, (_, m) in enumerate(self.yaku):
+            size = m.bit_count()
+            if not 1 <= size <= 7:  # pragma: no cover - the catalogue's yaku are three cards
+                raise ValueError("the yaku counters hold yaku of 1 to 7 cards")
+            complement |= (8 - size) << (4 * i)
+            tops |= 8 << (4 * i)
+            while m:
+                low = m & -m
+                m ^= low
+                add[low] = add.get(low, 0) + (1 << (4 * i))
+        return add, complement, tops
+
+    def count_of(self, pile: int) -> int:
+        """The counters of a pile (:attr:`counters`): the sum of its cards' counters."""
+        add = self.counters[0]
+        total = 0
+        while pile:
+            low = pile & -pile
+            pile ^= low
+            total += add.get(low, 0)
+        return total
+
 
 #: The 48 hanafuda cards as bits: every Kekoro table is a set of masks over this index.
 INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Card))
@@ -443,8 +475,8 @@ class _FastKekoro(FastRound[KekoroState]):
     each captured as the fishing turn says (KE-CAP-1…6, KE-TURN-2); a yaku lead of 3 offers the
     instant victory (KE-IV-1, KE-IV-3); the round ends when the next hand is empty (KE-END-1)."""
 
-    __slots__ = ("caps", "count", "deal", "dealer", "end", "field", "game", "hands", "pending", "phase", "rules",
-                 "start", "stock", "top", "turn", "winner")
+    __slots__ = ("add", "caps", "complement", "counters", "deal", "dealer", "end", "field", "game", "hands",
+                 "pending", "phase", "rules", "start", "stock", "tops", "top", "turn", "winner")
 
     def __init__(self, s: KekoroState | None, game: Kekoro | None = None, rules: KekoroRules | None = None,
                  setup: RoundSetup | None = None, dealt: tuple[tuple[int, ...], int, int, int] | None = None) -> None:
@@ -464,7 +496,10 @@ class _FastKekoro(FastRound[KekoroState]):
             self.hands, self.field, self.caps = [h0, h1], field, [0, 0]
             self.stock, self.top = tuple(map(_MASK_OF.__getitem__, order[24:])), 0
             self.turn, self.phase, self.pending, self.end, self.winner = setup.dealer, Phase.PLAY, None, "", None
-        self.count = self.rules.scorer.yaku_count
+        # the yaku counters of each capture pile (Scorer.counters): kept up to date as cards are captured
+        sc = self.rules.scorer
+        self.add, self.complement, self.tops = sc.counters
+        self.counters = [sc.count_of(self.caps[0]), sc.count_of(self.caps[1])]
 
     def over(self) -> bool:
         return self.phase is Phase.OVER
@@ -519,7 +554,7 @@ class _FastKekoro(FastRound[KekoroState]):
             assert self.pending is not None
             t = _MASK_OF[a.cards[0]]  # KE-CAP-6, KE-CAP-2
             self.field &= ~t
-            self.caps[p] |= t | self.pending.mask
+            self._capture(p, t | self.pending.mask)
             self.pending = None
             self._end_turn()
         elif a == DECLARE_ACTION:
@@ -550,7 +585,7 @@ class _FastKekoro(FastRound[KekoroState]):
         m = field & _SUIT_OF[d]
         if m.bit_count() == 2:  # KE-CAP-2: the player takes one
             self.field, self.pending, self.phase = field, _BY_MASK[d], Phase.TAKE
-            self.caps[p] |= got
+            self._capture(p, got)
             return
         if not m:
             field |= d
@@ -558,13 +593,26 @@ class _FastKekoro(FastRound[KekoroState]):
             field &= ~m
             got |= m | d
         self.field = field
-        self.caps[p] |= got
+        self._capture(p, got)
         self._end_turn()
+
+    def _capture(self, seat: int, got: int) -> None:
+        """The cards of ``got`` join ``seat``'s capture pile, and its yaku counters."""
+        if got:
+            self.caps[seat] |= got
+            add = self.add
+            total = self.counters[seat]
+            while got:
+                low = got & -got
+                got ^= low
+                total += add.get(low, 0)
+            self.counters[seat] = total
 
     def _end_turn(self) -> None:
         p = self.turn
-        mine = self.count(self.caps[p])
-        if mine >= spec.YAKU_LEAD and mine - self.count(self.caps[1 - p]) >= spec.YAKU_LEAD:
+        complement, tops = self.complement, self.tops
+        mine = ((self.counters[p] + complement) & tops).bit_count()  # Scorer.yaku_count of the pile
+        if mine >= spec.YAKU_LEAD and mine - ((self.counters[1 - p] + complement) & tops).bit_count() >= spec.YAKU_LEAD:
             self.phase, self.pending = Phase.DECLARE, None
             return
         self._pass()
