@@ -280,7 +280,7 @@ def fast_shuffled(items: Sequence[T], rng: SplitMix64) -> list[T]:
     if max(outputs) >= _SAFE:  # a rejection is possible: the one-by-one steps
         return _stepped(items, rng)
     out = list(items)
-    for i, j in zip(positions, map(operator.mod, outputs, sizes)):
+    for i, j in zip(positions, map(operator.mod, outputs, sizes), strict=True):
         out[i], out[j] = out[j], out[i]
     rng.state = (s0 + (n - 1) * _GOLDEN) & _MASK64
     return out

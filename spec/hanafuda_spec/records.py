@@ -381,7 +381,7 @@ class _Parser:
         self.problems.append(Problem(Location(self.record, None, action, path, self.line), rule, reason))
 
     def unknown(self, obj: Mapping[str, Any], known: Sequence[str], path: str) -> tuple[str, ...]:
-        if all(map(known.__contains__, obj)):  # every field known (the common case, tested at C speed)
+        if FAST_PARSE and all(map(known.__contains__, obj)):  # every field known (the common case, at C speed)
             return ()
         extra = tuple(k for k in obj if k not in known)
         if not self.lenient:
@@ -434,6 +434,9 @@ class _Parser:
 
 _INT = {int}
 _STR = {str}
+#: Take the parser's shortcuts for the common shapes (every action a text, every option value a string,
+#: a plain version-1 round entry); the tests turn it off to check that the parse is the same either way.
+FAST_PARSE = True
 
 
 def _is_int(v: Any) -> bool:
@@ -483,7 +486,8 @@ def parse_record(doc: Any, *, record: int | None = None, line: int | None = None
         opts = rules.get("options", {})
         if not isinstance(opts, dict):
             p.bad("$.rules.options", "REC-FIELD-1", "must be an object of option values (strings)")
-        elif set(map(type, opts.values())) <= _STR and max(map(len, opts.values()), default=0) <= LIMITS["text"]:
+        elif FAST_PARSE and set(map(type, opts.values())) <= _STR and max(map(len, opts.values()),
+                                                                           default=0) <= LIMITS["text"]:
             options = dict(opts)  # every value a string within the limit: what the loop below gives
         else:
             for k, v in opts.items():
@@ -576,7 +580,7 @@ def _parse_actions(p: _Parser, v: Any) -> tuple[ActionEntry, ...] | None:
     if len(v) > LIMITS["actions"]:
         p.bad("$.actions", "REC-SIZE-1", f"{len(v)} actions (limit {LIMITS['actions']})")
         return None
-    if set(map(type, v)) <= _STR and (not v or max(map(len, v)) <= LIMITS["text"]):
+    if FAST_PARSE and set(map(type, v)) <= _STR and (not v or max(map(len, v)) <= LIMITS["text"]):
         return tuple(map(_plain_entry, v))  # every action a text within the limit: what the loop below gives
     out: list[ActionEntry] = []
     before = len(p.problems)
@@ -661,7 +665,7 @@ def _parse_result(p: _Parser, v: Any) -> tuple[Any, Any, Any, Any]:
         else:
             rounds = []
             for i, r in enumerate(rv):
-                plain = None if p.v11 else _plain_round(r, i)
+                plain = _plain_round(r, i) if FAST_PARSE and not p.v11 else None
                 if plain is not None:
                     rounds.append(plain)
                     continue
@@ -713,7 +717,8 @@ def _plain_round(r: Any, i: int) -> RoundClaim | None:
         return None
     if "deal" in r and r["deal"] != i + 1:
         return None
-    if ("counts" in r and not isinstance(r["counts"], bool)) or ("ends_game" in r and not isinstance(r["ends_game"], bool)):
+    if (("counts" in r and not isinstance(r["counts"], bool))
+            or ("ends_game" in r and not isinstance(r["ends_game"], bool))):
         return None
     winner, nxt, cp = r.get("winner"), r.get("next_dealer"), r.get("card_points")
     if (winner is not None and type(winner) is not int) or (nxt is not None and type(nxt) is not int):

@@ -110,12 +110,13 @@ class Scorer:
         tops).bit_count()`` is the yaku count (yaku of 1 to 7 cards; the table's have 3)."""
         add: dict[int, int] = {}
         complement = tops = 0
-        for i, (_, m) in enumerate(self.yaku):
-            size = m.bit_count()
+        for i, (_, cards) in enumerate(self.yaku):
+            size = cards.bit_count()
             if not 1 <= size <= 7:  # pragma: no cover - the catalogue's yaku are three cards
                 raise ValueError("the yaku counters hold yaku of 1 to 7 cards")
             complement |= (8 - size) << (4 * i)
             tops |= 8 << (4 * i)
+            m = cards
             while m:
                 low = m & -m
                 m ^= low
@@ -157,7 +158,7 @@ def _four_of_a_month(mask: int) -> bool:
 
 
 _DIGITS_1 = int("1" * 12, 16)
-if _MONTHS != tuple(0xF << 4 * i for i in range(12)):  # pragma: no cover - the deck's bit layout
+if tuple(0xF << 4 * i for i in range(12)) != _MONTHS:  # pragma: no cover - the deck's bit layout
     raise ImportError("Kekoro's month test expects each month's cards in four adjacent bits")
 
 
@@ -171,7 +172,7 @@ def _getter(positions: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ..
     get = operator.itemgetter(*positions)
     if len(positions) == 1:
         return lambda seq: (get(seq),)
-    return get  # type: ignore[return-value]
+    return get
 
 
 def _with_seat(masks: tuple[int, ...], seat: int, mask: int) -> tuple[int, ...]:
@@ -476,7 +477,11 @@ class _FastKekoro(FastRound[KekoroState]):
     instant victory (KE-IV-1, KE-IV-3); the round ends when the next hand is empty (KE-END-1)."""
 
     __slots__ = ("add", "caps", "complement", "counters", "deal", "dealer", "end", "field", "game", "hands",
-                 "pending", "phase", "rules", "start", "stock", "tops", "top", "turn", "winner")
+                 "pending", "phase", "rules", "start", "stock", "top", "tops", "turn", "winner")
+    start: KekoroState | None  # the first position, where it was built
+    deal: tuple[tuple[int, ...], RoundSetup] | None  # the deck order and setup it was dealt from (deal_fast)
+    game: Kekoro | None
+    phase: Phase
 
     def __init__(self, s: KekoroState | None, game: Kekoro | None = None, rules: KekoroRules | None = None,
                  setup: RoundSetup | None = None, dealt: tuple[tuple[int, ...], int, int, int] | None = None) -> None:

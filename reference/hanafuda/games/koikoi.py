@@ -187,7 +187,8 @@ class KoiKoiRules:
         o = self.opt
         if not self.fast_turn or o["lightning"] == "wild":
             return None
-        return o["field_three"] == "misdeal", o["field_pairs"] == "misdeal", o["teyaku"] != "off", o["hand_pairs"] == "on"
+        return (o["field_three"] == "misdeal", o["field_pairs"] == "misdeal", o["teyaku"] != "off",
+                o["hand_pairs"] == "on")
 
 
 @dataclass(frozen=True)
@@ -610,7 +611,7 @@ def _kuttsuki(counts: Sequence[int]) -> bool:
 # that month the mask holds.
 _DIGITS_1 = int("1" * 12, 16)
 _FOURS = 4 * _DIGITS_1  #: a count of 4 in some month (the counts are at most 4)
-if _MONTHS != tuple(0xF << 4 * i for i in range(12)):  # pragma: no cover - the deck's bit layout
+if tuple(0xF << 4 * i for i in range(12)) != _MONTHS:  # pragma: no cover - the deck's bit layout
     raise ImportError("Koi-Koi's month tests expect each month's cards in four adjacent bits")
 
 
@@ -636,7 +637,7 @@ def _getter(positions: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ..
     get = operator.itemgetter(*positions)
     if len(positions) == 1:
         return lambda seq: (get(seq),)
-    return get  # type: ignore[return-value]
+    return get
 
 
 def _moved(t: Table[Card], seat: int, field: int, got: int, hand: int | None = None,
@@ -960,6 +961,11 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         return _result(state.rules, state.end, state.dealer, state.winner, state.teyaku_points, state.last_improver,
                        state.calls, state.field_brights, (self._yaku_now(state, 0), self._yaku_now(state, 1)))
 
+    def _shobu_points(self, state: KoiKoiState, w: int,
+                      yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
+        """The points of seat ``w``'s win in ``state`` and the notes saying how they are made."""
+        return _shobu_points(state.rules.opt, state.calls, state.field_brights, w, yaku)
+
     def snapshot(self, state: KoiKoiState, info: MatchInfo | None = None) -> Snapshot:
         t = state.table
         zones: list[tuple[str, tuple[int, ...]]] = [
@@ -1053,6 +1059,9 @@ class _FastKoiKoi(FastRound[KoiKoiState]):
     __slots__ = ("called_matters", "calls", "caps", "deal", "dealer", "end", "field", "field_brights", "game", "hands",
                  "koikoi_min", "last", "last_improver", "month", "must", "new_only", "pending", "phase", "rules",
                  "scorers", "seen", "start", "stock", "teyaku_points", "top", "turn", "weather", "winner")
+    start: KoiKoiState | None  # the first position, where it was built
+    deal: tuple[tuple[int, ...], RoundSetup] | None  # the deck order and setup it was dealt from (deal_fast)
+    phase: Phase
 
     def __init__(self, game: KoiKoi, s: KoiKoiState | None, rules: KoiKoiRules | None = None,
                  setup: RoundSetup | None = None, dealt: tuple[tuple[int, ...], int, int, int] | None = None) -> None:
