@@ -32,6 +32,7 @@ from hanafuda.engine import (
 )
 from hanafuda.games import kekoro as ke
 from hanafuda.games import koikoi as kk
+from hanafuda.games import musashino as mb
 from hanafuda.registry import available
 from hanafuda_spec import records as spec_records
 from hanafuda_spec.catalogue import OptionError
@@ -544,12 +545,16 @@ def _candidates(fast: FastRound[Any], index: Any) -> list[Action | None]:
 
 @given(st.data(), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
 def test_fast_replay_accepts_what_the_listed_actions_accept(data: st.DataObject, seed: int, policy: int) -> None:
-    """``FastRound.replay`` of Koi-Koi and Kekoro (a play's legality read from the masks) plays exactly
-    the actions the default replay plays (those ``legal()`` lists, as the same objects), at every step of
-    a round, to the same position."""
-    game = data.draw(st.sampled_from(_DEALT))
+    """``FastRound.replay`` of Koi-Koi, Kekoro and Musashino-Bana (a play's legality read from the masks)
+    plays exactly the actions the default replay plays (those ``legal()`` lists, as the same objects), at
+    every step of a round, to the same position."""
+    game = data.draw(st.sampled_from((*_DEALT, mb.GAME)))
     rules = _rules(game, None, data.draw(_options(game)))
-    index = kk.INDEX if game is kk.GAME else ke.INDEX
+    index = {kk.GAME: kk.INDEX, ke.GAME: ke.INDEX, mb.GAME: mb.INDEX}[game]
+    makers: dict[Any, Callable[[Any], FastRound[Any]]] = {
+        kk.GAME: lambda s: kk._FastKoiKoi(kk.GAME, s), ke.GAME: ke._FastKekoro,
+        mb.GAME: lambda s: mb._FastMusashino(mb.GAME, s)}
+    make = makers[game]
     m: Match[Any, Any] = Match.start(game, rules, seed)
     rng = SplitMix64(policy)
     fast = game.fast_round(m.state)
@@ -559,8 +564,7 @@ def test_fast_replay_accepts_what_the_listed_actions_accept(data: st.DataObject,
         state = fast.state()
         for a in _candidates(fast, index):
             # two fast rounds from this position (in any phase: fast_round itself starts them at a play)
-            mine, default = ((kk._FastKoiKoi(kk.GAME, state), kk._FastKoiKoi(kk.GAME, state)) if game is kk.GAME
-                             else (ke._FastKekoro(state), ke._FastKekoro(state)))
+            mine, default = make(state), make(state)
             got = mine.replay([a, a], 0, 2)
             assert got == FastRound[Any].replay(default, [a, a], 0, 2)
             assert mine.state() == default.state()
