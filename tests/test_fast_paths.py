@@ -728,3 +728,17 @@ def test_the_record_parser_gives_the_same_with_and_without_its_shortcuts(game: G
         finally:
             spec_records.FAST_PARSE = True
     assert got[0] == got[1]
+
+
+def test_fast_actions_leave_every_entry_that_is_not_plain_to_the_reference_loop() -> None:
+    """The fast replay's view of the entries: an action where the entry is its text alone and the next
+    entry is not a draw; None for claims (seat, position, captures, draws, even unhashable ones), the
+    entry before a draw, and text that is not an action."""
+    from hanafuda_spec.records import ActionEntry
+
+    play, stop = records._parse_action("play 10"), records._parse_action("stop")
+    plain = [ActionEntry("play 10"), ActionEntry("stop"), ActionEntry("x!")]
+    assert records._fast_actions(plain) == [play, stop, None]
+    mixed = [ActionEntry("play 10"), ActionEntry("play 10", seat=0), ActionEntry("stop"), ActionEntry("", draw=11),
+             ActionEntry("stop", captures=[1, 2]), ActionEntry("stop")]  # type: ignore[arg-type]
+    assert records._fast_actions(mixed) == [play, None, None, None, None, stop]

@@ -360,7 +360,11 @@ _TEXT = operator.attrgetter("text")
 def _fast_actions(entries: Sequence[ActionEntry]) -> list[Action | None]:
     """What the fast replay may play of each entry: its action, where the entry is plain (an action's
     text alone, not followed by a draw entry) and its text an action; else None."""
-    if set(map(_EXTRAS, entries)) <= _NO_EXTRAS:  # every entry plain: the common case
+    try:
+        plain = set(map(_EXTRAS, entries)) <= _NO_EXTRAS  # every entry plain: the common case
+    except TypeError:  # an unhashable claim: not plain
+        plain = False
+    if plain:
         return list(map(_plain_action, map(_TEXT, entries)))
     n = len(entries)
     return [None if (e.seat is not None or e.after is not None or e.captures is not None or e.draw is not None
