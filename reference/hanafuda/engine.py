@@ -267,7 +267,7 @@ def fast_shuffled(items: Sequence[T], rng: SplitMix64) -> list[T]:
     """:func:`hanafuda_spec.shuffle.shuffled` (Fisher–Yates driven by ``rng.below``), computed faster:
     the documented shuffle, the same output and the same generator state after it
     (``tests/test_fast_paths.py`` checks both against the spec's). For 2 to 64 items the generator's
-    outputs are computed all at once (:func:`_outputs`); where one of them would be rejected by
+    outputs are computed all at once (``_outputs``); where one of them would be rejected by
     ``below`` (about once in 3·10^17 shuffles) the steps are taken one by one as the spec takes them."""
     n = len(items)
     if n >= len(_LIMITS):
@@ -464,7 +464,7 @@ class Game(ABC, Generic[S, R]):
     def deal_fast(self, rules: R, order: Sequence[int], setup: RoundSetup) -> FastRound[S] | None:
         """The round dealt from ``order`` (the card ids of a permutation of :meth:`deck`, top first),
         played in place from its first position: the same round as ``fast_round(start_round(rules, cards,
-        setup))``, without building the immutable first position (its :meth:`FastRound.state` builds it
+        setup))``, without building the immutable first position (its ``FastRound.state`` builds it
         when asked). None (the default) where the game does not offer it for these rules or this deal
         (a deal the rules void, for one): the caller then deals through :meth:`start_round`."""
         return None

@@ -902,7 +902,7 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
     def deal_fast(self, rules: KoiKoiRules, order: Sequence[int], setup: RoundSetup) -> FastRound[KoiKoiState] | None:
         """The deal of :meth:`start_round` straight into the fast round, where :meth:`fast_round` would
         take its first position: the fast round's rules, no wild Lightning, and a deal that none of
-        :meth:`_check_deal`'s tests can touch (no four of a month on the table, nor three under
+        ``_check_deal``'s tests can touch (no four of a month on the table, nor three under
         field_three=misdeal, nor four pairs under field_pairs=misdeal; where lucky hands are looked for,
         no hand with four of a month or, under hand_pairs=on, four pairs). Any other deal, even one
         that option values would let play, is left to :meth:`start_round` (None)."""
