@@ -329,6 +329,262 @@ def test_score_resolves_the_same_rules_once_per_options() -> None:
         kk.GAME.rules(None, opts), [kk.INDEX.by_id[i] for i in (30, 31, 32, 33)], 3)
 
 
+# -- Kujuroku's fast round (_FastKujuroku) -------------------------------------------------------
+# Kujuroku's rounds played in place, against Game.apply: every option (the product of all their
+# values), the dealer's takes at the deal, hand-made positions for the Oni and Jizo meetings that random
+# play seldom reaches, play_match, and validation with the fast replay on and off.
+
+from hanafuda.fishing import Table  # noqa: E402
+from hanafuda.games import kujuroku as kj  # noqa: E402
+from hanafuda_spec.games.kujuroku import JIZO, ONI  # noqa: E402
+
+_KJ_CARDS = {c.id: c for c in kj.INDEX.cards}
+
+
+def _kujuroku_lockstep_from(state: kj.KujurokuState, policy_seed: int, first: int | None = None) -> int:
+    """Play the round from ``state`` to its end with the fast round and ``GAME.apply`` side by side,
+    comparing the legal actions and the whole state after every action; the first action is
+    ``legal[first]`` if given, the others random. Return the number of actions played. (A position built
+    by hand may leave the Oni's capture without a single remaining card at the end, which no deal does:
+    the reference then stops with an AssertionError, and the fast round must stop with the same.)"""
+    game = kj.GAME
+    fast = game.fast_round(state)
+    assert fast is not None
+    assert fast.state() == state
+    rng = SplitMix64(policy_seed)
+    played = 0
+    while not fast.over():
+        legal = tuple(fast.legal())
+        assert legal == game.legal_actions(state)
+        a = legal[first % len(legal)] if played == 0 and first is not None else legal[rng.below(len(legal))]
+        try:
+            want = game.apply(state, a)
+        except AssertionError as e:  # a hand-made position: no single remaining card (KJ-ONI-6)
+            with pytest.raises(AssertionError) as raised:
+                fast.play(a)
+            assert str(raised.value) == str(e)
+            return played
+        fast.play(a)
+        state = want
+        assert fast.state() == state
+        played += 1
+    assert game.is_terminal(state) and not game.legal_actions(state)
+    return played
+
+
+def _kujuroku_options() -> list[dict[str, str]]:
+    """Every combination of the values of every Kujuroku option (those the catalogue accepts)."""
+    import itertools
+
+    out = []
+    opts = kj.GAME.spec.options
+    for values in itertools.product(*(o.choices for o in opts)):
+        chosen = {o.key: v for o, v in zip(opts, values, strict=True)}
+        try:
+            kj.GAME.spec.resolve(None, chosen)
+        except OptionError:
+            continue
+        out.append(chosen)
+    return out
+
+
+@given(_options(kj.GAME), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_kujuroku_fast_round_agrees_with_the_reference_action_by_action(opts: dict[str, str], seed: int,
+                                                                         policy: int) -> None:
+    rules = _rules(kj.GAME, None, opts)
+    assert _lockstep(kj.GAME, rules, seed, policy) > 0
+
+
+def test_kujuroku_fast_round_agrees_under_every_combination_of_options() -> None:
+    """The product of every option's values (jizo, players, configuration, dekiyaku_count,
+    remaining_card, jizo_timing, draw_dealer), three matches each."""
+    combos = _kujuroku_options()
+    assert len(combos) >= 2 * 2 * 4 * 2 * 2 * 2 * 2 // 2
+    for n, opts in enumerate(combos):
+        rules = kj.GAME.rules(None, opts)
+        for seed in range(3):
+            assert _lockstep(kj.GAME, rules, 7919 * n + seed, seed + 3000) > 0
+
+
+def _kujuroku_deals(phase: kj.Phase, opts: dict[str, str], wanted: int = 3) -> list[kj.KujurokuState]:
+    """The first positions of seeded matches whose deal stops in ``phase``."""
+    rules = kj.GAME.rules(None, opts)
+    found = []
+    for seed in range(2000):
+        s = Match.start(kj.GAME, rules, seed).state
+        if s.phase is phase:
+            found.append(s)
+            if len(found) == wanted:
+                break
+    return found
+
+
+@pytest.mark.parametrize("opts", [{}, {"jizo": "on"}, {"jizo": "on", "players": "3", "configuration": "B"}],
+                         ids=lambda o: "kujuroku-" + ("-".join(f"{k}={v}" for k, v in o.items()) or "default"))
+def test_kujuroku_fast_round_plays_the_dealers_takes_at_the_deal(opts: dict[str, str]) -> None:
+    """KJ-DEAL-4 and KJ-DEAL-6: from a deal that stops for the dealer's choice (the Oni's capture, two of
+    three cards of a number), the fast round offers the same ``collect`` choices and plays each of them
+    as the reference does."""
+    for phase in (kj.Phase.DEAL_ONI, kj.Phase.DEAL_TRIPLE):
+        deals = _kujuroku_deals(phase, opts)
+        assert deals, phase
+        for s in deals:
+            for first in range(len(kj.GAME.legal_actions(s))):
+                _kujuroku_lockstep_from(s, first + 11, first)
+
+
+def test_kujuroku_fast_round_is_none_for_a_round_over_at_its_deal() -> None:
+    """A misdeal (KJ-DEAL-3): the round is over at its deal, with nothing to play in place; the deals
+    around it are offered."""
+    rules = kj.GAME.rules()
+    setup = RoundSetup(1, 0, (0, 1, 2), (30,) * 4)
+    rng = SplitMix64(4)
+    states = [kj.GAME.start_round(rules, shuffled(rules.deck.cards, rng), setup) for _ in range(400)]
+    over = [s for s in states if s.phase is kj.Phase.OVER]
+    assert over and all(s.end == "misdeal" and kj.GAME.fast_round(s) is None for s in over)
+    assert all(kj.GAME.fast_round(s) is not None for s in states if s.phase is not kj.Phase.OVER)
+
+
+def _kujuroku_position(hands: dict[int, list[int]], field: list[int], stock: list[int],
+                       captured: dict[int, list[int]], opts: dict[str, str], captive: int | None = None,
+                       played: int = 0) -> kj.KujurokuState:
+    """A position built directly, seat 0 dealing and to move (the participants' hands of one size, as
+    at the start of a round of turns, but for the ``played`` cards seat 0 has already played)."""
+    placed = [*(i for h in hands.values() for i in h), *field, *stock, *(i for p in captured.values() for i in p)]
+    assert len(set(placed)) == len(placed)
+    assert len({len(h) + (played if seat == 0 else 0) for seat, h in hands.items()}) == 1
+    rules = kj.GAME.rules(None, opts)
+    seats = rules.seats
+    cards = _KJ_CARDS.__getitem__
+    t = Table.deal(kj.INDEX, [[cards(i) for i in hands.get(s, ())] for s in range(seats)], map(cards, field),
+                   [cards(i) for i in stock], [[cards(i) for i in captured.get(s, ())] for s in range(seats)])
+    s = kj.KujurokuState(rules, RoundSetup(1, 0, (0, 1, 2), (30,) * seats), t, kj.Phase.PLAY, 0)
+    return evolve(s, captive=cards(captive)) if captive is not None else s
+
+
+#: Positions for the joker meetings (seat 0 to move; the first action of each is tried in turn):
+#: KJ-JIZO-3 (the Oni from the hand onto an empty field, then the Jizo drawn), KJ-JIZO-2 (the Oni's
+#: capture from the hand undone by the drawn Jizo), KJ-JIZO-4 (the Jizo played, then the Oni drawn, on a
+#: field with cards and on an empty one), KJ-ONI-4 (the Oni drawn onto a field the hand card emptied),
+#: KJ-ONI-3 (the drawn Oni facing one card, and several), KJ-23 (a drawn Jizo with an earlier Oni's
+#: capture standing), KJ-TURN-3 (no card left to draw) and KJ-ONI-6/7 (the remaining card at the end).
+_KJ_POSITIONS: tuple[tuple[str, dict[int, list[int]], list[int], list[int], dict[int, list[int]], int | None], ...] = (
+    ("jizo-3", {0: [ONI, 90, 71], 1: [60, 81, 82], 2: [50, 32, 33]}, [], [JIZO, 91, 72, 51], {1: [10, 11], 2: [20]},
+     None),
+    ("jizo-2", {0: [ONI, 90], 1: [60, 61], 2: [70, 73]}, [21, 52], [JIZO, 91, 62, 71], {}, None),
+    ("jizo-4", {0: [JIZO, 90], 1: [60, 63], 2: [61, 80]}, [21, 52], [ONI, 91, 81, 62], {}, None),
+    ("jizo-4-empty", {0: [JIZO, 90], 1: [60, 63], 2: [61, 83]}, [], [ONI, 91, 62], {}, None),
+    ("oni-4-drawn", {0: [11, 90], 1: [60, 72], 2: [61, 73]}, [10], [ONI, 91, 62, 70, 71], {}, None),
+    ("oni-3-single", {0: [11, 90], 1: [60, 72], 2: [61, 73]}, [10, 20], [ONI, 91, 62, 70, 71], {}, None),
+    ("oni-3-choice", {0: [11, 90], 1: [60, 72], 2: [61, 73]}, [10, 20, 30], [ONI, 91, 62, 70, 71], {}, None),
+    ("jizo-drawn-later", {0: [20, 90], 1: [60, 63], 2: [61, 83]}, [21], [JIZO, 91, 62], {1: [ONI, 52]}, 52),
+    ("no-draw", {0: [20, 40], 1: [41, 42], 2: [43, 21]}, [30, 31], [], {0: [ONI, 32]}, 32),
+    ("remaining", {0: [ONI, 33], 1: [30, 43], 2: [31, 42]}, [32, 40, 41], [50, 51, 52, 53, 60, 61],
+     {0: [10, 11], 1: [20, 21]}, None),
+)
+
+
+@pytest.mark.parametrize(("name", "hands", "field", "stock", "captured", "captive"), _KJ_POSITIONS,
+                         ids=[f"kujuroku-{p[0]}" for p in _KJ_POSITIONS])
+@pytest.mark.parametrize("opts", [{"jizo": "on"}, {"jizo": "on", "jizo_timing": "at-capture"},
+                                  {"jizo": "on", "remaining_card": "end", "players": "3"},
+                                  {"jizo": "on", "dekiyaku_count": "stack", "configuration": "D"}],
+                         ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_kujuroku_fast_round_agrees_on_the_joker_meetings(name: str, hands: dict[int, list[int]], field: list[int],
+                                                          stock: list[int], captured: dict[int, list[int]],
+                                                          captive: int | None, opts: dict[str, str]) -> None:
+    s = _kujuroku_position(hands, field, stock, captured, opts, captive)
+    for first in range(len(kj.GAME.legal_actions(s))):
+        for policy in range(3):
+            _kujuroku_lockstep_from(s, policy, first)
+
+
+def _kujuroku_unreached() -> list[tuple[str, kj.KujurokuState]]:
+    """Positions no deal reaches, built by hand (the reference plays them all the same): a joker on the
+    field as a turn starts, a drawn Oni facing the Jizo among several cards, the jokers still on the field
+    at the dealer's choice of two of three, a dekiyaku already in the pile of the second or the third
+    player before the first capture is checked, an unknown action kind."""
+    a = _kujuroku_position({0: [ONI, 90], 1: [60, 63], 2: [61, 83]}, [JIZO, 21], [91, 62, 70], {}, {"jizo": "on"})
+    b = evolve(_kujuroku_position({0: [90], 1: [60, 63], 2: [61, 83]}, [JIZO, 21, 52], [91, 62], {}, {"jizo": "on"},
+                                   played=1), phase=kj.Phase.TAKE, pending=_KJ_CARDS[ONI])
+    hands = {0: [10, 11, 20, 21, 22, 23], 1: [40, 41, 42, 50, 51, 52], 2: [70, 71, 72, 80, 81, 82]}
+    c = evolve(_kujuroku_position(hands, [ONI, 30, 31, 32, 53, 60], [61, 62, 63, 73, 83, 90, 91], {}, {}),
+               phase=kj.Phase.DEAL_TRIPLE)
+    d = evolve(_kujuroku_position(hands, [JIZO, ONI, 30, 31, 32, 53], [60, 61, 62, 63, 73], {}, {"jizo": "on"}),
+               phase=kj.Phase.DEAL_TRIPLE)
+    out = [("joker-on-field", a), ("oni-drawn-facing-the-jizo", b), ("oni-at-the-triple", c), ("jizo-at-the-triple", d)]
+    for remaining in ("end", "confirmed"):
+        for seat in (1, 2):
+            out.append((f"dekiyaku-of-seat-{seat}-{remaining}", _kujuroku_position(
+                {0: [10, 90], 1: [60, 63], 2: [61, 83]}, [11, 20], [91, 62, 70], {seat: [40, 41, 42, 43]},
+                {"remaining_card": remaining})))
+    return out
+
+
+def test_kujuroku_fast_round_agrees_on_positions_no_deal_reaches() -> None:
+    for name, s in _kujuroku_unreached():
+        for first in range(len(kj.GAME.legal_actions(s))):
+            for policy in range(2):
+                assert _kujuroku_lockstep_from(s, policy, first) > 0, name
+    s = _kujuroku_unreached()[0][1]
+    fast = kj.GAME.fast_round(s)
+    assert fast is not None
+    for refused in (Action("stop"), Action("declare", (), "nothing")):
+        with pytest.raises(AssertionError):
+            kj.GAME.do(s, refused)
+        with pytest.raises(AssertionError):
+            fast.play(refused)
+
+
+@given(_options(kj.GAME), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_kujuroku_play_match_gives_the_reference_match(opts: dict[str, str], seed: int, policy: int) -> None:
+    rules = _rules(kj.GAME, None, opts)
+    info, played = play_match(kj.GAME, rules, seed, _random(SplitMix64(policy)))
+    assert (info, played) == _reference_match(kj.GAME, rules, seed, policy)
+
+
+def _validate_both_ways(line: bytes) -> list[list[Any]]:
+    """The validation reports of one record, with the fast replay on and off."""
+    reports = []
+    for on in (True, False):
+        records.FAST_REPLAY = on
+        try:
+            reports.append(list(records.validate_stream(io.BytesIO(line))))
+        finally:
+            records.FAST_REPLAY = True
+    return reports
+
+
+@given(_options(kj.GAME), st.integers(0, 2**16), st.integers(0, 2000),
+       st.sampled_from(("play 999", "play 0", "play 1", "play 0 999", "take 10", "take 0", "collect 0 10",
+                        "collect 10 11", "play 10 11", "stop", "nonsense!", "")))
+def test_a_broken_kujuroku_record_gets_the_same_report_through_the_fast_replay(opts: dict[str, str], seed: int,
+                                                                             where: int, bad: str) -> None:
+    """An action replaced by an illegal or malformed one: the fast replay stops there and the reference
+    loop reports it as it always did; the record unbroken is valid either way."""
+    _rules(kj.GAME, None, opts)
+    rec = records.record_match(kj.GAME, None, opts, seed, seed)
+    good = _validate_both_ways(json.dumps(rec).encode() + b"\n")
+    assert good[0] == good[1] and good[0][0].ok
+    acts = rec["actions"]
+    assert isinstance(acts, list) and acts
+    acts[where % len(acts)] = bad
+    broken = _validate_both_ways(json.dumps(rec).encode() + b"\n")
+    assert broken[0] == broken[1]
+
+
+def test_kujuroku_records_validate_the_same_with_the_fast_replay_under_every_option_value() -> None:
+    """Each option value on its own (the records played through play_match): the same reports either way."""
+    for g_key, option, value in [p.values for p in _option_values() if p.values[0] == "kujuroku"]:
+        assert g_key == "kujuroku"
+        for seed in range(2):
+            rec = records.record_match(kj.GAME, None, {option: value}, seed, seed + 1)
+            reports = _validate_both_ways(json.dumps(rec).encode() + b"\n")
+            assert reports[0] == reports[1] and reports[0][0].ok, (option, value, seed)
+
+# -- end of Kujuroku's fast round ----------------------------------------------------------------
+
+
 # -- third pass (benchmarks/README.md, "Validation and rounds, third pass") ----------------------
 # The shuffle's outputs computed all at once, rounds dealt straight into the fast rounds
 # (Game.deal_fast), round results from the fast rounds (FastRound.result), the fast replay's legality
