@@ -66,6 +66,21 @@ def test_validate_on_the_cluster_equals_one_process(cluster: str, tmp_path: Path
     _same(["validate", str(path), "--json"], cluster, capsys)
 
 
+def test_validate_on_the_cluster_with_errors_on_block_boundaries(cluster: str, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A cluster's workers get blocks of 128 records: broken records and a line that is not JSON on
+    each side of the blocks, and option values tried for the first invalid records."""
+    lines = [json.dumps(record_match(game("kekoro"), None, {}, s, s)) for s in range(300)]
+    for i in (0, 127, 128, 255, 256, 299):
+        lines[i] = lines[i].replace('"play ', '"play 1', 1)
+    lines.insert(128, "{not json")
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = _same(["validate", str(path), "-o", "values=kusaba"], cluster, capsys)
+    assert "301 record(s)" in out and ": hint: " in out
+    _same(["validate", str(path), "--json"], cluster, capsys)
+
+
 def _outline(text: str) -> list[dict[str, Any]]:
     checks: list[dict[str, Any]] = json.loads(text)["checks"]
     return [{k: v for k, v in c.items() if k != "seconds"} for c in checks]

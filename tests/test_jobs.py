@@ -186,3 +186,175 @@ def test_identify_output_is_identical_for_1_and_2_jobs(tmp_path: Path, capsys: p
         runs.append((code, capsys.readouterr().out))
     assert runs[0] == runs[1]
     assert runs[0][0] == 1 and '"valid": 4' in runs[0][1]
+
+
+# -- the parallel paths of issue 17's speed-ups: block boundaries, small inputs, the JSON text -----
+
+
+def _kekoro_lines(n: int) -> list[str]:
+    return [json.dumps(record_match(game("kekoro"), None, {}, s, s)) for s in range(n)]
+
+
+def _validate_runs(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> list[tuple[int, str, str]]:
+    """``validate`` of ``path`` with 1, 2 and 3 jobs: exit code, stdout and stderr of each."""
+    runs = []
+    for jobs in ("1", "2", "3"):
+        code = main(["validate", str(path), "--jobs", jobs, *extra])
+        out = capsys.readouterr()
+        runs.append((code, out.out, out.err))
+    return runs
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--all", "--no-suggest"], ["--select", "REC-", "--json"],
+                                   ["-o", "values=kusaba"], ["-o", "values=kusaba", "--json"]])
+def test_validate_errors_on_block_boundaries_are_reported_as_in_one_process(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]) -> None:
+    """Broken records and unusable lines on each side of the workers' blocks (32 records) and of
+    the first window (64 records a worker), blank lines that shift the line numbers, and more
+    invalid records than option values are tried for (20): the same reports with 1, 2 and 3 jobs."""
+    import hanafuda.commands.validate as command
+
+    assert (command._BLOCK, command._MIN_PER_JOB, command._SUGGEST) == (32, 64, 20)
+    lines = _kekoro_lines(330)
+    for i in (0, 30, 31, 32, 33, 63, 64, 127, 128, 129, 191, 192, 255, 256, 300, 310, 311, 312, 313, 314, 315,
+              316, 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328, 329):
+        lines[i] = lines[i].replace('"play ', '"play 1', 1)
+    for i in (96, 64, 32):
+        lines.insert(i, "{not json")
+    lines.insert(200, "")
+    lines.insert(10, "   ")
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")  # no newline after the last record
+    runs = _validate_runs(path, capsys, *extra)
+    assert runs[0] == runs[1] == runs[2]
+    assert runs[0][0] == 2
+    if not extra:
+        assert "333 record(s), 295 valid, 35 invalid, 3 unusable" in runs[0][1]
+    if extra == ["-o", "values=kusaba"]:  # option values tried for the first 20 invalid records only
+        hinted = {line.split(": record ")[1].split(":")[0] for line in runs[0][1].splitlines() if ": hint: " in line}
+        assert 10 < len(hinted) <= 20
+
+
+def test_validate_keeps_the_same_json_summaries_past_the_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """--json keeps the first _KEEP summaries (a worker writes those of valid records): with the
+    limit inside a block, the same summaries and the same count of the others."""
+    import hanafuda.commands.validate as command
+
+    monkeypatch.setattr(command, "_KEEP", 45)
+    lines = _kekoro_lines(200)
+    lines[44] = lines[44].replace('"play ', '"play 1', 1)
+    lines[46] = lines[46].replace('"play ', '"play 1', 1)
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    runs = _validate_runs(path, capsys, "--json")
+    assert runs[0] == runs[1] == runs[2]
+    report = json.loads(runs[0][1])["files"][0]
+    assert len(report["reports"]) == 45 and report["more_records"] == 155
+    assert [r["ok"] for r in report["reports"][43:]] == [True, False]
+
+
+@pytest.mark.parametrize("n", [0, 1, 127, 128])
+def test_validate_of_few_records_is_the_same_for_every_number_of_jobs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], n: int) -> None:
+    """No record (exit 2, one line on stderr), one, and just below and at the 64 records a worker
+    from which the workers are used."""
+    lines = _kekoro_lines(n)
+    if n:
+        lines[-1] = lines[-1].replace('"play ', '"play 1', 1)
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    for extra in ([], ["--json"]):
+        runs = _validate_runs(path, capsys, *extra)
+        assert runs[0] == runs[1] == runs[2]
+        assert runs[0][0] == (2 if n == 0 else 1)
+    if n == 0:
+        assert runs[0][2].count("\n") == 1 and "no records" in runs[0][2]
+
+
+def test_validate_json_text_is_what_json_dump_writes() -> None:
+    """The --json document put together from summaries written apart equals json.dump of the whole."""
+    from hanafuda.commands.validate import _json_output, _report_json
+    from hanafuda.records import validate_document
+
+    reps = [validate_document(record_match(game("kekoro"), None, {}, s, s), s + 1) for s in range(3)]
+    reps[1].problems.clear()
+    files: list[dict[str, object]] = [
+        {"file": 'a "quoted"\\name\u3042', "records": 3, "reports": reps},
+        {"file": "\x00", "records": 0, "reports": [], "error": "no records"},
+        {"file": "b", "records": 1, "reports": reps[:1]},
+    ]
+    want = json.dumps({"ok": False, "exit": 2, "files": [{**f, "reports": [r.to_json() for r in f["reports"]]}  # type: ignore[attr-defined]
+                                                         for f in files]}, ensure_ascii=False, indent=2) + "\n"
+    got = _json_output(2, [{**f, "reports": [_report_json(r) for r in f["reports"]]} for f in files])  # type: ignore[attr-defined]
+    assert got == want
+
+
+def test_a_worker_that_dies_is_one_line() -> None:
+    import os
+
+    from hanafuda.commands._common import UsageError
+    from hanafuda.parallel import open_executor
+
+    with open_executor(2) as ex, pytest.raises(UsageError, match="worker process stopped") as e:
+        list(ex.map(os._exit, [3, 3]))
+    assert "\n" not in str(e.value)
+
+
+def test_workers_are_forked_only_while_one_thread_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fork copies only the calling thread: with another thread running, the workers are spawned
+    (and give the same results)."""
+    import sys
+    import threading
+
+    from hanafuda import parallel
+
+    with monkeypatch.context() as m:
+        m.setattr(threading, "active_count", lambda: 1)
+        assert parallel.start_method() == ("fork" if sys.platform.startswith("linux") else "spawn")
+        m.setattr(threading, "active_count", lambda: 2)
+        assert parallel.start_method() == "spawn"
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert parallel.start_method() == "spawn"
+        with parallel.open_executor(2) as ex:
+            assert list(ex.map(abs, range(-5, 0), chunksize=2)) == [5, 4, 3, 2, 1]
+    finally:
+        stop.set()
+        other.join()
+
+
+@pytest.mark.parametrize("jobs", ["2", "3"])
+def test_vectors_sent_largest_first_are_written_in_order(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         jobs: str) -> None:
+    trees = []
+    for j in ("1", jobs):
+        out = tmp_path / j
+        assert main(["vectors", str(out), "--game", "kekoro", "--game", "musashino", "--games", "7", "--piles", "10",
+                     "--no-z3", "--jobs", j]) == 0
+        trees.append(_tree(out))
+    capsys.readouterr()
+    assert trees[0] == trees[1]
+
+
+def _die(*args: object, **kwargs: object) -> None:
+    import os
+
+    os._exit(9)
+
+
+def test_validate_whose_worker_dies_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed (here: one that exits at its first block) stops the command: one line on
+    stderr, exit 2, nothing on stdout."""
+    import hanafuda.commands.validate as command
+
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(line + "\n" for line in _kekoro_lines(130)), encoding="utf-8")
+    monkeypatch.setattr(command, "_check_block", _die)
+    code = main(["validate", str(path), "--jobs", "2", "--json"])
+    out = capsys.readouterr()
+    assert code == 2 and out.out == ""
+    assert out.err.count("\n") == 1 and "worker process stopped" in out.err

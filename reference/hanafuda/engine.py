@@ -18,7 +18,9 @@ match seed shuffles the canonical deck for every deal, misdeals included.
 from __future__ import annotations
 
 import functools
+import operator
 import re
+import struct
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -262,12 +264,64 @@ _LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(65))
 
 
 def fast_shuffled(items: Sequence[T], rng: SplitMix64) -> list[T]:
-    """:func:`hanafuda_spec.shuffle.shuffled` (Fisher–Yates driven by ``rng.below``), with the
-    generator's steps written out in one loop instead of two method calls per card: the documented
-    shuffle, the same output and the same generator state after it (``tests/test_fast_paths.py``
-    checks both against the spec's), in about half the time. For up to 64 items."""
-    if len(items) >= len(_LIMITS):
+    """:func:`hanafuda_spec.shuffle.shuffled` (Fisher–Yates driven by ``rng.below``), computed faster:
+    the documented shuffle, the same output and the same generator state after it
+    (``tests/test_fast_paths.py`` checks both against the spec's). For 2 to 64 items the generator's
+    outputs are computed all at once (``_outputs``); where one of them would be rejected by
+    ``below`` (about once in 3·10^17 shuffles) the steps are taken one by one as the spec takes them."""
+    n = len(items)
+    if n >= len(_LIMITS):
         return shuffled(items, rng)
+    if n < 2:
+        return list(items)
+    ones, lanes_mask, steps, unpack, positions, sizes = _lanes(n)
+    s0 = rng.state
+    outputs = _outputs(s0, ones, lanes_mask, steps, unpack)
+    if max(outputs) >= _SAFE:  # a rejection is possible: the one-by-one steps
+        return _stepped(items, rng)
+    out = list(items)
+    for i, j in zip(positions, map(operator.mod, outputs, sizes), strict=True):
+        out[i], out[j] = out[j], out[i]
+    rng.state = (s0 + (n - 1) * _GOLDEN) & _MASK64
+    return out
+
+
+#: Below this, an output is accepted by ``SplitMix64.below(n)`` for every n <= 64 (its rejection
+#: limit ``2**64 - 2**64 % n`` is above it).
+_SAFE = (1 << 64) - 64
+#: The width of a lane in :func:`_outputs`: a 64-bit value times a 64-bit constant fits in it.
+_LANE = 128
+
+
+@functools.cache
+def _lanes(n: int) -> tuple[int, int, int, struct.Struct, tuple[int, ...], tuple[int, ...]]:
+    """The constants of :func:`_outputs` for a shuffle of ``n`` items (``n - 1`` generator steps, one
+    per lane): a 1 in each lane, the 64-bit mask in each lane, the k-th multiple of the generator's
+    increment in lane k - 1 (mod 2**64), the unpacking of the lanes' low halves, and the positions i
+    and sizes i + 1 of the Fisher–Yates steps in order."""
+    k = n - 1
+    ones = sum(1 << (_LANE * i) for i in range(k))
+    steps = sum((((i + 1) * _GOLDEN) & _MASK64) << (_LANE * i) for i in range(k))
+    return (ones, _MASK64 * ones, steps, struct.Struct("<" + "Q8x" * k), tuple(range(n - 1, 0, -1)),
+            tuple(range(n, 1, -1)))
+
+
+def _outputs(s0: int, ones: int, lanes_mask: int, steps: int, unpack: struct.Struct) -> tuple[int, ...]:
+    """The next outputs of a SplitMix64 generator in state ``s0``, all at once: lane k of one large
+    integer holds the generator state after k + 1 steps (``s0 + (k + 1)·increment`` mod 2**64, the
+    generator's state being a counter), and the output function's shifts, xors and multiplications
+    are applied to every lane together. Each lane is 128 bits wide and masked back to 64 bits before
+    each shift and multiplication, so nothing crosses from one lane into another."""
+    z = (s0 * ones + steps) & lanes_mask
+    z = (((z ^ (z >> 30)) & lanes_mask) * 0xBF58476D1CE4E5B9) & lanes_mask
+    z = (((z ^ (z >> 27)) & lanes_mask) * 0x94D049BB133111EB) & lanes_mask
+    z ^= z >> 31
+    out: tuple[int, ...] = unpack.unpack(z.to_bytes(unpack.size, "little"))
+    return out
+
+
+def _stepped(items: Sequence[T], rng: SplitMix64) -> list[T]:
+    """The shuffle with the generator's steps written out one by one (rejections included)."""
     out = list(items)
     state = rng.state
     for i in range(len(out) - 1, 0, -1):
@@ -312,6 +366,31 @@ class FastRound(ABC, Generic[S]):
     @abstractmethod
     def state(self) -> S:
         """The current position as the game's immutable state."""
+
+    def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
+        """Play ``actions[pos:stop]`` in turn, each while it is legal where it stands and the round is not
+        over; return the index of the first one not played (``stop`` when all were). ``None`` stops it, and
+        so does an action that :meth:`legal` does not list as the very object given (actions are shared
+        instances, :func:`action`; an equal copy is left to the caller, which compares values). A game may
+        check legality more directly, accepting exactly what this accepts (record validation's fast replay)."""
+        over, legal, play = self.over, self.legal, self.play
+        while pos < stop and not over():
+            a = actions[pos]
+            if a is None:
+                break
+            for x in legal():
+                if x is a:
+                    break
+            else:
+                break
+            play(a)
+            pos += 1
+        return pos
+
+    def result(self) -> RoundResult | None:
+        """The result of the round once it is over, where the fast round computes it itself (then equal to
+        :meth:`Game.round_result` of :meth:`state`); None (the default) leaves it to the game."""
+        return None
 
 
 class Game(ABC, Generic[S, R]):
@@ -380,6 +459,14 @@ class Game(ABC, Generic[S, R]):
     def fast_round(self, state: S) -> FastRound[S] | None:
         """The round from ``state`` on, played in place (see :class:`~hanafuda.engine.FastRound`), or None where the
         game has no fast path for these rules (the default)."""
+        return None
+
+    def deal_fast(self, rules: R, order: Sequence[int], setup: RoundSetup) -> FastRound[S] | None:
+        """The round dealt from ``order`` (the card ids of a permutation of :meth:`deck`, top first),
+        played in place from its first position: the same round as ``fast_round(start_round(rules, cards,
+        setup))``, without building the immutable first position (its ``FastRound.state`` builds it
+        when asked). None (the default) where the game does not offer it for these rules or this deal
+        (a deal the rules void, for one): the caller then deals through :meth:`start_round`."""
         return None
 
     @abstractmethod
@@ -518,27 +605,44 @@ def play_match(game: Game[S, R], rules: R, seed: int, choose: Callable[[Sequence
         while not m.over:
             m = m.apply(choose(m.legal_actions()))
 
-    but each round is played in place by :meth:`Game.fast_round` where the game offers it (deals and
-    settlements stay the reference's). ``tests/test_fast_paths.py`` checks that both give the same
-    actions and results, and the golden records are recorded through it."""
-    m = Match.start(game, rules, seed, first_dealer)
-    deals: list[list[Action]] = [[] for _ in m.info.history]
-    while not m.over:
-        rounds = len(m.info.history)
+    but each round is dealt and played in place where the game offers it (:meth:`Game.deal_fast`,
+    :meth:`Game.fast_round`), its result taken from the fast round where it gives one
+    (:meth:`FastRound.result`), and no :class:`Match` is built: the deals (the same shuffles of the one
+    generator), results and settlements are :class:`Match`'s. ``tests/test_fast_paths.py`` checks that
+    both give the same actions and results, and the golden records are recorded through it."""
+    info = game.new_match(rules, first_dealer)
+    rng = SplitMix64(seed)
+    cards = game.deck(rules).cards
+    ids = tuple(map(CARD_ID, cards))
+    by_id = dict(zip(ids, cards, strict=True))
+    deal_fast, fast_round, is_terminal, seats_in_play = game.deal_fast, game.fast_round, game.is_terminal, \
+        game.seats_in_play
+    deals: list[list[Action]] = []
+    while not info.over:  # Match._deal, Match.advance
+        order = fast_shuffled(ids, rng)  # the shuffle of the cards, on their ids
+        setup = RoundSetup(info.rounds_played + 1, info.dealer, seats_in_play(rules, info), info.scores)
         played: list[Action] = []
-        fast = game.fast_round(m.state)
+        fast = deal_fast(rules, order, setup)
+        state: S | None = None
+        if fast is None:
+            state = game.start_round(rules, list(map(by_id.__getitem__, order)), setup)
+            if not is_terminal(state):
+                fast = fast_round(state)
         if fast is None:  # the reference loop, for one round
-            while len(m.info.history) == rounds:
-                a = choose(m.legal_actions())
+            assert state is not None
+            while not is_terminal(state):
+                a = choose(game.legal(state))
                 played.append(a)
-                m = m.apply(a)
+                state = game.apply(state, a)
+            result = game.round_result(state)
         else:
             over, legal, play, keep = fast.over, fast.legal, fast.play, played.append
             while not over():
                 a = choose(legal())
                 keep(a)
                 play(a)
-            m = Match.advance(evolve(m, state=fast.state()))
+            found = fast.result()
+            result = found if found is not None else game.round_result(fast.state())
+        info = game.settle(rules, info, result)
         deals.append(played)
-        deals.extend([] for _ in range(len(m.info.history) - rounds - 1))  # rounds over at their deal
-    return m.info, deals
+    return info, deals

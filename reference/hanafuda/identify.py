@@ -44,7 +44,11 @@ cost is linear in the number of option values and in the number of records, and 
 grows with the number of differences found; it does not grow with the number of combinations of
 values, except for the pairs (at most PAIRS² / 2) and triples (at most TRIPLES³ / 6) tried when a step
 is stuck. To keep a step cheap on large inputs, a change is first scored on a probe of at most
-:data:`PROBE` failing records, and only changes that gain there are scored on all records. Records
+:data:`PROBE` failing records, and only changes that gain there are scored on all records. With an executor
+of worker processes or a cluster, the replays of a step are sent in batches (every ruleset; every
+single change on the probe, then the changes that gain there on every record; every pair, then every
+triple; every check of step 4, each stopping at the first record that rules its assignment out, as
+in one process), so that this process does little besides choosing. Records
 are replayed through :func:`hanafuda.records.replay`; Koi-Koi records replay at tens of thousands of
 actions a second, so a thousand records take minutes (measured in docs/engines.md).
 """
@@ -137,6 +141,9 @@ class _Scorer:
         self.cache: dict[tuple[int, str, Assignment], Summary] = {}
         self.executor = executor
         self.on_progress = on_progress
+        self.refuters: list[int] = []  # the records that last ruled an assignment out (see fits_any)
+        #: whether records are replayed by workers, in batches (else here, one by one)
+        self.batched = executor is not None and not executor.in_process
 
     def summary(self, i: int, ruleset: str, values: Assignment) -> Summary:
         """Record ``i`` under the rules: its first problem and its progress (:func:`_summary`)."""
@@ -165,17 +172,72 @@ class _Scorer:
         """With an executor of worker processes or a cluster, replay there the records of ``idx``
         not yet replayed under each assignment, in one batch (the same summaries as one by one; only
         the time differs)."""
+        if self.batched:
+            self.prefetch_keys([(i, ruleset, values) for values in assignments for i in idx])
+
+    def prefetch_keys(self, keys: Sequence[tuple[int, str, Assignment]]) -> None:
+        """:meth:`prefetch` of any records, rulesets and assignments at once: one batch for the
+        workers, so that they are not left waiting between small ones."""
         ex = self.executor
-        missing = [(i, values) for values in assignments for i in idx if (i, ruleset, values) not in self.cache]
-        if ex is None or ex.in_process or len(missing) < 2:
+        if ex is None or not self.batched:
             return
-        work = partial(_summary_of, ruleset=ruleset)
+        missing = list(dict.fromkeys(k for k in keys if k not in self.cache))
+        if len(missing) < 2:
+            return
         chunk = max(1, len(missing) // (4 * ex.workers))
-        items = [(i, self.recs[i], values) for i, values in missing]
-        for (i, values), found in zip(missing, ex.map(work, items, chunksize=chunk), strict=True):
-            self.cache[(i, ruleset, values)] = found
+        items = [(i, self.recs[i], ruleset, values) for i, ruleset, values in missing]
+        for key, found in zip(missing, ex.map(_summary_of, items, chunksize=chunk), strict=True):
+            self.cache[key] = found
             if self.on_progress is not None:
                 self.on_progress(len(self.cache), None)
+
+    def fits_any(self, groups: Sequence[Sequence[Assignment]], ruleset: str, ok: Sequence[int]) -> list[bool]:
+        """For each group of assignments, whether one of them lets every record of ``ok`` validate.
+        In this process, a group's assignments are tried in turn, each stopping at the first record
+        that does not validate (the records that last ruled an assignment out are tried first); with
+        workers, every assignment of every group is one task that stops so, all sent at once. The
+        answers are the same."""
+        ex = self.executor
+        if ex is None or not self.batched:
+            return [any(self._fits(cand, ruleset, ok) for cand in group) for group in groups]
+        cands = list(dict.fromkeys(c for group in groups for c in group))
+        answer: dict[Assignment, bool] = {}
+        todo: list[tuple[Assignment, list[tuple[int, GameRecord]]]] = []
+        for cand in cands:
+            known = [self.cache.get((i, ruleset, cand)) for i in ok]
+            if any(k is not None and k[0] is not None for k in known):
+                answer[cand] = False
+            elif all(k is not None for k in known):
+                answer[cand] = True
+            else:
+                order = [*(i for i in self.refuters if i in ok), *(i for i in ok if i not in self.refuters)]
+                todo.append((cand, [(i, self.recs[i]) for i in order if (i, ruleset, cand) not in self.cache]))
+        if todo:
+            chunk = max(1, len(todo) // (4 * ex.workers))
+            for (cand, _), (refuter, found) in zip(todo, ex.map(partial(_fits_of, ruleset=ruleset), todo,
+                                                                 chunksize=chunk), strict=True):
+                for i, summary in found:
+                    self.cache[(i, ruleset, cand)] = summary
+                answer[cand] = refuter is None
+                if refuter is not None:
+                    self._refuted_by(refuter)
+            if self.on_progress is not None:
+                self.on_progress(len(self.cache), None)
+        return [any(answer[c] for c in group) for group in groups]
+
+    def _fits(self, cand: Assignment, ruleset: str, ok: Sequence[int]) -> bool:
+        for i in itertools.chain([i for i in self.refuters if i in ok], (i for i in ok if i not in self.refuters)):
+            if self.first_problem(i, ruleset, cand) is not None:
+                self._refuted_by(i)
+                return False
+        return True
+
+    def _refuted_by(self, i: int) -> None:
+        """Record ``i`` ruled an assignment out: it is tried first next time (move to front, 8 kept)."""
+        if i in self.refuters:
+            self.refuters.remove(i)
+        self.refuters.insert(0, i)
+        del self.refuters[8:]
 
 
 def _summary(item: tuple[int, GameRecord], ruleset: str, values: Assignment) -> Summary:
@@ -193,8 +255,24 @@ def _summary(item: tuple[int, GameRecord], ruleset: str, values: Assignment) -> 
     return first, at * _AT_ONCE - min(same, _AT_ONCE - 1)
 
 
-def _summary_of(item: tuple[int, GameRecord, Assignment], ruleset: str) -> Summary:
-    return _summary(item[:2], ruleset, item[2])
+def _summary_of(item: tuple[int, GameRecord, str, Assignment]) -> Summary:
+    """What a worker runs for :meth:`_Scorer.prefetch_keys`: one record under one ruleset and assignment."""
+    i, rec, ruleset, values = item
+    return _summary((i, rec), ruleset, values)
+
+
+def _fits_of(item: tuple[Assignment, Sequence[tuple[int, GameRecord]]],
+             ruleset: str) -> tuple[int | None, list[tuple[int, Summary]]]:
+    """What a worker runs for :meth:`_Scorer.fits_any`: the records replayed under the assignment in
+    turn until one does not validate; that record (None if every one does) and the summaries found."""
+    cand, recs = item
+    found: list[tuple[int, Summary]] = []
+    for i, rec in recs:
+        summary = _summary((i, rec), ruleset, cand)
+        found.append((i, summary))
+        if summary[0] is not None:
+            return i, found
+    return None, found
 
 
 def _position(rec: GameRecord, p: Problem) -> int:
@@ -241,6 +319,11 @@ class _Search:
             moved: list[tuple[str, str]] = []  # single changes that alter some problem of the probe
             before = [sc.summary(i, rs, values) for i in probe]
             sc.prefetch(probe, rs, *(_set(values, o.key, c) for o in self.spec.options for c in o.choices))
+            # the changes that gain on the probe are scored on every record below: in one batch
+            if sc.batched:
+                sc.prefetch(self.everyone, rs, *(cand for o in self.spec.options for c in o.choices
+                                                 if (cand := _set(values, o.key, c)) != values
+                                                 and sc.score(probe, rs, cand) > base_probe))
             order = 0
             for opt in self.spec.options:
                 current = dict(values)[opt.key]
@@ -274,10 +357,12 @@ class _Search:
         sc, rs = self.sc, self.ruleset
         for size, limit in ((2, PAIRS), (3, TRIPLES)):
             step: tuple[Score, Assignment] | None = None
-            for combo in itertools.combinations(moved[:limit], size):
-                if len({k for k, _ in combo}) < size:
-                    continue
-                cand = _set_all(values, combo)
+            cands = [_set_all(values, combo) for combo in itertools.combinations(moved[:limit], size)
+                     if len({k for k, _ in combo}) == size]
+            if sc.batched:  # every combination on the probe, then the ones that gain there on every record
+                sc.prefetch(probe, rs, *cands)
+                sc.prefetch(self.everyone, rs, *(cand for cand in cands if sc.score(probe, rs, cand) > base_probe))
+            for cand in cands:
                 if sc.score(probe, rs, cand) <= base_probe:
                     continue
                 s = sc.score(self.everyone, rs, cand)
@@ -299,6 +384,8 @@ def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | Non
     sc = _Scorer(recs, executor, on_progress)
     everyone = range(len(recs))
     best: tuple[Score, int, int, str, Assignment] | None = None
+    sc.prefetch_keys([(i, rs.name, tuple(sorted(spec.resolve(rs.name).items()))) for rs in spec.rulesets
+                      for i in everyone])  # every ruleset in one batch
     starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)
               for order, rs in enumerate(spec.rulesets)]
     top = max(s[0][0] for s in starts)
@@ -339,35 +426,22 @@ def _undetermined(spec: GameSpec, sc: _Scorer, ruleset: str, values: Assignment)
     ok = [i for i in range(len(sc.recs)) if sc.first_problem(i, ruleset, values) is None]
     if not ok:
         return {}
-
-    refuters: list[int] = []  # the records that last ruled a candidate out, tried first (move to front)
-
-    def fits(cand: Assignment) -> bool:
-        for i in itertools.chain(refuters, (i for i in ok if i not in refuters)):
-            if sc.first_problem(i, ruleset, cand) is not None:
-                if i in refuters:
-                    refuters.remove(i)
-                refuters.insert(0, i)
-                del refuters[8:]
-                return False
-        return True
-
     current = dict(values)
     found: dict[str, set[str]] = {}
-    for opt in spec.options:
-        alt = {c for c in opt.choices if c != current[opt.key] and fits(_set(values, opt.key, c))}
-        if alt:
-            found[opt.key] = alt | {current[opt.key]}
+    singles = [(opt.key, c) for opt in spec.options for c in opt.choices if c != current[opt.key]]
+    for (key, c), yes in zip(singles, sc.fits_any([[_set(values, key, c)] for key, c in singles], ruleset, ok),
+                             strict=True):
+        if yes:
+            found.setdefault(key, {current[key]}).add(c)
     grew = True
     while grew:
         grew = False
         partners = [(k, c) for k, cs in found.items() for c in sorted(cs) if c != current[k]]
-        for opt in spec.options:
-            if opt.key in found:
-                continue
-            alt = {c for c in opt.choices if c != current[opt.key]
-                   and any(fits(_set_all(values, [(opt.key, c), p])) for p in partners)}
-            if alt:
-                found[opt.key] = alt | {current[opt.key]}
+        others = [(opt.key, c) for opt in spec.options if opt.key not in found for c in opt.choices
+                  if c != current[opt.key]]
+        groups = [[_set_all(values, [(key, c), p]) for p in partners] for key, c in others]
+        for (key, c), yes in zip(others, sc.fits_any(groups, ruleset, ok), strict=True):
+            if yes:
+                found.setdefault(key, {current[key]}).add(c)
                 grew = True
     return {o.key: tuple(c for c in o.choices if c in found[o.key]) for o in spec.options if o.key in found}

@@ -15,6 +15,15 @@ the results in item order, so the output is the same wherever the items ran. ``f
 module-level function (or a :func:`functools.partial` of one) so that it can be sent to a worker
 process by reference.
 
+Worker processes on this machine are started when the executor is opened, before the command
+reads its input, so that their start overlaps the main process's first work. On Linux they are
+*forked* (a copy of this process: nothing to import again, the games already loaded) when this
+process runs no other thread at that moment: ``fork`` copies only the calling thread, so a lock
+held by another thread (logging, a progress bar's monitor, a Dask client) would stay locked forever
+in the child; with one thread there is no such lock, and the pool's own threads start only after
+its processes exist. Elsewhere (macOS, where system libraries do not survive a fork; Windows, which
+has no fork) or when other threads run, the workers are *spawned* (a fresh interpreter each).
+
 ``--cluster`` and ``--jobs`` are not given together: with a cluster, its workers set how much runs
 at once (``--jobs`` is for this machine's cores), and the command says so in one line (exit 2).
 
@@ -27,19 +36,29 @@ from __future__ import annotations
 
 import argparse
 import gc
+import multiprocessing
 import os
 import re
 import socket
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from hanafuda.commands._common import UsageError
 
-__all__ = ["CONNECT_TIMEOUT", "Executor", "add_cluster_argument", "cluster_address", "executor_for",
-           "open_executor"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "Executor",
+    "add_cluster_argument",
+    "cluster_address",
+    "executor_for",
+    "open_executor",
+    "start_method",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -75,18 +94,48 @@ class Executor:
         """Release the workers (the cluster itself is left running)."""
 
 
+def start_method() -> str:
+    """How worker processes start here: ``fork`` on Linux while this process runs one thread (see
+    the module docstring for why that is safe), ``spawn`` otherwise."""
+    if (sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1):
+        return "fork"
+    return "spawn"
+
+
+def _ready() -> None:
+    """The first task of each worker: nothing, so that the pool starts its processes at once."""
+
+
 class _Pool(Executor):
     def __init__(self, jobs: int) -> None:
         self.workers = jobs
         self.in_process = False
         self.where = f"{jobs} processes"
-        self._pool = ProcessPoolExecutor(max_workers=jobs)  # the processes start at the first map
+        self.method = start_method()
+        self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(self.method))
+        self._pool.submit(_ready)  # start the processes now, while this process reads its input
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
-        return self._pool.map(fn, items, chunksize=chunksize)
+        try:
+            running = self._pool.map(fn, items, chunksize=chunksize)  # every item is sent now
+        except BrokenProcessPool:
+            raise UsageError(_DIED) from None
+
+        def results() -> Iterator[R]:
+            try:
+                yield from running
+            except BrokenProcessPool:
+                raise UsageError(_DIED) from None
+
+        return results()
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
+
+
+_DIED = ("a worker process stopped before finishing its work (killed, or out of memory?); the run is "
+         "incomplete, try again or with --jobs 1")
 
 
 def _apply_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:

@@ -381,6 +381,8 @@ class _Parser:
         self.problems.append(Problem(Location(self.record, None, action, path, self.line), rule, reason))
 
     def unknown(self, obj: Mapping[str, Any], known: Sequence[str], path: str) -> tuple[str, ...]:
+        if FAST_PARSE and all(map(known.__contains__, obj)):  # every field known (the common case, at C speed)
+            return ()
         extra = tuple(k for k in obj if k not in known)
         if not self.lenient:
             for k in extra:
@@ -408,7 +410,7 @@ class _Parser:
         return v
 
     def ids(self, v: Any, path: str, what: str = "a list of card ids") -> tuple[int, ...] | None:
-        if not isinstance(v, list) or not all([type(c) is int for c in v]):  # bool is not an id (_is_int)
+        if not isinstance(v, list) or not set(map(type, v)) <= _INT:  # every item an int; bool is not an id (_is_int)
             self.bad(path, "REC-FIELD-1", f"must be {what}")
             return None
         if len(v) > LIMITS["deck"]:
@@ -428,6 +430,13 @@ class _Parser:
             self.bad(path, "REC-SIZE-1", f"{len(v)} entries (limit {LIMITS['players']})")
             return None
         return tuple(v)
+
+
+_INT = {int}
+_STR = {str}
+#: Take the parser's shortcuts for the common shapes (every action a text, every option value a string,
+#: a plain version-1 round entry); the tests turn it off to check that the parse is the same either way.
+FAST_PARSE = True
 
 
 def _is_int(v: Any) -> bool:
@@ -477,6 +486,9 @@ def parse_record(doc: Any, *, record: int | None = None, line: int | None = None
         opts = rules.get("options", {})
         if not isinstance(opts, dict):
             p.bad("$.rules.options", "REC-FIELD-1", "must be an object of option values (strings)")
+        elif FAST_PARSE and set(map(type, opts.values())) <= _STR and max(map(len, opts.values()),
+                                                                           default=0) <= LIMITS["text"]:
+            options = dict(opts)  # every value a string within the limit: what the loop below gives
         else:
             for k, v in opts.items():
                 s = p.str_(v, f"$.rules.options.{k}")
@@ -568,6 +580,8 @@ def _parse_actions(p: _Parser, v: Any) -> tuple[ActionEntry, ...] | None:
     if len(v) > LIMITS["actions"]:
         p.bad("$.actions", "REC-SIZE-1", f"{len(v)} actions (limit {LIMITS['actions']})")
         return None
+    if FAST_PARSE and set(map(type, v)) <= _STR and (not v or max(map(len, v)) <= LIMITS["text"]):
+        return tuple(map(_plain_entry, v))  # every action a text within the limit: what the loop below gives
     out: list[ActionEntry] = []
     before = len(p.problems)
     for i, a in enumerate(v):
@@ -651,6 +665,10 @@ def _parse_result(p: _Parser, v: Any) -> tuple[Any, Any, Any, Any]:
         else:
             rounds = []
             for i, r in enumerate(rv):
+                plain = _plain_round(r, i) if FAST_PARSE and not p.v11 else None
+                if plain is not None:
+                    rounds.append(plain)
+                    continue
                 path = f"$.result.rounds[{i}]"
                 if not isinstance(r, dict):
                     p.bad(path, "REC-FIELD-1", f"a round result is an object, not {_kind(r)}")
@@ -687,6 +705,38 @@ def _parse_result(p: _Parser, v: Any) -> tuple[Any, Any, Any, Any]:
     return (tuple(rounds) if rounds is not None else None), scores, winners, end_reason
 
 
+def _plain_round(r: Any, i: int) -> RoundClaim | None:
+    """Round entry ``i`` of a version-1 record, where a few direct tests show that the checks of
+    :func:`_parse_result` find nothing in it (the common case); else None, and those checks run. Every
+    test here is one of theirs or a stricter one (``type(x) is int`` for an integer that is not a bool)."""
+    if type(r) is not dict or not all(map(_ROUND_FIELDS.__contains__, r)):
+        return None
+    n, reason, deltas = r.get("actions"), r.get("reason"), r.get("deltas")
+    if not (type(n) is int and 0 <= n <= LIMITS["actions"] and type(reason) is str and len(reason) <= LIMITS["text"]
+            and type(deltas) is list and len(deltas) <= LIMITS["players"] and set(map(type, deltas)) <= _INT):
+        return None
+    if "deal" in r and r["deal"] != i + 1:
+        return None
+    if (("counts" in r and not isinstance(r["counts"], bool))
+            or ("ends_game" in r and not isinstance(r["ends_game"], bool))):
+        return None
+    winner, nxt, cp = r.get("winner"), r.get("next_dealer"), r.get("card_points")
+    if (winner is not None and type(winner) is not int) or (nxt is not None and type(nxt) is not int):
+        return None
+    if cp is not None and not (type(cp) is list and len(cp) <= LIMITS["players"] and set(map(type, cp)) <= _INT):
+        return None
+    if "yaku" in r and not _yaku_ok(r["yaku"]):
+        return None
+    if "notes" in r:
+        notes = r["notes"]
+        if type(notes) is not dict or not set(map(type, notes.values())) <= _INT:
+            return None
+    return RoundClaim(n, {k: r[k] for k in _ROUND_FIELDS if k in r and k not in ("actions", "deal")})
+
+
+_YAKU_KEYS = frozenset({"id", "points"})
+
+
 def _yaku_ok(v: Any, nullable: bool = False) -> bool:
     if not isinstance(v, list):
         return False
@@ -697,7 +747,7 @@ def _yaku_ok(v: Any, nullable: bool = False) -> bool:
             return False
         for y in side:
             if not (isinstance(y, dict) and isinstance(y.get("id"), str) and _is_int(y.get("points"))
-                    and set(y) <= {"id", "points"}):
+                    and y.keys() <= _YAKU_KEYS):
                 return False
     return True
 

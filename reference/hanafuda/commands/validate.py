@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import errno
+import itertools
 import json
 import os
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
+from dataclasses import dataclass
+from functools import partial
 from typing import IO, Any
 
 from hanafuda_spec.records import LIMITS, Problem
@@ -18,11 +21,21 @@ from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import add_command, add_jobs_argument, add_rules_arguments, nonempty
 from hanafuda.parallel import Executor, add_cluster_argument, executor_for
 from hanafuda.progress import add_progress_argument, progress
-from hanafuda.records import RecordReport, consequences, suggest_options, validate_stream
+from hanafuda.records import (
+    RecordReport,
+    Source,
+    consequences,
+    read_documents,
+    suggest_options,
+    validate_document,
+    validate_stream,
+)
 from hanafuda.registry import available
 
 _KEEP = 1000  # record summaries kept per file for --json (the rest are counted)
 _SUGGEST = 20  # invalid records per file for which option values are tried
+_MIN_PER_JOB = 64  # records per worker below which a file is validated in this process
+_BLOCK = 32  # records a worker is sent at a time
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -99,9 +112,12 @@ def _run(args: argparse.Namespace, options: dict[str, str], ex: Executor) -> int
             with progress("validate", size, unit="record" if size is None else "B", unit_scale=size is not None,
                           no_progress=args.no_progress) as bar:
                 start = stream.tell() if bar.shown and size is not None else 0
-                for rep in validate_stream(stream, lenient=args.lenient, ruleset=args.ruleset,
-                                           options=options or None, executor=ex):
-                    _filter(rep, args.select, args.ignore)
+                for rep in _reports(stream, args, options, ex):
+                    if isinstance(rep, _Valid):  # made by a worker: a valid record, its JSON already written
+                        with nullcontext() if args.json or rep.status != "abandoned" else bar.printing():
+                            _account_valid(summary, rep, args, name)
+                        bar(rep.record if size is None else stream.tell() - start, size)
+                        continue
                     quiet = args.json or (rep.ok and rep.status != "abandoned")  # nothing printed for it
                     with nullcontext() if quiet else bar.printing():
                         _account(summary, rep, args, name, options)
@@ -127,9 +143,127 @@ def _run(args: argparse.Namespace, options: dict[str, str], ex: Executor) -> int
         files_out.append(summary)
     code = 2 if any_unusable else 1 if any_invalid else 0
     if args.json:
-        json.dump({"ok": code == 0, "exit": code, "files": files_out}, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        sys.stdout.write(_json_output(code, files_out))
     return code
+
+
+@dataclass(frozen=True)
+class _Valid:
+    """A record that validated (after --select/--ignore), as a worker sends it back: what the
+    summary counts, and the record's JSON summary already written (for the first records of a file
+    under --json; see :func:`_report_json`)."""
+
+    record: int
+    actions: int
+    deals: int
+    status: str
+    json_text: str | None
+
+
+def _reports(stream: IO[bytes], args: argparse.Namespace, options: dict[str, str],
+             ex: Executor) -> Iterator[RecordReport | _Valid]:
+    """The reports of a stream's records, in stream order, filtered by --select/--ignore: in this
+    process (:func:`validate_stream`), or by the workers (:func:`_parallel_reports`) when the file
+    has at least :data:`_MIN_PER_JOB` records per worker."""
+    if ex.in_process:
+        for rep in validate_stream(stream, lenient=args.lenient, ruleset=args.ruleset, options=options or None):
+            _filter(rep, args.select, args.ignore)
+            yield rep
+        return
+    sources = read_documents(stream, decode=False)
+    first = list(itertools.islice(sources, ex.workers * _MIN_PER_JOB))
+    if len(first) == ex.workers * _MIN_PER_JOB:
+        yield from _parallel_reports(itertools.chain(first, sources), args, options, ex)
+        return
+    for src in first:  # too few records to be worth sending
+        rep = _validate_source(src, args.lenient, args.ruleset, options or None)
+        _filter(rep, args.select, args.ignore)
+        yield rep
+
+
+def _parallel_reports(sources: Iterator[Source], args: argparse.Namespace, options: dict[str, str],
+                      ex: Executor) -> Iterator[RecordReport | _Valid]:
+    """The workers' share of :func:`_reports`. This process only reads the lines and cuts them into
+    blocks (of :data:`_BLOCK` records, more on a cluster); a worker decodes, replays and filters each
+    record of a block (:func:`_check_block`) and sends back, for a valid record, a :class:`_Valid`
+    with its JSON summary already written (little to send back, nothing left to do here), for the
+    others the report without the record. The option values tried for the first invalid records of
+    a file are tried here as in one process, on the record decoded again from its line. A window of
+    blocks is sent before the previous window's results are read, so that the workers do not wait."""
+    size = max(_BLOCK, 2 * ex.chunk)
+    work = partial(_check_block, lenient=args.lenient, ruleset=args.ruleset, options=options or None,
+                   select=tuple(args.select), ignore=tuple(args.ignore), keep=_KEEP if args.json else 0)
+
+    def window() -> list[list[Source]]:
+        blocks: list[list[Source]] = []
+        while len(blocks) < 4 * ex.workers and (block := list(itertools.islice(sources, size))):
+            blocks.append(block)
+        return blocks
+
+    invalid = 0
+    blocks = window()
+    running = ex.map(work, blocks)
+    while blocks:
+        current, blocks = blocks, window()
+        following = ex.map(work, blocks) if blocks else iter(())
+        for block, results in zip(current, running, strict=True):
+            for src, rep in zip(block, results, strict=True):
+                if isinstance(rep, RecordReport) and not rep.unusable:
+                    invalid += 1
+                    if invalid <= _SUGGEST and not args.no_suggest:  # see _account
+                        rep.source = _validate_source(src, args.lenient, args.ruleset, options or None).source
+                yield rep
+        running = following
+
+
+def _validate_source(src: Source, lenient: bool, ruleset: str | None,
+                     options: dict[str, str] | None) -> RecordReport:
+    """One record of :func:`read_documents` decoded and validated (what :func:`validate_stream` does
+    with each)."""
+    src = src.decoded()
+    if src.problem is not None:
+        return RecordReport(src.record, src.line, None, 0, 0, [src.problem], unusable=True)
+    return validate_document(src.value, src.record, src.line, lenient, ruleset=ruleset, options=options)
+
+
+def _check_block(block: Sequence[Source], lenient: bool, ruleset: str | None, options: dict[str, str] | None,
+                 select: tuple[str, ...], ignore: tuple[str, ...], keep: int) -> list[RecordReport | _Valid]:
+    """What a worker runs: a block of records validated and filtered (see :func:`_parallel_reports`),
+    with the JSON summary of valid records among the first ``keep`` of the file (record numbers count
+    a file's records from 1)."""
+    out: list[RecordReport | _Valid] = []
+    for src in block:
+        rep = _validate_source(src, lenient, ruleset, options)
+        _filter(rep, select, ignore)
+        if rep.ok and not rep.unusable:
+            text = _report_json(rep) if rep.record <= keep else None
+            out.append(_Valid(rep.record, rep.actions, rep.deals, rep.status, text))
+        else:
+            rep.source = None  # not sent back: decoded again here when it is needed
+            out.append(rep)
+    return out
+
+
+def _report_json(rep: RecordReport) -> str:
+    """A record's JSON summary as it stands in the --json output (indented to its depth there)."""
+    text = json.dumps(rep.to_json(), ensure_ascii=False, indent=2)
+    return "\n".join(_INDENT + line for line in text.split("\n"))
+
+
+_INDENT = " " * 8  # {"files": [{"reports": [ ... ]}]}, two spaces a level
+
+
+def _json_output(code: int, files_out: list[dict[str, Any]]) -> str:
+    """The --json document: what ``json.dump(..., ensure_ascii=False, indent=2)`` writes, with the
+    records' summaries (already written by :func:`_report_json`) put in place. Each file's list of
+    summaries stands in the document as a string of a NUL character and its number, which JSON
+    writes as an escape that no file name gives (a file name has no NUL)."""
+    files = [{**f, "reports": f"\0{n}"} for n, f in enumerate(files_out)]
+    text = json.dumps({"ok": code == 0, "exit": code, "files": files}, ensure_ascii=False, indent=2)
+    for n, f in enumerate(files_out):
+        reports = "[\n" + ",\n".join(f["reports"]) + "\n" + _INDENT[:-2] + "]" if f["reports"] else "[]"
+        text = text.replace(json.dumps(f"\0{n}"), reports, 1)
+    return text + "\n"
 
 
 def _size(stream: IO[bytes]) -> int | None:
@@ -177,7 +311,7 @@ def _account(summary: dict[str, Any], rep: RecordReport, args: argparse.Namespac
                                            lenient=args.lenient)
     if args.json:
         if len(summary["reports"]) < _KEEP:
-            summary["reports"].append(rep.to_json())
+            summary["reports"].append(_report_json(rep))
         else:
             summary["more_records"] += 1
         return
@@ -190,6 +324,24 @@ def _account(summary: dict[str, Any], rep: RecordReport, args: argparse.Namespac
             print(f"{name}: record {rep.record}: abandoned after {rep.deals} deal(s); valid up to there")
         return
     _print_problems(name, rep, args.all)
+
+
+def _account_valid(summary: dict[str, Any], rep: _Valid, args: argparse.Namespace, name: str) -> None:
+    """:func:`_account` of a valid record made by a worker."""
+    summary["records"] += 1
+    summary["actions"] += rep.actions
+    summary["valid"] += 1
+    if rep.status == "abandoned":
+        summary["abandoned"] += 1
+    if args.json:
+        if len(summary["reports"]) < _KEEP:
+            if rep.json_text is None:
+                raise AssertionError(f"record {rep.record}: its JSON summary was not made")
+            summary["reports"].append(rep.json_text)
+        else:
+            summary["more_records"] += 1
+    elif rep.status == "abandoned":
+        print(f"{name}: record {rep.record}: abandoned after {rep.deals} deal(s); valid up to there")
 
 
 def _print_problems(name: str, rep: RecordReport, every: bool) -> None:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
@@ -99,6 +100,39 @@ class Scorer:
         """The value of the cards in the pile (KE-VAL-1, KE-VAL-2)."""
         return sum([v * (pile & m).bit_count() for v, m in self.value_masks])
 
+    @functools.cached_property
+    def counters(self) -> tuple[dict[int, int], int, int]:
+        """:meth:`yaku_count` kept as counters (for the fast round, which adds cards to a pile and counts
+        again): yaku i has a 4-bit lane ``i`` of one integer, holding how many of its cards the pile has.
+        Returns, for each card's mask, the counters it adds (1 in the lane of each yaku it belongs to); the
+        lanes' complements to 8 (8 minus the yaku's size); and the lanes' top bits. A lane plus its
+        complement reaches 8 exactly when the pile holds the whole yaku, so ``((counts + complement) &
+        tops).bit_count()`` is the yaku count (yaku of 1 to 7 cards; the table's have 3)."""
+        add: dict[int, int] = {}
+        complement = tops = 0
+        for i, (_, cards) in enumerate(self.yaku):
+            size = cards.bit_count()
+            if not 1 <= size <= 7:  # pragma: no cover - the catalogue's yaku are three cards
+                raise ValueError("the yaku counters hold yaku of 1 to 7 cards")
+            complement |= (8 - size) << (4 * i)
+            tops |= 8 << (4 * i)
+            m = cards
+            while m:
+                low = m & -m
+                m ^= low
+                add[low] = add.get(low, 0) + (1 << (4 * i))
+        return add, complement, tops
+
+    def count_of(self, pile: int) -> int:
+        """The counters of a pile (:attr:`counters`): the sum of its cards' counters."""
+        add = self.counters[0]
+        total = 0
+        while pile:
+            low = pile & -pile
+            pile ^= low
+            total += add.get(low, 0)
+        return total
+
 
 #: The 48 hanafuda cards as bits: every Kekoro table is a set of masks over this index.
 INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Card))
@@ -123,6 +157,24 @@ def _four_of_a_month(mask: int) -> bool:
     return any([mask & m == m for m in _MONTHS])
 
 
+_DIGITS_1 = int("1" * 12, 16)
+if tuple(0xF << 4 * i for i in range(12)) != _MONTHS:  # pragma: no cover - the deck's bit layout
+    raise ImportError("Kekoro's month test expects each month's cards in four adjacent bits")
+
+
+def _four_in(mask: int) -> bool:
+    """:func:`_four_of_a_month` on every month at once: each month is a hexadecimal digit of the mask."""
+    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & _DIGITS_1)
+
+
+def _getter(positions: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A function giving the items at ``positions`` of a sequence, as a tuple."""
+    get = operator.itemgetter(*positions)
+    if len(positions) == 1:
+        return lambda seq: (get(seq),)
+    return get
+
+
 def _with_seat(masks: tuple[int, ...], seat: int, mask: int) -> tuple[int, ...]:
     """Two seats' masks (hands or capture piles) with ``seat``'s replaced by ``mask``."""
     return (mask, masks[1]) if seat == 0 else (masks[0], mask)
@@ -144,6 +196,19 @@ class KekoroRules:
     @functools.cached_property
     def scorer(self) -> Scorer:
         return _scorer(self.values)
+
+    @functools.cached_property
+    def dealing(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], Callable[[Sequence[int]], tuple[int, ...]],
+                               Callable[[Sequence[int]], tuple[int, ...]]]:
+        """KE-DEAL-1 as positions in the deck order: getters of the cards dealt to the ko (the dealer's
+        opponent), the table and the dealer (the rest, from position 24, is the draw pile)."""
+        plan = packet_plan((("ko", 8), ("field", 8), ("dealer", 8)), int(self.opt["packets"]))
+        where: dict[str, list[int]] = {"ko": [], "field": [], "dealer": []}
+        i = 0
+        for who, k in plan:
+            where[who] += range(i, i + k)
+            i += k
+        return _getter(where["ko"]), _getter(where["field"]), _getter(where["dealer"])
 
     @property
     def round_limit(self) -> int | None:
@@ -273,6 +338,21 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         """The round played in place (``_FastKekoro``), under every option."""
         return None if state.phase is not Phase.PLAY else _FastKekoro(state)
 
+    def deal_fast(self, rules: KekoroRules, order: Sequence[int], setup: RoundSetup) -> FastRound[KekoroState] | None:
+        """The deal of :meth:`start_round` straight into the fast round; None for a deal the rules void
+        (KE-DEAL-3), left to :meth:`start_round`."""
+        if len(order) != 48:
+            return None
+        ko_of, field_of, dealer_of = rules.dealing
+        mask_of = _MASK_OF.__getitem__
+        field = sum(map(mask_of, field_of(order)))  # distinct bits: the sum is the union
+        ko, dealer = sum(map(mask_of, ko_of(order))), sum(map(mask_of, dealer_of(order)))
+        mode = rules["misdeal"]  # KE-DEAL-3
+        if mode != "off" and (_four_in(field) or (mode == "field-or-hand" and (_four_in(ko) or _four_in(dealer)))):
+            return None
+        h0, h1 = (dealer, ko) if setup.dealer == 0 else (ko, dealer)
+        return _FastKekoro(None, self, rules, setup, (tuple(order), h0, h1, field))
+
     def explain_illegal(self, state: KekoroState, action: Action) -> tuple[str, str]:
         p = state.turn
         if action.kind == PLAY:
@@ -300,28 +380,7 @@ class Kekoro(Game[KekoroState, KekoroRules]):
     def round_result(self, state: KekoroState) -> RoundResult:
         if state.phase is not Phase.OVER:
             raise ValueError("the round is not over")
-        d = state.dealer
-        if state.end == MISDEAL:
-            return RoundResult(MISDEAL, (0, 0), counts=False, next_dealer=d)
-        sc = state.rules.scorer
-        piles = state.table.captured_masks
-        yaku = (sc.yaku_of(piles[0]), sc.yaku_of(piles[1]))
-        cp = (sc.card_points(piles[0]), sc.card_points(piles[1]))
-        if state.end == INSTANT_VICTORY:  # KE-IV-3: the interrupted round is not scored
-            w = state.winner
-            assert w is not None
-            lead = len(yaku[w]) - len(yaku[1 - w])
-            return RoundResult(INSTANT_VICTORY, (0, 0), w, yaku, cp, ends_game=True,
-                               notes=(("yaku_lead", lead),))
-        deltas = (cp[0] + spec.YAKU_POINTS * len(yaku[0]), cp[1] + spec.YAKU_POINTS * len(yaku[1]))  # KE-SCORE-1
-        if deltas[0] != deltas[1]:
-            winner: int | None = 0 if deltas[0] > deltas[1] else 1
-            nxt = winner  # KE-END-2
-        else:
-            winner = None
-            nxt = d if state.rules["tie_dealer"] == "stay" else 1 - d  # KE-END-3
-        return RoundResult(PLAYED_OUT, deltas, winner, yaku, cp, next_dealer=nxt,
-                           notes=(("yaku.0", len(yaku[0])), ("yaku.1", len(yaku[1]))))
+        return _result(state.rules, state.end, state.dealer, state.winner, state.table.captured_masks)
 
     def snapshot(self, state: KekoroState, info: MatchInfo | None = None) -> Snapshot:
         t = state.table
@@ -372,6 +431,44 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, reason if over else "", history)
 
 
+def _result(rules: KekoroRules, end: str, dealer: int, winner: int | None, piles: Sequence[int]) -> RoundResult:
+    """The result of a round that ended so, ``piles`` being the two capture piles
+    (:meth:`Kekoro.round_result`, and the fast round's :meth:`_FastKekoro.result`)."""
+    d = dealer
+    if end == MISDEAL:
+        return RoundResult(MISDEAL, (0, 0), counts=False, next_dealer=d)
+    sc = rules.scorer
+    yaku = (sc.yaku_of(piles[0]), sc.yaku_of(piles[1]))
+    cp = (sc.card_points(piles[0]), sc.card_points(piles[1]))
+    if end == INSTANT_VICTORY:  # KE-IV-3: the interrupted round is not scored
+        w = winner
+        assert w is not None
+        lead = len(yaku[w]) - len(yaku[1 - w])
+        return RoundResult(INSTANT_VICTORY, (0, 0), w, yaku, cp, ends_game=True, notes=(("yaku_lead", lead),))
+    deltas = (cp[0] + spec.YAKU_POINTS * len(yaku[0]), cp[1] + spec.YAKU_POINTS * len(yaku[1]))  # KE-SCORE-1
+    nxt: int | None
+    if deltas[0] != deltas[1]:
+        win: int | None = 0 if deltas[0] > deltas[1] else 1
+        nxt = win  # KE-END-2
+    else:
+        win = None
+        nxt = d if rules["tie_dealer"] == "stay" else 1 - d  # KE-END-3
+    return RoundResult(PLAYED_OUT, deltas, win, yaku, cp, next_dealer=nxt,
+                       notes=(("yaku.0", len(yaku[0])), ("yaku.1", len(yaku[1]))))
+
+
+#: ``play c`` and ``play c t`` (the shared instances :func:`plays_of` lists), by the id of the object,
+#: -> the masks of c and of t (0 for none). Keyed by identity: INDEX keeps these objects alive, so no
+#: other object has their ids.
+_PLAY_MASKS: dict[int, tuple[int, int]] = {
+    **{id(a): (m, 0) for m, a in INDEX.plays.items()},
+    **{id(a): (m, t) for m, on in INDEX.plays_on.items() for t, a in on.items()},
+}
+_MASK_OF: dict[int, int] = {c.id: c.mask for c in INDEX.cards}
+_SUIT_OF: dict[int, int] = INDEX.suit_of
+_BY_MASK: dict[int, Card] = INDEX.by_mask
+
+
 class _FastKekoro(FastRound[KekoroState]):
     """A Kekoro round played in place (see :class:`~hanafuda.engine.FastRound`): the zones as mutable
     masks, the stock as a tuple and the index of its top card. The turn is :meth:`Kekoro.do` with
@@ -379,15 +476,35 @@ class _FastKekoro(FastRound[KekoroState]):
     each captured as the fishing turn says (KE-CAP-1…6, KE-TURN-2); a yaku lead of 3 offers the
     instant victory (KE-IV-1, KE-IV-3); the round ends when the next hand is empty (KE-END-1)."""
 
-    __slots__ = ("caps", "count", "end", "field", "hands", "pending", "phase", "start", "stock", "top", "turn",
-                 "winner")
+    __slots__ = ("add", "caps", "complement", "counters", "deal", "dealer", "end", "field", "game", "hands",
+                 "pending", "phase", "rules", "start", "stock", "top", "tops", "turn", "winner")
+    start: KekoroState | None  # the first position, where it was built
+    deal: tuple[tuple[int, ...], RoundSetup] | None  # the deck order and setup it was dealt from (deal_fast)
+    game: Kekoro | None
+    phase: Phase
 
-    def __init__(self, s: KekoroState) -> None:
-        t = s.table
-        self.start, self.count = s, s.rules.scorer.yaku_count
-        self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
-        self.turn, self.phase, self.pending, self.end, self.winner = s.turn, s.phase, s.pending, s.end, s.winner
+    def __init__(self, s: KekoroState | None, game: Kekoro | None = None, rules: KekoroRules | None = None,
+                 setup: RoundSetup | None = None, dealt: tuple[tuple[int, ...], int, int, int] | None = None) -> None:
+        """From position ``s``; or, with ``s`` None, from the first position of a deal: ``game``, ``rules``,
+        ``setup`` and ``dealt`` (the deck order's card ids, the two hands' masks, seat 0 first, and the
+        field's). The stock is kept as masks, top first."""
+        if s is not None:
+            t = s.table
+            self.start, self.deal, self.game, self.rules, self.dealer = s, None, None, s.rules, s.dealer
+            self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
+            self.stock, self.top = tuple([c.mask for c in t.stock]), 0  # the draw pile is stock[top:]
+            self.turn, self.phase, self.pending, self.end, self.winner = s.turn, s.phase, s.pending, s.end, s.winner
+        else:  # Kekoro.start_round of a deal it lets play
+            assert game is not None and rules is not None and setup is not None and dealt is not None
+            order, h0, h1, field = dealt
+            self.start, self.deal, self.game, self.rules, self.dealer = None, (order, setup), game, rules, setup.dealer
+            self.hands, self.field, self.caps = [h0, h1], field, [0, 0]
+            self.stock, self.top = tuple(map(_MASK_OF.__getitem__, order[24:])), 0
+            self.turn, self.phase, self.pending, self.end, self.winner = setup.dealer, Phase.PLAY, None, "", None
+        # the yaku counters of each capture pile (Scorer.counters): kept up to date as cards are captured
+        sc = self.rules.scorer
+        self.add, self.complement, self.tops = sc.counters
+        self.counters = [sc.count_of(self.caps[0]), sc.count_of(self.caps[1])]
 
     def over(self) -> bool:
         return self.phase is Phase.OVER
@@ -402,26 +519,47 @@ class _FastKekoro(FastRound[KekoroState]):
             return (CONTINUE_ACTION, DECLARE_ACTION)
         return ()
 
+    def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
+        """:meth:`FastRound.replay`, a hand play's legality read from the masks: ``play c`` is listed by
+        :func:`plays_of` when c is in the hand and the field does not hold exactly two cards of its month,
+        ``play c t`` when it holds two, t one of them (in the other phases the listed actions are
+        searched)."""
+        plays, suit_of, default = _PLAY_MASKS.get, _SUIT_OF, FastRound.replay
+        while pos < stop:
+            phase = self.phase
+            if phase is not Phase.PLAY:
+                if phase is Phase.OVER:
+                    break
+                nxt = default(self, actions, pos, pos + 1)
+                if nxt == pos:
+                    break
+                pos = nxt
+                continue
+            found = plays(id(actions[pos]))
+            if found is None:
+                break
+            c, t = found
+            if not self.hands[self.turn] & c:
+                break
+            if (self.field & suit_of[c]).bit_count() == 2:
+                if not t & self.field:
+                    break
+            elif t:
+                break
+            self._play(c, t)
+            pos += 1
+        return pos
+
     def play(self, a: Action) -> None:
         p = self.turn
         if a.kind == PLAY:
-            c = INDEX.by_id[a.cards[0]]
-            field, got = resolve(INDEX, self.field, c, a.cards[1] if len(a.cards) > 1 else None)
-            self.hands[p] &= ~c.mask
-            drawn = self.stock[self.top]
-            self.top += 1
-            if (field & INDEX.suits.get(drawn.suit, 0)).bit_count() == 2:  # KE-CAP-2: the player takes one
-                self.field, self.pending, self.phase = field, drawn, Phase.TAKE
-                self.caps[p] |= got
-                return
-            field, more = resolve(INDEX, field, drawn, None)
-            self.field = field
-            self.caps[p] |= got | more
-            self._end_turn()
+            cards = a.cards
+            self._play(_MASK_OF[cards[0]], _MASK_OF[cards[1]] if len(cards) > 1 else 0)
         elif a.kind == TAKE:
             assert self.pending is not None
-            self.field, got = resolve(INDEX, self.field, self.pending, a.cards[0])
-            self.caps[p] |= got
+            t = _MASK_OF[a.cards[0]]  # KE-CAP-6, KE-CAP-2
+            self.field &= ~t
+            self._capture(p, t | self.pending.mask)
             self.pending = None
             self._end_turn()
         elif a == DECLARE_ACTION:
@@ -431,10 +569,55 @@ class _FastKekoro(FastRound[KekoroState]):
         else:
             raise AssertionError(a)
 
+    def _play(self, c: int, target: int) -> None:
+        """A legal hand play of card ``c`` (its mask) on ``target`` (a mask, 0 for none), then the top
+        card of the draw pile (KE-TURN-2): the captures of fishing.resolve written out on masks
+        (KE-CAP-1…4, KE-CAP-6; a target is named exactly when two field cards match)."""
+        p = self.turn
+        field = self.field
+        m = field & _SUIT_OF[c]
+        if not m:
+            field |= c
+            got = 0
+        else:
+            if target:
+                m = target
+            field &= ~m
+            got = m | c
+        self.hands[p] &= ~c
+        d = self.stock[self.top]
+        self.top += 1
+        m = field & _SUIT_OF[d]
+        if m.bit_count() == 2:  # KE-CAP-2: the player takes one
+            self.field, self.pending, self.phase = field, _BY_MASK[d], Phase.TAKE
+            self._capture(p, got)
+            return
+        if not m:
+            field |= d
+        else:
+            field &= ~m
+            got |= m | d
+        self.field = field
+        self._capture(p, got)
+        self._end_turn()
+
+    def _capture(self, seat: int, got: int) -> None:
+        """The cards of ``got`` join ``seat``'s capture pile, and its yaku counters."""
+        if got:
+            self.caps[seat] |= got
+            add = self.add
+            total = self.counters[seat]
+            while got:
+                low = got & -got
+                got ^= low
+                total += add.get(low, 0)
+            self.counters[seat] = total
+
     def _end_turn(self) -> None:
         p = self.turn
-        mine = self.count(self.caps[p])
-        if mine >= spec.YAKU_LEAD and mine - self.count(self.caps[1 - p]) >= spec.YAKU_LEAD:
+        complement, tops = self.complement, self.tops
+        mine = ((self.counters[p] + complement) & tops).bit_count()  # Scorer.yaku_count of the pile
+        if mine >= spec.YAKU_LEAD and mine - ((self.counters[1 - p] + complement) & tops).bit_count() >= spec.YAKU_LEAD:
             self.phase, self.pending = Phase.DECLARE, None
             return
         self._pass()
@@ -447,10 +630,20 @@ class _FastKekoro(FastRound[KekoroState]):
         else:
             self.turn, self.phase = nxt, Phase.PLAY
 
+    def result(self) -> RoundResult | None:
+        """:meth:`Kekoro.round_result` of :meth:`state`, from the round's own fields."""
+        if self.phase is not Phase.OVER:
+            raise ValueError("the round is not over")
+        return _result(self.rules, self.end, self.dealer, self.winner, self.caps)
+
     def state(self) -> KekoroState:
         s = self.start
+        if s is None:  # made from a deal: its first position, as the reference deals it
+            assert self.deal is not None and self.game is not None
+            order, setup = self.deal
+            s = self.start = self.game.start_round(self.rules, list(map(INDEX.by_id.__getitem__, order)), setup)
         table = evolve(s.table, hand_masks=tuple(self.hands), field_mask=self.field,
-                       stock=self.stock[self.top:], captured_masks=tuple(self.caps))
+                       stock=tuple(map(_BY_MASK.__getitem__, self.stock[self.top:])), captured_masks=tuple(self.caps))
         return evolve(s, table=table, turn=self.turn, phase=self.phase, pending=self.pending, end=self.end,
                       winner=self.winner)
 

@@ -160,6 +160,36 @@ class KoiKoiRules:
     def hand_size(self) -> int:
         return int(self.opt["hand_size"])
 
+    @functools.cached_property
+    def dealing(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], Callable[[Sequence[int]], tuple[int, ...]],
+                               Callable[[Sequence[int]], tuple[int, ...]]]:
+        """KK-DEAL-1 as positions in the deck order: getters of the cards dealt to the ko (the dealer's
+        opponent), the table and the dealer (:func:`packet_plan`; the rest, from :attr:`stock_start`,
+        is the draw pile)."""
+        plan = packet_plan((("ko", self.hand_size), ("field", 8), ("dealer", self.hand_size)), int(self.opt["packets"]))
+        where: dict[str, list[int]] = {"ko": [], "field": [], "dealer": []}
+        i = 0
+        for who, k in plan:
+            where[who] += range(i, i + k)
+            i += k
+        return _getter(where["ko"]), _getter(where["field"]), _getter(where["dealer"])
+
+    @property
+    def stock_start(self) -> int:
+        """The position of the draw pile's top card in the deck order (after the deal)."""
+        return 2 * self.hand_size + 8
+
+    @functools.cached_property
+    def deal_checks(self) -> tuple[bool, bool, bool, bool] | None:
+        """What :meth:`KoiKoi.deal_fast` looks at, read once: field_three=misdeal, field_pairs=misdeal,
+        whether lucky hands are looked for (teyaku other than off) and hand_pairs=on; None where the
+        fast round does not play these rules (:attr:`fast_turn`) or the Lightning may be wild."""
+        o = self.opt
+        if not self.fast_turn or o["lightning"] == "wild":
+            return None
+        return (o["field_three"] == "misdeal", o["field_pairs"] == "misdeal", o["teyaku"] != "off",
+                o["hand_pairs"] == "on")
+
 
 @dataclass(frozen=True)
 class KoiKoiState:
@@ -576,6 +606,40 @@ def _kuttsuki(counts: Sequence[int]) -> bool:
     return sum([n // 2 for n in counts]) >= 4
 
 
+# The same tests on every month at once: each month's four cards are four adjacent bits of INDEX (a
+# hexadecimal digit of a mask; checked below), so a digit of _nibble_counts(mask) is how many cards of
+# that month the mask holds.
+_DIGITS_1 = int("1" * 12, 16)
+_FOURS = 4 * _DIGITS_1  #: a count of 4 in some month (the counts are at most 4)
+if tuple(0xF << 4 * i for i in range(12)) != _MONTHS:  # pragma: no cover - the deck's bit layout
+    raise ImportError("Koi-Koi's month tests expect each month's cards in four adjacent bits")
+
+
+def _nibble_counts(mask: int) -> int:
+    """Each month's card count (:func:`_month_counts`) in that month's hexadecimal digit."""
+    c2 = (mask & 0x555555555555) + ((mask >> 1) & 0x555555555555)
+    return (c2 & 0x333333333333) + ((c2 >> 2) & 0x333333333333)
+
+
+def _three(n: int) -> bool:
+    """Some month with 3 or more cards, from :func:`_nibble_counts`: ``max(counts) >= 3``."""
+    return bool(n & _FOURS or n & (n >> 1) & _DIGITS_1)
+
+
+def _pairs(n: int) -> int:
+    """``sum(count // 2)`` over the months, from :func:`_nibble_counts` (each halved count is 0, 1 or 2)."""
+    half = (n >> 1) & (7 * _DIGITS_1)
+    return (half & _DIGITS_1).bit_count() + 2 * (half & (2 * _DIGITS_1)).bit_count()
+
+
+def _getter(positions: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A function giving the items at ``positions`` of a sequence, as a tuple."""
+    get = operator.itemgetter(*positions)
+    if len(positions) == 1:
+        return lambda seq: (get(seq),)
+    return get
+
+
 def _moved(t: Table[Card], seat: int, field: int, got: int, hand: int | None = None,
            stock: tuple[Card, ...] | None = None) -> Table[Card]:
     """The table after a play by ``seat``: the new field, ``got`` added to the seat's capture pile,
@@ -835,6 +899,34 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             return None
         return _FastKoiKoi(self, state)
 
+    def deal_fast(self, rules: KoiKoiRules, order: Sequence[int], setup: RoundSetup) -> FastRound[KoiKoiState] | None:
+        """The deal of :meth:`start_round` straight into the fast round, where :meth:`fast_round` would
+        take its first position: the fast round's rules, no wild Lightning, and a deal that none of
+        ``_check_deal``'s tests can touch (no four of a month on the table, nor three under
+        field_three=misdeal, nor four pairs under field_pairs=misdeal; where lucky hands are looked for,
+        no hand with four of a month or, under hand_pairs=on, four pairs). Any other deal, even one
+        that option values would let play, is left to :meth:`start_round` (None)."""
+        checks = rules.deal_checks
+        if checks is None or len(order) != 48:
+            return None
+        ko_of, field_of, dealer_of = rules.dealing
+        mask_of = _MASK_OF.__getitem__
+        field = sum(map(mask_of, field_of(order)))  # distinct bits: the sum is the union
+        if _lightning_wild(rules, field):  # KK-WILD-5 (lightning=wild-if-susuki): not the fast round's
+            return None
+        three_void, pairs_void, hands_looked_at, hand_pairs = checks
+        n = _nibble_counts(field)
+        if n & _FOURS or (three_void and _three(n)) or (pairs_void and _pairs(n) >= 4):
+            return None
+        ko, dealer = sum(map(mask_of, ko_of(order))), sum(map(mask_of, dealer_of(order)))
+        if hands_looked_at:
+            for h in (ko, dealer):
+                n = _nibble_counts(h)
+                if n & _FOURS or (hand_pairs and _pairs(n) >= 4):
+                    return None
+        h0, h1 = (dealer, ko) if setup.dealer == 0 else (ko, dealer)
+        return _FastKoiKoi(self, None, rules, setup, (tuple(order), h0, h1, field))
+
     def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
         p = state.turn
         if action.kind == PLAY:
@@ -866,47 +958,13 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
     def round_result(self, state: KoiKoiState) -> RoundResult:
         if state.phase is not Phase.OVER:
             raise ValueError("the round is not over")
-        opt = state.rules.opt
-        d = state.dealer
-        zero = opt["zero_sum"] == "on"
-        yaku = (self._yaku_now(state, 0), self._yaku_now(state, 1))
-        if state.end == "misdeal":
-            return RoundResult("misdeal", (0, 0), counts=False, next_dealer=d)
-        if state.end in ("teyaku", "field-teyaku"):
-            w = state.winner
-            assert w is not None
-            pts = max(state.teyaku_points)
-            return RoundResult(state.end, _deltas(w, pts, zero), w, next_dealer=w)
-        if state.end == "shobu" or (state.end == "exhaustive" and opt["exhaustive"] == "last-yaku"
-                                    and state.last_improver is not None):
-            w = state.winner if state.end == "shobu" else state.last_improver
-            assert w is not None
-            pts, notes = self._shobu_points(state, w, yaku)
-            return RoundResult(state.end, _deltas(w, pts, zero), w, yaku, next_dealer=w, notes=notes)
-        # exhaustive draw or both players holding lucky hands: a drawn round
-        priv = int(opt["oyaken"])
-        nxt = d if opt["draw_dealer"] == "stay" else 1 - d
-        return RoundResult(state.end, _deltas(d, priv, zero), None, yaku, next_dealer=nxt,
-                           notes=(("oyaken", priv),))
+        return _result(state.rules, state.end, state.dealer, state.winner, state.teyaku_points, state.last_improver,
+                       state.calls, state.field_brights, (self._yaku_now(state, 0), self._yaku_now(state, 1)))
 
     def _shobu_points(self, state: KoiKoiState, w: int,
                       yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
-        opt = state.rules.opt
-        base = sum(y.points for y in yaku[w])
-        if opt["yaku_count"] == "both-players":
-            base += sum(y.points for y in yaku[1 - w])
-        seven = 2 if opt["seven_double"] == "on" and base >= 7 else 1
-        own, other = state.calls[w], state.calls[1 - w]
-        mode = opt["multiplier"]
-        n = state.field_brights
-        fm = {"off": 1, "double": 2 if n else 1, "count": n + 1}[opt["field_multiplier"]]
-        if mode == "additive":  # KK-SCORE-6: the scorer's own calls add 1-3, then multiply by calls - 2
-            bonus = own if own <= 3 else base * seven * (own - 3)
-            return (base * seven + bonus) * fm, (("base", base), ("seven", seven), ("koikoi_bonus", bonus),
-                                                 ("field", fm))
-        koi = {"opponent": 2 if other else 1, "self": 2 if own else 1, "anyone": 2 if own or other else 1,
-               "count": other + 1, "none": 1}[mode]
-        return base * seven * koi * fm, (("base", base), ("seven", seven), ("koikoi", koi), ("field", fm))
+        """The points of seat ``w``'s win in ``state`` and the notes saying how they are made."""
+        return _shobu_points(state.rules.opt, state.calls, state.field_brights, w, yaku)
 
     def snapshot(self, state: KoiKoiState, info: MatchInfo | None = None) -> Snapshot:
         t = state.table
@@ -977,29 +1035,63 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
                          (*info.history, result))
 
 
+#: ``play c`` and ``play c t`` (the shared instances :func:`plays_of` lists), by the id of the object,
+#: -> the masks of c and of t (0 for none): what a legal play is, read in one lookup by the fast
+#: replay. Keyed by identity: INDEX keeps these objects alive, so no other object has their ids.
+_PLAY_MASKS: dict[int, tuple[int, int]] = {
+    **{id(a): (m, 0) for m, a in INDEX.plays.items()},
+    **{id(a): (m, t) for m, on in INDEX.plays_on.items() for t, a in on.items()},
+}
+_BY_MASK: dict[int, Card] = INDEX.by_mask
+
+
 class _FastKoiKoi(FastRound[KoiKoiState]):
     """A Koi-Koi round played in place (see :class:`~hanafuda.engine.FastRound`): the zones as
-    mutable masks, the stock as a tuple and the index of its top card. The turn is the reference's
-    (:meth:`KoiKoi.do`, :meth:`KoiKoi._end_turn`, :meth:`KoiKoi._pass`) for the options
+    mutable masks, the stock as a tuple of masks and the index of its top card. The turn is the
+    reference's (:meth:`KoiKoi.do`, :meth:`KoiKoi._end_turn`, :meth:`KoiKoi._pass`) for the options
     :meth:`KoiKoi.fast_round` accepts: play a hand card (KK-TURN-2), draw and play the top card of the
     draw pile (KK-CAP-6), choose a target among two matches (KK-CAP-2), then a new or improved yaku
     gives the koi-koi/shōbu call (KK-TURN-3, KK-TURN-4), else the turn passes; the round ends when the
-    next player's hand is empty (KK-END-2) or on shōbu."""
+    next player's hand is empty (KK-END-2) or on shōbu. Made from a position (:meth:`KoiKoi.fast_round`)
+    or straight from a deal (:meth:`KoiKoi.deal_fast`: then the first position is built only when
+    :meth:`state` is asked for it)."""
 
-    __slots__ = ("called_matters", "calls", "caps", "end", "field", "game", "hands", "koikoi_min", "last",
-                 "last_improver", "month", "must", "new_only", "pending", "phase", "rules", "scorers", "seen", "start",
-                 "stock", "top", "turn", "weather", "winner")
+    __slots__ = ("called_matters", "calls", "caps", "deal", "dealer", "end", "field", "field_brights", "game", "hands",
+                 "koikoi_min", "last", "last_improver", "month", "must", "new_only", "pending", "phase", "rules",
+                 "scorers", "seen", "start", "stock", "teyaku_points", "top", "turn", "weather", "winner")
+    start: KoiKoiState | None  # the first position, where it was built
+    deal: tuple[tuple[int, ...], RoundSetup] | None  # the deck order and setup it was dealt from (deal_fast)
+    phase: Phase
 
-    def __init__(self, game: KoiKoi, s: KoiKoiState) -> None:
-        t = s.table
-        r = s.rules
-        self.game, self.start, self.rules = game, s, r
-        self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
-        self.turn, self.phase, self.pending = s.turn, s.phase, s.pending
-        self.calls, self.seen = list(s.calls), list(s.seen)
-        self.last_improver, self.end, self.winner = s.last_improver, s.end, s.winner
-        self.month = (s.setup.number - 1) % 12 + 1 if r.month_cards else None
+    def __init__(self, game: KoiKoi, s: KoiKoiState | None, rules: KoiKoiRules | None = None,
+                 setup: RoundSetup | None = None, dealt: tuple[tuple[int, ...], int, int, int] | None = None) -> None:
+        """From position ``s``; or, with ``s`` None, from the first position of a deal: ``rules``, ``setup``
+        and ``dealt`` (the deck order's card ids, the two hands' masks, seat 0 first, and the field's)."""
+        self.game = game
+        if s is not None:
+            t = s.table
+            r = self.rules = s.rules
+            number = s.setup.number
+            self.start, self.deal, self.dealer = s, None, s.dealer
+            self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
+            self.stock, self.top = tuple([c.mask for c in t.stock]), 0  # the draw pile is stock[top:]
+            self.turn, self.phase, self.pending = s.turn, s.phase, s.pending
+            self.calls, self.seen = list(s.calls), list(s.seen)
+            self.last_improver, self.end, self.winner = s.last_improver, s.end, s.winner
+            self.field_brights, self.teyaku_points = s.field_brights, s.teyaku_points
+        else:  # KoiKoi.start_round of a deal _check_deal lets play, KoiKoiState's defaults
+            assert rules is not None and setup is not None and dealt is not None
+            r = self.rules = rules
+            number = setup.number
+            order, h0, h1, field = dealt
+            self.start, self.deal, self.dealer = None, (order, setup), setup.dealer
+            self.hands, self.field, self.caps = [h0, h1], field, [0, 0]
+            self.stock, self.top = tuple(map(_MASK_OF.__getitem__, order[rules.stock_start:])), 0
+            self.turn, self.phase, self.pending = setup.dealer, Phase.PLAY, None
+            self.calls, self.seen = [0, 0], [(), ()]
+            self.last_improver, self.end, self.winner = None, "", None
+            self.field_brights, self.teyaku_points = (field & _BRIGHTS).bit_count(), (0, 0)
+        self.month = (number - 1) % 12 + 1 if r.month_cards else None
         self.weather, self.must, self.new_only, self.koikoi_min, self.called_matters = r.turn_flags
         # the scorers of this round's month, before and after a koi-koi call, where no option filters
         # their answer (score_mask then returns it as it is); else None and _yaku calls score_mask
@@ -1026,48 +1118,48 @@ class _FastKoiKoi(FastRound[KoiKoiState]):
             return (action(KOIKOI), action(STOP))
         return ()
 
+    def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
+        """:meth:`FastRound.replay`, a hand play's legality read from the masks: ``play c`` is listed by
+        :func:`plays_of` when c is in the hand and the field does not hold exactly two cards of its month,
+        ``play c t`` when it holds two, t one of them (discard=free; under discard=must-capture, and in
+        the other phases, the listed actions are searched)."""
+        plays, suit_of, default = _PLAY_MASKS.get, _SUIT_OF, FastRound.replay
+        while pos < stop:
+            phase = self.phase
+            if phase is not Phase.PLAY or self.must:
+                if phase is Phase.OVER:
+                    break
+                nxt = default(self, actions, pos, pos + 1)
+                if nxt == pos:
+                    break
+                pos = nxt
+                continue
+            found = plays(id(actions[pos]))
+            if found is None:
+                break
+            c, t = found
+            if not self.hands[self.turn] & c:
+                break
+            if (self.field & suit_of[c]).bit_count() == 2:
+                if not t & self.field:
+                    break
+            elif t:
+                break
+            self._play(c, t)
+            pos += 1
+        return pos
+
     def play(self, a: Action) -> None:
-        # the captures of fishing.resolve, written out on masks: an action from legal() names a
-        # target exactly when two field cards match
         p = self.turn
         kind = a.kind
         if kind == PLAY:
             cards = a.cards
-            c = _MASK_OF[cards[0]]
-            self.hands[p] &= ~c
-            field = self.field
-            m = field & _SUIT_OF[c]
-            if not m:  # no match: the card joins the field
-                field |= c
-                got = 0
-            else:  # one match or three; or two, the target named
-                if len(cards) > 1:
-                    m = _MASK_OF[cards[1]]
-                field &= ~m
-                got = m | c
-            stock = self.stock
-            if self.top < len(stock):  # KK-CAP-6: the draw
-                drawn = stock[self.top]
-                self.top += 1
-                d = _MASK_OF[drawn.id]
-                m = field & _SUIT_OF[d]
-                if not m:
-                    field |= d
-                elif m.bit_count() == 2:  # KK-CAP-2: a choice to make
-                    self.field, self.pending, self.phase = field, drawn, Phase.TAKE
-                    self.caps[p] |= got
-                    return
-                else:
-                    field &= ~m
-                    got |= m | d
-            self.field = field
-            self.caps[p] |= got
-            self._end_turn()
+            self._play(_MASK_OF[cards[0]], _MASK_OF[cards[1]] if len(cards) > 1 else 0)
         elif kind == TAKE:
             assert self.pending is not None
             t = _MASK_OF[a.cards[0]]
             self.field &= ~t
-            self.caps[p] |= t | _MASK_OF[self.pending.id]
+            self.caps[p] |= t | self.pending.mask
             self._end_turn()
         elif kind == KOIKOI:
             self.calls[p] += 1
@@ -1078,6 +1170,40 @@ class _FastKoiKoi(FastRound[KoiKoiState]):
             self.phase, self.end, self.winner = Phase.OVER, "shobu", p
         else:
             raise AssertionError(a)
+
+    def _play(self, c: int, target: int) -> None:
+        """A legal hand play of card ``c`` (its mask) on ``target`` (a mask, 0 for none), then the draw:
+        the captures of fishing.resolve, written out on masks (a target is named exactly when two field
+        cards match)."""
+        p = self.turn
+        self.hands[p] &= ~c
+        field = self.field
+        m = field & _SUIT_OF[c]
+        if not m:  # no match: the card joins the field
+            field |= c
+            got = 0
+        else:  # one match or three; or two, the target named
+            if target:
+                m = target
+            field &= ~m
+            got = m | c
+        stock = self.stock
+        if self.top < len(stock):  # KK-CAP-6: the draw
+            d = stock[self.top]
+            self.top += 1
+            m = field & _SUIT_OF[d]
+            if not m:
+                field |= d
+            elif m.bit_count() == 2:  # KK-CAP-2: a choice to make
+                self.field, self.pending, self.phase = field, _BY_MASK[d], Phase.TAKE
+                self.caps[p] |= got
+                return
+            else:
+                field &= ~m
+                got |= m | d
+        self.field = field
+        self.caps[p] |= got
+        self._end_turn()
 
     def _yaku(self, seat: int) -> tuple[ScoredYaku, ...]:
         if self.scorers is not None:  # the pile alone decides (and whether its holder has called)
@@ -1127,13 +1253,71 @@ class _FastKoiKoi(FastRound[KoiKoiState]):
         else:
             self.turn, self.phase = nxt, Phase.PLAY
 
+    def result(self) -> RoundResult | None:
+        """:meth:`KoiKoi.round_result` of :meth:`state`, from the round's own fields."""
+        if self.phase is not Phase.OVER:
+            raise ValueError("the round is not over")
+        return _result(self.rules, self.end, self.dealer, self.winner, self.teyaku_points, self.last_improver,
+                       self.calls, self.field_brights, (self._yaku(0), self._yaku(1)))
+
     def state(self) -> KoiKoiState:
         s = self.start
+        if s is None:  # made from a deal: its first position, as the reference deals it
+            assert self.deal is not None
+            order, setup = self.deal
+            s = self.start = self.game.start_round(self.rules, list(map(_CARD.__getitem__, order)), setup)
         table = evolve(s.table, hand_masks=tuple(self.hands), field_mask=self.field,
-                       stock=self.stock[self.top:], captured_masks=tuple(self.caps))
+                       stock=tuple(map(_BY_MASK.__getitem__, self.stock[self.top:])),
+                       captured_masks=tuple(self.caps))
         return evolve(s, table=table, turn=self.turn, phase=self.phase, pending=self.pending,
                       calls=(self.calls[0], self.calls[1]), seen=(self.seen[0], self.seen[1]),
                       last_improver=self.last_improver, end=self.end, winner=self.winner)
+
+
+def _result(rules: KoiKoiRules, end: str, dealer: int, winner: int | None, teyaku_points: tuple[int, int],
+            last_improver: int | None, calls: Sequence[int], field_brights: int,
+            yaku: tuple[tuple[ScoredYaku, ...], tuple[ScoredYaku, ...]]) -> RoundResult:
+    """The result of a round that ended so (:meth:`KoiKoi.round_result`, and the fast round's
+    :meth:`_FastKoiKoi.result`): ``yaku`` are each seat's yaku at the end."""
+    opt = rules.opt
+    d = dealer
+    zero = opt["zero_sum"] == "on"
+    if end == "misdeal":
+        return RoundResult("misdeal", (0, 0), counts=False, next_dealer=d)
+    if end in ("teyaku", "field-teyaku"):
+        w = winner
+        assert w is not None
+        pts = max(teyaku_points)
+        return RoundResult(end, _deltas(w, pts, zero), w, next_dealer=w)
+    if end == "shobu" or (end == "exhaustive" and opt["exhaustive"] == "last-yaku" and last_improver is not None):
+        w = winner if end == "shobu" else last_improver
+        assert w is not None
+        pts, notes = _shobu_points(opt, calls, field_brights, w, yaku)
+        return RoundResult(end, _deltas(w, pts, zero), w, yaku, next_dealer=w, notes=notes)
+    # exhaustive draw or both players holding lucky hands: a drawn round
+    priv = int(opt["oyaken"])
+    nxt = d if opt["draw_dealer"] == "stay" else 1 - d
+    return RoundResult(end, _deltas(d, priv, zero), None, yaku, next_dealer=nxt, notes=(("oyaken", priv),))
+
+
+def _shobu_points(opt: Mapping[str, str], calls: Sequence[int], field_brights: int, w: int,
+                  yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """The points of seat ``w``'s shōbu (or last-yaku win) and the notes saying how they are made."""
+    base = sum(y.points for y in yaku[w])
+    if opt["yaku_count"] == "both-players":
+        base += sum(y.points for y in yaku[1 - w])
+    seven = 2 if opt["seven_double"] == "on" and base >= 7 else 1
+    own, other = calls[w], calls[1 - w]
+    mode = opt["multiplier"]
+    n = field_brights
+    fm = {"off": 1, "double": 2 if n else 1, "count": n + 1}[opt["field_multiplier"]]
+    if mode == "additive":  # KK-SCORE-6: the scorer's own calls add 1-3, then multiply by calls - 2
+        bonus = own if own <= 3 else base * seven * (own - 3)
+        return (base * seven + bonus) * fm, (("base", base), ("seven", seven), ("koikoi_bonus", bonus),
+                                             ("field", fm))
+    koi = {"opponent": 2 if other else 1, "self": 2 if own else 1, "anyone": 2 if own or other else 1,
+           "count": other + 1, "none": 1}[mode]
+    return base * seven * koi * fm, (("base", base), ("seven", seven), ("koikoi", koi), ("field", fm))
 
 
 def _deltas(winner: int, pts: int, zero_sum: bool) -> tuple[int, int]:

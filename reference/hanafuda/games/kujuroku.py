@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import MISSING, dataclass, fields
 from itertools import combinations
+from operator import add, attrgetter, itemgetter
 
 from hanafuda_spec.cards import DAINI, DAINI_JIZO, BaseCard, DainiCard, Deck
 from hanafuda_spec.games import kujuroku as spec
@@ -43,6 +44,7 @@ from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda.engine import (
     Action,
+    FastRound,
     Game,
     MatchInfo,
     PileScore,
@@ -81,6 +83,7 @@ _RANKS: tuple[tuple[int, int], ...] = tuple(sorted(INDEX.suits.items()))
 #: The participants of a round by number of seats and dealer: the dealer and the next two to the right.
 _PARTICIPANTS = {n: tuple(tuple((d + i) % n for i in range(spec.PLAYERS_PER_ROUND)) for d in range(n))
                  for n in (3, 4)}
+assert spec.PLAYERS_PER_ROUND == 3  # (the fast round's dekiyaku check looks at three piles)
 
 #: The participants in turn order starting from each of them, by number of seats and dealer: the
 #: next player is ``[1]``, and the capture piles are checked for dekiyaku in this order (KJ-YAKU-1).
@@ -94,6 +97,11 @@ class Phase(enum.Enum):
     PLAY = "play"  #: the player to move plays a hand card
     TAKE = "take"  #: the drawn card waits for its target
     OVER = "over"
+
+
+#: The phases as module constants (reading a member from the enum class costs about 0.1 µs; the hot
+#: paths compare with these).
+_DEAL_ONI, _DEAL_TRIPLE, _PLAY, _TAKE, _OVER = Phase.DEAL_ONI, Phase.DEAL_TRIPLE, Phase.PLAY, Phase.TAKE, Phase.OVER
 
 
 @dataclass(frozen=True)
@@ -164,12 +172,73 @@ class KujurokuState:
         return _oni_holder(self.table.captured_masks)
 
 
+#: The fields of :class:`KujurokuState` that have defaults, at their defaults.
+_STATE_DEFAULTS = {f.name: f.default for f in fields(KujurokuState) if f.default is not MISSING}
+
+
 def _oni_holder(piles: Sequence[int]) -> int | None:
     """The seat whose capture pile (a mask) holds the Oni-fuda."""
     for seat, pile in enumerate(piles):
         if pile & _ONI:
             return seat
     return None
+
+
+
+
+def _deal_positions(recipient: str) -> tuple[int, ...]:
+    """The positions in the deck order (top first) of the cards KJ-DEAL-2 deals to ``recipient``."""
+    out: list[int] = []
+    i = 0
+    for who, n in spec.DEAL_PLAN:
+        if who == recipient:
+            out += range(i, i + n)
+        i += n
+    return tuple(out)
+
+
+#: KJ-DEAL-2: the cards of the 2nd player, the 3rd player, the dealer and the field, picked out of a
+#: list in deck order (each gets several cards, so each getter gives a tuple).
+_DEAL_GETTERS = tuple(itemgetter(*_deal_positions(who)) for who in ("2nd", "3rd", "dealer", "field"))
+assert all(len(_deal_positions(who)) > 1 for who in ("2nd", "3rd", "dealer", "field"))
+_DEALT = sum(n for _, n in spec.DEAL_PLAN)  #: the cards dealt; the rest is the stock
+_MASK = attrgetter("mask")  #: a card's one-bit mask, for ``map``
+
+#: The numbered cards of number r are the four bits 4(r-1) to 4(r-1)+3 (a nibble per number), so that
+#: :func:`_rank_counts` counts the cards of every number at once.
+assert all(cards == 0xF << 4 * (rank - 1) for rank, cards in INDEX.suits.items()) and len(INDEX.suits) == 10
+_NIBBLE_1 = sum(1 << 4 * r for r in range(10))  #: bit 0 of each number's nibble
+_NIBBLE_4 = _NIBBLE_1 << 2  #: bit 2 of each nibble: set in a count of four
+_PAIRS_1, _PAIRS_2 = _NIBBLE_1 * 0x5, _NIBBLE_1 * 0x3
+
+
+def _rank_counts(cards: int) -> int:
+    """How many cards of each number a mask holds, as the nibbles of one integer (the count of
+    number r, 0 to 4, in bits 4(r-1) to 4(r-1)+3): a count of four has bit 2 of its nibble set, and a
+    count of three bits 0 and 1 (the jokers are left out)."""
+    c = cards & _NUMBERED
+    c -= (c >> 1) & _PAIRS_1  # the count of each pair of bits
+    return (c & _PAIRS_2) + ((c >> 2) & _PAIRS_2)  # of each nibble
+
+
+_new = object.__new__
+
+
+def _new_table(hands: tuple[int, ...], field: int, stock: tuple[DainiCard, ...],
+               piles: tuple[int, ...]) -> Table[DainiCard]:
+    """``Table(INDEX, hands, field, stock, piles)`` without the frozen dataclass's ``__init__``."""
+    t: Table[DainiCard] = _new(Table)
+    t.__dict__.update(index=INDEX, hand_masks=hands, field_mask=field, stock=stock, captured_masks=piles)
+    return t
+
+
+def _new_state(rules: KujurokuRules, setup: RoundSetup, table: Table[DainiCard], phase: Phase,
+               turn: int) -> KujurokuState:
+    """``KujurokuState(rules, setup, table, phase, turn)`` without the frozen dataclass's ``__init__``
+    (the other fields at their defaults)."""
+    s: KujurokuState = _new(KujurokuState)
+    s.__dict__.update(_STATE_DEFAULTS, rules=rules, setup=setup, table=table, phase=phase, turn=turn)
+    return s
 
 
 # -- dekiyaku ----------------------------------------------------------------------------------------
@@ -211,6 +280,8 @@ class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
     def __init__(self, configuration: str, stack: bool) -> None:
         super().__init__()
         self.rows = tuple(_compile(y) for y in spec.CONFIGURATIONS[configuration])
+        if any(y.formed(0) for y in self.rows):  # (so an empty pile need not be looked up)
+            raise ValueError(f"configuration {configuration}: a dekiyaku formed by no cards")
         self.stack = stack
         self.counted = 0
         for y in self.rows:
@@ -281,6 +352,64 @@ def _triple_rank(field: int) -> int | None:
         if (field & cards).bit_count() == 3:
             return rank
     return None
+
+
+def _deal_takes(phase: Phase, field: int) -> tuple[Action, ...]:
+    """The dealer's choices at the deal (``collect``) in a deal phase, given the field; none in any
+    other phase."""
+    if phase is Phase.DEAL_ONI:  # KJ-DEAL-4
+        return tuple(action(COLLECT, (ONI, c.id)) for c in INDEX.cards_of(field & ~_ONI))
+    if phase is Phase.DEAL_TRIPLE:  # KJ-DEAL-6
+        r = _triple_rank(field)
+        three = INDEX.cards_of(field & INDEX.suit_mask(r or 0))
+        return tuple(action(COLLECT, (a.id, b.id)) for a, b in combinations(three, 2))
+    return ()
+
+
+# -- results ---------------------------------------------------------------------------------------
+
+#: The round's reason (RoundResult.reason) for each settlement case (KJ-SCORE-3…6).
+_SETTLEMENT_REASONS = {"two-negative": "card-points", "two-positive": "card-points", "all-positive": "draw",
+                       "all-negative": "draw-all-negative"}
+_CHIP_NOTES = tuple(f"chips.{i}" for i in range(4))  #: the note naming each seat's chip score
+_NO_YAKU = {n: ((),) * n for n in (3, 4)}  #: no dekiyaku for any of the seats
+
+
+def _point_tables(jizo: bool) -> tuple[tuple[int, ...], ...]:
+    """:func:`_pile_points` of every value of each byte of a mask (bytes 0 to 5, bits 0 to 47)."""
+    return tuple(tuple(_pile_points(jizo, b << 8 * k) for b in range(256)) for k in range(6))
+
+
+def _pile_points_by_bytes(jizo: bool) -> Callable[[int], int]:
+    """:func:`_pile_points` for ``jizo`` as six table lookups, one per byte of the mask."""
+    t0, t1, t2, t3, t4, t5 = _point_tables(jizo)
+    assert max(INDEX.by_mask).bit_length() <= 48
+
+    def points(pile: int) -> int:
+        return (t0[pile & 255] + t1[pile >> 8 & 255] + t2[pile >> 16 & 255] + t3[pile >> 24 & 255]
+                + t4[pile >> 32 & 255] + t5[pile >> 40 & 255])
+
+    return points
+
+
+#: :func:`_pile_points` by table lookups, without and with the Jizo variant.
+_PILE_POINTS = {jizo: _pile_points_by_bytes(jizo) for jizo in (False, True)}
+
+
+def _round_result(reason: str, deltas: tuple[int, ...], winner: int | None, yaku: tuple[tuple[ScoredYaku, ...], ...],
+                  card_points: tuple[int, ...] | None, next_dealer: int,
+                  notes: tuple[tuple[str, int], ...]) -> RoundResult:
+    """``RoundResult(reason, deltas, winner, yaku, card_points, next_dealer=…, notes=…)`` (a round that
+    counts and does not end the game) without the frozen dataclass's ``__init__``."""
+    r: RoundResult = _new(RoundResult)
+    r.__dict__.update(reason=reason, deltas=deltas, winner=winner, yaku=yaku, card_points=card_points, counts=True,
+                      ends_game=False, next_dealer=next_dealer, notes=notes)
+    return r
+
+
+def _deal_lost(result: RoundResult) -> int:
+    """A round's note ``deal-lost`` (KJ-GAME-1), 0 if it has none."""
+    return dict(result.notes).get("deal-lost", 0)
 
 
 class _Turn:
@@ -380,23 +509,23 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
     def start_round(self, rules: KujurokuRules, order: Sequence[BaseCard], setup: RoundSetup) -> KujurokuState:
         deck = rules.deck
         cards = [c for c in order if isinstance(c, DainiCard)]
-        if len(cards) != len(deck) or INDEX.mask_of(cards) != _DECK_MASKS[rules.jizo]:
+        masks = list(map(_MASK, cards))
+        # the whole deck: as many one-bit masks as it has cards, summing to its mask. (n one-bit masks
+        # sum to a number of n bits only if no two are equal: adding a bit already set carries and
+        # sets no new bit. So they are distinct, and their sum is their union.)
+        if len(masks) != len(deck) or sum(masks) != _DECK_MASKS[rules.jizo]:
             raise ValueError(f"Kujuroku deals the whole {deck.name} deck ({len(deck)} cards)")
         seats, d = rules.seats, setup.dealer
-        second, third = (d + 1) % seats, (d + 2) % seats
-        who = {"2nd": second, "3rd": third, "dealer": d, "field": -1}
-        got: dict[int, int] = {second: 0, third: 0, d: 0, -1: 0}  # masks
-        i = 0
-        for name, n in spec.DEAL_PLAN:  # KJ-DEAL-2
-            got[who[name]] |= INDEX.mask_of(cards[i:i + n])
-            i += n
-        hands = tuple(got.get(p, 0) for p in range(seats))
-        field = got[-1]
-        table = Table(INDEX, hands, field, tuple(cards[i:]), (0,) * seats)
-        state = KujurokuState(rules, setup, table, Phase.PLAY, d)
-        if any((field & cards_of_rank).bit_count() == 4 for _, cards_of_rank in _RANKS):
+        # KJ-DEAL-2: the 2nd player, the 3rd, the dealer and the field (the masks are distinct bits)
+        second, third, mine, field = [sum(get(masks)) for get in _DEAL_GETTERS]
+        hands = [0] * seats
+        hands[(d + 1) % seats], hands[(d + 2) % seats], hands[d] = second, third, mine
+        state = _new_state(rules, setup, _new_table(tuple(hands), field, tuple(cards[_DEALT:]), (0,) * seats),
+                           Phase.PLAY, d)
+        counts = _rank_counts(field)
+        if counts & _NIBBLE_4:  # a number with four cards on the field
             return evolve(state, phase=Phase.OVER, end="misdeal")  # KJ-DEAL-3, checked first (KJ-4)
-        if not field & (_ONI | _JIZO) and _triple_rank(field) is None:
+        if not field & _JOKERS and not counts & (counts >> 1) & _NIBBLE_1:  # no number with three cards
             return state  # the dealer has nothing to take (KJ-DEAL-4/5/6) and plays first
         return self._continue_deal(_Turn(state))
 
@@ -418,25 +547,19 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
 
     # -- legal actions -----------------------------------------------------------------------------
     def to_move(self, state: KujurokuState) -> int | None:
-        return None if state.phase is Phase.OVER else state.turn
+        return None if state.phase is _OVER else state.turn
 
     def legal_actions(self, state: KujurokuState) -> tuple[Action, ...]:
         t = state.table
         phase = state.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             return self._hand_plays(t.hand_masks[state.turn], t.field_mask)
-        if phase is Phase.TAKE:
+        if phase is _TAKE:
             assert state.pending is not None
             if state.pending.id == ONI:  # KJ-ONI-3
                 return tuple(action(TAKE, (c.id,)) for c in INDEX.cards_of(t.field_mask))
             return tuple(action(TAKE, (c.id,)) for c in INDEX.cards_of(match_mask(t, state.pending)))
-        if phase is Phase.DEAL_ONI:
-            return tuple(action(COLLECT, (ONI, c.id)) for c in INDEX.cards_of(t.field_mask & ~_ONI))
-        if phase is Phase.DEAL_TRIPLE:
-            r = _triple_rank(t.field_mask)
-            three = INDEX.cards_of(t.field_mask & INDEX.suit_mask(r or 0))
-            return tuple(action(COLLECT, (a.id, b.id)) for a, b in combinations(three, 2))
-        return ()
+        return _deal_takes(phase, t.field_mask)
 
     @staticmethod
     def _hand_plays(hand: int, field: int) -> tuple[Action, ...]:
@@ -616,6 +739,13 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
             return w.over("dekiyaku", w.s.turn, (holder, found), remaining)
         return w.over("exhaustive", w.s.turn, None, remaining)
 
+    def fast_round(self, state: KujurokuState) -> FastRound[KujurokuState] | None:
+        """The round played in place (``_FastKujuroku``) from any position not over, under every
+        option: both decks (jizo), three or four seats, every dekiyaku configuration and count, both
+        readings of the remaining card and of the Jizo's timing, and the dealer's takes at the deal
+        (``collect``). None for a round already over (a misdeal, a dekiyaku at the deal)."""
+        return None if state.phase is _OVER else _FastKujuroku(state)
+
     # -- illegal actions ---------------------------------------------------------------------------
     def explain_illegal(self, state: KujurokuState, action: Action) -> tuple[str, str]:
         p, t = state.turn, state.table
@@ -659,8 +789,9 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
     def round_result(self, state: KujurokuState) -> RoundResult:
         if state.phase is not Phase.OVER:
             raise ValueError("the round is not over")
-        rules, d = state.rules, state.dealer
-        seats, parts = rules.seats, state.participants
+        rules, d = state.rules, state.setup.dealer
+        seats = rules.seats
+        parts = _PARTICIPANTS[seats][d]
         zeros = (0,) * seats
         if state.end == "misdeal":  # KJ-DEAL-3
             return RoundResult("misdeal", zeros, counts=False, next_dealer=d, notes=(("dealer", d), ("deal-lost", 0)))
@@ -678,11 +809,11 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
                 deltas[i] = 2 * value if i == w else -value
             lost = w != d  # KJ-END-1
             notes += [("deal-lost", int(lost)), ("value", value)]
-            yaku = tuple(state.won if i == w else () for i in range(seats))
-            return RoundResult("dekiyaku", tuple(deltas), w, yaku, None, next_dealer=(d + 1) % seats if lost else d,
-                               notes=tuple(notes))
-        piles = state.table.captured_masks
-        pts = [_pile_points(rules.jizo, piles[i]) if i in parts else 0 for i in range(seats)]
+            yaku = tuple([state.won if i == w else () for i in range(seats)])
+            return _round_result("dekiyaku", tuple(deltas), w, yaku, None, (d + 1) % seats if lost else d,
+                                 tuple(notes))
+        piles, points = state.table.captured_masks, _PILE_POINTS[rules.jizo]
+        pts = [points(piles[i]) if i in parts else 0 for i in range(seats)]
         chips = [spec.chip_score(pts[i]) for i in parts]  # KJ-SCORE-2
         case = spec.settlement_case(chips)
         deltas = [0] * seats
@@ -701,14 +832,11 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         keeps = pts[d] >= max(pts[i] for i in parts)  # KJ-END-1, a tie keeps the deal (KJ-15)
         if case in ("all-positive", "all-negative") and rules.draw_dealer_stays:
             keeps = True  # KJ-SCORE-5/6, KJ-END-3 (decision KJ-14)
-        reason = {"two-negative": "card-points", "two-positive": "card-points", "all-positive": "draw",
-                  "all-negative": "draw-all-negative"}[case]
         notes.append(("deal-lost", int(not keeps)))
-        notes += [(f"chips.{i}", c) for i, c in zip(parts, chips, strict=True)]
+        notes += [(_CHIP_NOTES[i], c) for i, c in zip(parts, chips, strict=True)]
         gainers = [i for i in range(seats) if deltas[i] > 0]
-        return RoundResult(reason, tuple(deltas), gainers[0] if len(gainers) == 1 else None,
-                           tuple(() for _ in range(seats)), tuple(pts),
-                           next_dealer=d if keeps else (d + 1) % seats, notes=tuple(notes))
+        return _round_result(_SETTLEMENT_REASONS[case], tuple(deltas), gainers[0] if len(gainers) == 1 else None,
+                             _NO_YAKU[seats], tuple(pts), d if keeps else (d + 1) % seats, tuple(notes))
 
     def snapshot(self, state: KujurokuState, info: MatchInfo | None = None) -> Snapshot:
         t, seats = state.table, state.rules.seats
@@ -733,21 +861,402 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         return MatchInfo((spec.START_CHIPS,) * rules.seats, first_dealer)
 
     def seats_in_play(self, rules: KujurokuRules, info: MatchInfo) -> tuple[int, ...]:
-        return tuple((info.dealer + i) % rules.seats for i in range(spec.PLAYERS_PER_ROUND))
+        return _PARTICIPANTS[rules.seats][info.dealer]  # the dealer and the next two to the right
 
     def settle(self, rules: KujurokuRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
-        scores = tuple(a + b for a, b in zip(info.scores, result.deltas, strict=True))
+        before, deltas = info.scores, result.deltas
+        if len(before) != len(deltas):
+            tuple(zip(before, deltas, strict=True))  # raises zip's ValueError
+        scores = tuple(map(add, before, deltas))
         dealer = result.next_dealer if result.next_dealer is not None else info.dealer
         played = info.rounds_played + (1 if result.counts else 0)
         history = (*info.history, result)
-        losses = sum(dict(r.notes).get("deal-lost", 0) for r in history)
+        losses = sum(map(_deal_lost, history))
         over = losses >= rules.seats  # KJ-GAME-1
         winners: tuple[int, ...] = ()
         if over:  # KJ-GAME-2
             top = max(scores)
             winners = tuple(i for i, v in enumerate(scores) if v == top)
-        return MatchInfo(scores, dealer, played, info.deals + 1, over, winners,
-                         "every player dealt and lost the deal" if over else "", history)
+        # MatchInfo(scores, dealer, played, deals, over, winners, end_reason, history), without the frozen
+        # dataclass's __init__
+        new: MatchInfo = _new(MatchInfo)
+        new.__dict__.update(scores=scores, dealer=dealer, rounds_played=played, deals=info.deals + 1, over=over,
+                            winners=winners, end_reason="every player dealt and lost the deal" if over else "",
+                            history=history)
+        return new
+
+
+#: Card id -> the card's one-bit mask.
+_BIT_OF_ID = {c.id: c.mask for c in INDEX.cards}
+#: The jokers' bits (the Oni and the Jizo): the only bits out of id order.
+_JOKERS = _ONI | _JIZO
+#: One-bit mask of a numbered card -> ``play 0 <card>`` (the Oni from the hand captures it).
+_ONI_PLAYS = {c.mask: action(PLAY, (ONI, c.id)) for c in INDEX.cards if c.suit}
+_ONI_ALONE, _JIZO_PLAY = action(PLAY, (ONI,)), action(PLAY, (JIZO,))
+_PLAYS, _PLAYS_ON = INDEX.plays, INDEX.plays_on  #: ``play c`` and ``play c t`` by the masks of c and t
+#: One-bit mask of a numbered card -> ``take <card>``.
+_TAKES = {c.mask: action(TAKE, (c.id,)) for c in INDEX.cards if c.suit}
+
+
+class _FastKujuroku(FastRound[KujurokuState]):
+    """A Kujuroku round played in place (see :class:`~hanafuda.engine.FastRound`): the zones as
+    mutable masks, the stock as a tuple and the index of its top card, and the state's other fields
+    as attributes. Each step is the reference's, in the same order: :meth:`Kujuroku._play` (a hand
+    card: KJ-CAP-1…5, the Oni KJ-ONI-1/4, the Jizo KJ-JIZO-1), :meth:`Kujuroku._draw` (KJ-TURN-3,
+    KJ-ONI-3/4, KJ-JIZO-2…4, KJ-CAP-1…5), :meth:`Kujuroku._take`, :meth:`Kujuroku._end_turn` (KJ-ONI-5,
+    KJ-JIZO-1, KJ-TURN-4), :meth:`Kujuroku._finish` (KJ-ONI-6) and the dealer's takes at the deal
+    (:meth:`Kujuroku._collect`, :meth:`Kujuroku._continue_deal`: KJ-DEAL-4…6), with the dekiyaku
+    checked where :class:`_Turn` checks them (KJ-YAKU-1, KJ-27, KJ-ONI-7)."""
+
+    __slots__ = ("after_draw", "captive", "confirmed", "dealer", "draws", "end", "field", "hands", "oni_from_hand",
+                 "orders", "out", "pending", "phase", "piles", "remaining", "start", "stock", "table", "top", "turn",
+                 "winner", "won")
+
+    def __init__(self, s: KujurokuState) -> None:
+        t, rules = s.table, s.rules
+        self.start = s
+        self.after_draw, self.confirmed, self.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
+        self.dealer = s.setup.dealer
+        self.orders = _TURN_ORDER[rules.seats][self.dealer]  #: seat -> participants in turn order from it
+        self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
+        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.phase, self.turn, self.pending = s.phase, s.turn, s.pending
+        self.out, self.captive, self.oni_from_hand, self.draws = s.out, s.captive, s.oni_from_hand, s.draws
+        self.end, self.winner, self.won, self.remaining = s.end, s.winner, s.won, s.remaining
+
+    def over(self) -> bool:
+        return self.phase is _OVER
+
+    def legal(self) -> Sequence[Action]:
+        phase, field = self.phase, self.field
+        if phase is _PLAY:
+            hand = self.hands[self.turn]
+            if (hand | field) & _JOKERS:
+                return self._plays_with_jokers(hand, field)
+            out: list[Action] = []
+            while hand:  # the numbered cards in bit order, which is id order
+                bit = hand & -hand
+                hand ^= bit
+                m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+                if m.bit_count() == 2:  # KJ-CAP-3: the lower target first
+                    on = _PLAYS_ON[bit]
+                    out.append(on[m & -m])
+                    out.append(on[m & (m - 1)])
+                else:  # KJ-CAP-2/4/5/6
+                    out.append(_PLAYS[bit])
+            return out
+        if phase is _TAKE:
+            pending = self.pending
+            assert pending is not None
+            if pending.id != ONI:  # KJ-CAP-3: the two matches, lower first
+                m = field & _MATCHED_BY[pending.mask]
+                return (_TAKES[m & -m], _TAKES[m & (m - 1)])
+            if field & _JOKERS:
+                return tuple(action(TAKE, (c.id,)) for c in INDEX.cards_of(field))
+            takes = []
+            while field:  # KJ-ONI-3: any field card
+                low = field & -field
+                field ^= low
+                takes.append(_TAKES[low])
+            return takes
+        return _deal_takes(phase, field)
+
+    @staticmethod
+    def _plays_with_jokers(hand: int, field: int) -> list[Action]:
+        """The plays of a hand or onto a field with a joker: the Oni's (id 0), the Jizo's (id 1), then the
+        numbered cards' (:meth:`Kujuroku._hand_plays`)."""
+        if field & _JOKERS:  # (a joker lies on the field only within a turn or a deal)
+            return list(Kujuroku._hand_plays(hand, field))
+        out: list[Action] = []
+        if hand & _ONI:  # KJ-ONI-1/2/4
+            if field:
+                f = field
+                while f:  # numbered cards only: bit order is id order
+                    low = f & -f
+                    f ^= low
+                    out.append(_ONI_PLAYS[low])
+            else:
+                out.append(_ONI_ALONE)
+        if hand & _JIZO:  # KJ-JIZO-1
+            out.append(_JIZO_PLAY)
+        hand &= _NUMBERED
+        while hand:
+            bit = hand & -hand
+            hand ^= bit
+            m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+            if m.bit_count() == 2:  # KJ-CAP-3: the lower target first
+                on = _PLAYS_ON[bit]
+                out.append(on[m & -m])
+                out.append(on[m & (m - 1)])
+            else:  # KJ-CAP-2/4/5/6
+                out.append(_PLAYS[bit])
+        return out
+
+    def play(self, a: Action) -> None:
+        kind, cards = a.kind, a.cards
+        if kind != PLAY:
+            if kind == TAKE:
+                self._take(cards[0])
+            elif kind == COLLECT:
+                self._collect(cards)
+            else:
+                raise AssertionError(a)
+            return
+        # Kujuroku._play, with the draw of a numbered card inline (the common turn)
+        p = self.turn
+        bit = _BIT_OF_ID[cards[0]]
+        self.hands[p] &= ~bit
+        if not bit & _NUMBERED:
+            self._play_joker(bit, cards)
+            return
+        field = self.field
+        m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+        if m:
+            if m.bit_count() == 2:  # KJ-CAP-3: the target named
+                m = _BIT_OF_ID[cards[1]]
+            self.field = field = field & ~m  # KJ-CAP-2/4
+            self.piles[p] |= m | bit
+            if self._dekiyaku():  # KJ-YAKU-1: after the hand card
+                return
+        else:  # KJ-CAP-5
+            self.field = field = field | bit
+        stock, top = self.stock, self.top
+        if top == len(stock) or self.after_draw or not stock[top].mask & _NUMBERED:
+            self._draw()  # the general draw: no card, a joker, or a capture that may wait (KJ-27)
+            return
+        drawn = stock[top]  # Kujuroku._draw of a numbered card
+        self.top = top + 1
+        self.draws += 1
+        bit = drawn.mask
+        m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+        if m:
+            if m.bit_count() == 2:  # KJ-CAP-3: the player chooses
+                self.phase, self.pending = _TAKE, drawn
+                return
+            self.field = field = field & ~m  # KJ-CAP-2/4
+            self.piles[p] |= m | bit
+            if self._dekiyaku():  # KJ-YAKU-1: after the drawn card
+                return
+        else:  # KJ-CAP-5
+            self.field = field = field | bit
+        if field & _JOKERS:
+            self._end_turn()
+            return
+        # Kujuroku._end_turn with no joker on the field: the next participant plays (KJ-TURN-4)
+        self.oni_from_hand = False
+        hands, order = self.hands, self.orders[p]
+        if hands[p] or hands[order[1]] or hands[order[2]]:
+            self.turn = order[1]
+        else:
+            self._finish()
+
+    # -- the steps of a turn (the reference's, in place) --------------------------------------------
+    def _play_joker(self, bit: int, cards: tuple[int, ...]) -> None:
+        """:meth:`Kujuroku._play` of the Oni or the Jizo from the hand, then the draw."""
+        p = self.turn
+        if bit == _ONI:
+            self.oni_from_hand = True
+            if len(cards) > 1:  # KJ-ONI-1
+                x = INDEX.by_id[cards[1]]
+                self.field &= ~x.mask
+                self.piles[p] |= _ONI | x.mask
+                self.captive = x
+                # KJ-27: with jizo_timing=after-draw the capture waits for the drawn card
+                if not self.after_draw and self._dekiyaku():
+                    return
+            else:  # KJ-ONI-4
+                self.field |= _ONI
+        else:  # KJ-JIZO-1
+            self.field |= _JIZO
+        self._draw()
+
+    def _draw(self) -> None:
+        """:meth:`Kujuroku._draw`: the top card of the stock, then the end of the turn."""
+        stock, top = self.stock, self.top
+        if top == len(stock):  # KJ-TURN-3
+            self._end_turn()
+            return
+        p, piles = self.turn, self.piles
+        waiting = self.after_draw and self.oni_from_hand and self.captive is not None  # KJ-27
+        drawn = stock[top]
+        self.top = top + 1
+        self.draws += 1
+        bit, field = drawn.mask, self.field
+        got = 0
+        if bit & _NUMBERED:
+            m = field & _MATCHED_BY[bit]  # KJ-CAP-1
+            if m:
+                if m.bit_count() == 2:  # KJ-CAP-3: the player chooses
+                    self.phase, self.pending = _TAKE, drawn
+                    return
+                got = m | bit  # KJ-CAP-2/4
+                self.field = field & ~m
+                piles[p] |= got
+            else:  # KJ-CAP-5
+                self.field = field | bit
+        elif bit == _ONI:
+            if field & _JIZO:  # KJ-JIZO-4
+                got = _ONI | _JIZO
+                self.field = field & ~_JIZO
+                piles[p] |= got
+            elif not field:  # KJ-ONI-4
+                self.field = _ONI
+            elif field.bit_count() == 1:  # KJ-ONI-3, one card
+                got = _ONI | field
+                self.field = 0
+                piles[p] |= got
+                self.captive = INDEX.by_mask[field]
+            else:  # KJ-ONI-3: the player chooses
+                self.phase, self.pending = _TAKE, drawn
+                return
+        elif field & _ONI:  # KJ-JIZO-3
+            got = _ONI | _JIZO
+            self.field = field & ~_ONI
+            piles[p] |= got
+        elif self.oni_from_hand and self.captive is not None:  # KJ-JIZO-2
+            x = self.captive.mask
+            piles[p] = (piles[p] & ~x) | _JIZO
+            self.field = field | x
+            got = _JIZO
+            self.captive = None
+        else:  # KJ-JIZO-1
+            piles[p] |= _JIZO
+        if (got or waiting) and self._dekiyaku():  # KJ-YAKU-1: after the drawn card
+            return
+        self._end_turn()
+
+    def _take(self, target: int) -> None:
+        drawn = self.pending
+        assert drawn is not None
+        p = self.turn
+        self.pending = None
+        x = _BIT_OF_ID[target]
+        self.field &= ~x
+        if drawn.id == ONI:  # KJ-ONI-3
+            self.piles[p] |= _ONI | x
+            self.captive = INDEX.by_mask[x]
+        else:  # KJ-CAP-3
+            self.piles[p] |= x | drawn.mask
+        self.phase = _PLAY
+        if self._dekiyaku():  # KJ-YAKU-1: after the drawn card
+            return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        p, field = self.turn, self.field
+        if field & _ONI:  # KJ-ONI-5
+            field &= ~_ONI
+            self.out = (*self.out, _ONI_CARD)
+        if field & _JIZO:  # KJ-JIZO-1
+            field &= ~_JIZO
+            self.piles[p] |= _JIZO
+        self.field = field
+        self.oni_from_hand = False
+        hands, order = self.hands, self.orders[p]
+        if not hands[order[0]] and not hands[order[1]] and not hands[order[2]]:  # KJ-TURN-4
+            self._finish()
+        else:
+            self.phase, self.turn = _PLAY, order[1]
+
+    def _finish(self) -> None:
+        """:meth:`Kujuroku._finish`: the remaining card to the Oni-holder (KJ-ONI-6)."""
+        if self.captive is None:
+            self._end("exhaustive")
+            return
+        piles = self.piles
+        x = _remaining(self.captive, piles) & self.field
+        holder = _oni_holder(piles)
+        if not x or holder is None:
+            raise AssertionError(f"KJ-ONI-6: no single remaining card for the Oni's capture {self.captive.id}")
+        self.field &= ~x
+        piles[holder] |= x
+        self.remaining = INDEX.by_mask[x]
+        table = self.table
+        found = table[piles[holder] & table.counted]
+        if found:
+            self._end("dekiyaku", holder, found)
+        else:
+            self._end("exhaustive")
+
+    def _dekiyaku(self) -> bool:
+        """:meth:`_Turn.dekiyaku` (KJ-YAKU-1, KJ-ONI-7); if a pile forms one, the round ends so. The
+        participants' piles are looked up in turn order from the player to move (an empty pile too: no
+        dekiyaku is formed by no cards, see :class:`_DekiyakuTable`)."""
+        piles = self.piles
+        captive = self.captive
+        if captive is not None and self.confirmed:  # _remaining(captive, piles), inline
+            outside = _MATCHED_BY.get(captive.mask, 0)
+            for pile in piles:
+                outside &= ~pile
+            if outside and not outside & (outside - 1):  # one card: it counts as the Oni-holder's
+                return self._dekiyaku_with_remaining(outside)
+        table = self.table
+        counted = table.counted
+        first, second, third = self.orders[self.turn]
+        found = table[piles[first] & counted]
+        if found:
+            self._end("dekiyaku", first, found)
+            return True
+        found = table[piles[second] & counted]
+        if found:
+            self._end("dekiyaku", second, found)
+            return True
+        found = table[piles[third] & counted]
+        if found:
+            self._end("dekiyaku", third, found)
+            return True
+        return False
+
+    def _dekiyaku_with_remaining(self, extra: int) -> bool:
+        """:meth:`_dekiyaku` with the confirmed remaining card ``extra`` counted in the Oni-holder's pile
+        (KJ-ONI-7)."""
+        piles, table = self.piles, self.table
+        holder = _oni_holder(piles)
+        counted = table.counted
+        for seat in self.orders[self.turn]:
+            pile = piles[seat]
+            if seat == holder:
+                pile |= extra
+            found = table[pile & counted]
+            if found:
+                self._end("dekiyaku", seat, found)
+                return True
+        return False
+
+    def _end(self, end: str, winner: int | None = None, won: tuple[ScoredYaku, ...] = ()) -> None:
+        self.phase, self.pending, self.end, self.winner, self.won = _OVER, None, end, winner, won
+
+    # -- the deal -----------------------------------------------------------------------------------
+    def _collect(self, ids: tuple[int, ...]) -> None:
+        """:meth:`Kujuroku._collect` and :meth:`Kujuroku._continue_deal` (KJ-DEAL-4…6)."""
+        d = self.dealer
+        taken = self.field & _mask(ids)
+        self.field &= ~taken
+        self.piles[d] |= taken
+        if self.phase is _DEAL_ONI:
+            self.captive = INDEX.by_mask[taken & ~_ONI]
+        field = self.field
+        if field & _JIZO:  # KJ-DEAL-5
+            taken = field & _JOKERS
+            self.field = field & ~taken
+            self.piles[d] |= taken
+        elif field & _ONI:  # KJ-DEAL-4
+            self.phase = _DEAL_ONI
+            return
+        if _triple_rank(self.field) is not None:  # KJ-DEAL-6
+            self.phase = _DEAL_TRIPLE
+            return
+        self.phase = _PLAY
+        self._dekiyaku()  # KJ-YAKU-1: after the dealer's takes
+
+    def state(self) -> KujurokuState:
+        s = self.start
+        table = _new_table(tuple(self.hands), self.field, self.stock[self.top:], tuple(self.piles))
+        new: KujurokuState = _new(KujurokuState)
+        new.__dict__.update(rules=s.rules, setup=s.setup, table=table, phase=self.phase, turn=self.turn, out=self.out,
+                            pending=self.pending, captive=self.captive, oni_from_hand=self.oni_from_hand,
+                            draws=self.draws, end=self.end, winner=self.winner, won=self.won, remaining=self.remaining)
+        return new
 
 
 GAME = Kujuroku()

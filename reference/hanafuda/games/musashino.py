@@ -518,6 +518,15 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
                          (*info.history, result))
 
 
+#: ``play c`` and ``play c t`` (the shared instances :func:`plays_of` lists), by the id of the object,
+#: -> the masks of c and of t (0 for none). Keyed by identity: INDEX keeps these objects alive, so no
+#: other object has their ids.
+_PLAY_MASKS: dict[int, tuple[int, int]] = {
+    **{id(a): (m, 0) for m, a in INDEX.plays.items()},
+    **{id(a): (m, t) for m, on in INDEX.plays_on.items() for t, a in on.items()},
+}
+
+
 class _FastMusashino(FastRound[MusashinoState]):
     """A Musashino-Bana round played in place (see :class:`~hanafuda.engine.FastRound`): hands, field
     and capture piles as masks (the piles and the ``taken`` record as tuples, since :func:`_gain` and
@@ -547,6 +556,38 @@ class _FastMusashino(FastRound[MusashinoState]):
             assert self.pending is not None
             return takes_of(INDEX, self.field, self.pending)
         return ()
+
+    def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
+        """:meth:`FastRound.replay`, a hand play's legality read from the masks: ``play c`` is listed by
+        :func:`plays_of` when c is in the hand and the field does not hold exactly two cards of its month,
+        ``play c t`` when it holds two, t one of them (in the other phases the listed actions are
+        searched)."""
+        plays, suit_of, default = _PLAY_MASKS.get, INDEX.suit_of, FastRound.replay
+        while pos < stop:
+            phase = self.phase
+            if phase is not Phase.PLAY:
+                if phase is Phase.OVER:
+                    break
+                nxt = default(self, actions, pos, pos + 1)
+                if nxt == pos:
+                    break
+                pos = nxt
+                continue
+            a = actions[pos]
+            found = plays(id(a))
+            if found is None:
+                break
+            c, t = found
+            if not self.hands[self.turn] & c:
+                break
+            if (self.field & suit_of[c]).bit_count() == 2:
+                if not t & self.field:
+                    break
+            elif t:
+                break
+            self.play(a)  # type: ignore[arg-type]
+            pos += 1
+        return pos
 
     def play(self, a: Action) -> None:
         rules = self.rules
