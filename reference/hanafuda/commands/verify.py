@@ -6,9 +6,9 @@ import argparse
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from hanafuda_spec.games import GAME_KEYS
-from hanafuda_spec.verify import QUICK, THOROUGH, CheckResult, Level, count_checks, replay, run_checks_in_parallel
 
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import UsageError
@@ -24,6 +24,10 @@ from hanafuda.commands._common import (
 from hanafuda.parallel import Executor, add_cluster_argument, executor_for
 from hanafuda.progress import add_progress_argument, progress
 from hanafuda.registry import game
+
+if TYPE_CHECKING:  # the verifier itself (Hypothesis, z3: about 0.3 s) is imported when a check runs,
+    # not when the command line is built for every other command
+    from hanafuda_spec.verify import CheckResult, Level
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,6 +74,8 @@ def _kind(v: object) -> str:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from hanafuda_spec.verify import replay
+
     cx = _load(args.replay)
     try:
         r = replay(ReferenceAdapter(), cx)
@@ -108,12 +114,16 @@ def run(args: argparse.Namespace) -> int:
     games = None
     if args.game:
         games = [game(g).spec.key for g in args.game]
+    from hanafuda_spec.verify import QUICK, THOROUGH
+
     level = QUICK if args.quick else THOROUGH
     with executor_for(args) as ex:
         return _run(args, games, level, ex)
 
 
 def _run(args: argparse.Namespace, games: list[str] | None, level: Level, ex: Executor) -> int:
+    from hanafuda_spec.verify import count_checks, run_checks_in_parallel
+
     results: list[CheckResult] = []
     total = count_checks(games, level)
     k = f"[{{:>{len(str(total))}}}/{total}]"  # check k of n
