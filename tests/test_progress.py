@@ -229,13 +229,13 @@ def test_verify_numbers_every_check_k_of_n(monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     """The human report numbers its checks from the count known before the first one runs (here
     three made-up checks, the second with a name on a line of its own)."""
-    import hanafuda.commands.verify as verify_command
+    import hanafuda_spec.verify as verifier  # the command imports these from it when it runs
 
     results = [CheckResult("kekoro", "a", "examples", 8, 0.1, True),
                CheckResult("kekoro", "b" * 70, "proof", 0, 0.2, True),
                CheckResult("kekoro", "c", "proof", 0, 0.3, False, "broken")]
-    monkeypatch.setattr(verify_command, "count_checks", lambda games, level: 3)
-    monkeypatch.setattr(verify_command, "run_checks_in_parallel", lambda *a: iter(results))
+    monkeypatch.setattr(verifier, "count_checks", lambda games, level: 3)
+    monkeypatch.setattr(verifier, "run_checks_in_parallel", lambda *a: iter(results))
     assert main(["verify", "--quick", "--game", "kekoro"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith("[1/3] kekoro     a ")
