@@ -86,27 +86,14 @@ class KoiKoiRules:
         return dict(self.values)
 
     @functools.cached_property
-    def _yaku_tables(self) -> dict[tuple[int | None, str | None, bool], tuple[_Block, ...]]:
-        return {}
-
-    def yaku_table(self, month: int | None, sake: str | None, called: bool = False) -> tuple[_Block, ...]:
-        """The compiled yaku table for a month, sake-cup reading and whether the holder has called
-        koi-koi (viewing_value=1-3), built once per rules object (so that scoring never hashes the long
-        option tuple)."""
-        key = (month, sake, called and self.opt["viewing_value"] != "5")
-        found = self._yaku_tables.get(key)
-        if found is None:
-            found = self._yaku_tables[key] = _table(self.values, *key)
-        return found
-
-    @functools.cached_property
     def _scorers(self) -> dict[tuple[int | None, str | None, bool], Callable[[int], tuple[ScoredYaku, ...]]]:
         return {}
 
     def scorer(self, month: int | None, sake: str | None,
                called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
-        """The scorer of :meth:`yaku_table`'s table (pile mask in, yaku in table order out), built once
-        per rules object."""
+        """The scorer of the compiled yaku table for a month, sake-cup reading and whether the holder has
+        called koi-koi (viewing_value=1-3): pile mask in, yaku in table order out; built once per rules
+        object (so that scoring never hashes the long option tuple)."""
         key = (month, sake, called and self.opt["viewing_value"] != "5")
         found = self._scorers.get(key)
         if found is None:
