@@ -20,6 +20,7 @@ import pytest
 from hanafuda import records, registry
 from hanafuda.engine import (
     Action,
+    action,
     FastRound,
     Game,
     Match,
@@ -369,6 +370,7 @@ def _kujuroku_lockstep_from(state: kj.KujurokuState, policy_seed: int, first: in
         assert fast.state() == state
         played += 1
     assert game.is_terminal(state) and not game.legal_actions(state)
+    assert fast.result() == game.round_result(state)
     return played
 
 
@@ -581,6 +583,115 @@ def test_kujuroku_records_validate_the_same_with_the_fast_replay_under_every_opt
             rec = records.record_match(kj.GAME, None, {option: value}, seed, seed + 1)
             reports = _validate_both_ways(json.dumps(rec).encode() + b"\n")
             assert reports[0] == reports[1] and reports[0][0].ok, (option, value, seed)
+
+
+
+def _kujuroku_candidates(fast: FastRound[Any]) -> list[Action | None]:
+    """Actions to offer the fast replay where it stands: every legal one and equal copies of them (not the
+    shared instances), the plays of every card of the deck alone and onto each card of its number, the
+    jokers' plays (alone and onto cards), takes and collects, other kinds and malformed actions."""
+    idx = kj.INDEX
+    out: list[Action | None] = [None, Action("play"), Action("stop"), Action("play", (10, 11, 12)),
+                                action("play", (ONI,)), action("play", (JIZO,)), action("play", (JIZO, 10)),
+                                action("take", (10,)), action("take", (ONI,)), action("collect", (ONI, 10)),
+                                action("collect", (10, 11)), action("play", (10, ONI)), Action("play", (10,))]
+    out += list(fast.legal())
+    out += [Action(a.kind, a.cards, a.label) for a in fast.legal()]
+    for c in idx.cards:
+        out.append(idx.plays[c.mask])
+        out += list(idx.plays_on.get(c.mask, {}).values())
+        if c.suit:
+            out.append(action("play", (ONI, c.id)))
+    return out
+
+
+def _kujuroku_replay_and_result(rules: kj.KujurokuRules, seed: int, policy_seed: int, rounds: int = 99) -> int:
+    """A match played with the fast rounds (random actions): at every position of every round, every
+    candidate (:func:`_kujuroku_candidates`) offered twice to ``_FastKujuroku.replay`` and to the default
+    ``FastRound.replay`` from that position, which must play the same number of them to the same position;
+    at the end of each round, ``result()`` is ``round_result`` of its final state. Return the rounds played."""
+    game = kj.GAME
+    m: Match[Any, Any] = Match.start(game, rules, seed)
+    rng = SplitMix64(policy_seed)
+    played = 0
+    while not m.over and played < rounds:
+        fast = game.fast_round(m.state)
+        if fast is None:  # a misdeal: Match settles it
+            m = Match.advance(m)
+            continue
+        played += 1
+        while not fast.over():
+            state = fast.state()
+            for a in _kujuroku_candidates(fast):
+                mine, default = kj._FastKujuroku(state), kj._FastKujuroku(state)
+                got = mine.replay([a, a], 0, 2)
+                assert got == FastRound[Any].replay(default, [a, a], 0, 2), (a, state.phase)
+                assert mine.state() == default.state()
+                if got and mine.over():
+                    assert mine.result() == game.round_result(mine.state())
+            legal = fast.legal()
+            fast.play(legal[rng.below(len(legal))])
+        state = fast.state()
+        assert fast.result() == game.round_result(state)
+        m = Match.advance(evolve(m, state=state))
+    return played
+
+
+@given(_options(kj.GAME), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_kujuroku_fast_replay_accepts_what_the_listed_actions_accept(opts: dict[str, str], seed: int,
+                                                                     policy: int) -> None:
+    """``_FastKujuroku.replay`` (a numbered card's play checked on the masks) plays exactly the actions the
+    default replay plays (those ``legal()`` lists, as the same objects), at every step of a match's
+    rounds, to the same position; ``_FastKujuroku.result`` is ``round_result`` of the final state."""
+    rules = _rules(kj.GAME, None, opts)
+    assert _kujuroku_replay_and_result(rules, seed, policy, rounds=3) > 0
+
+
+def test_kujuroku_fast_replay_and_result_under_every_combination_of_options() -> None:
+    """A fixed sweep: the product of every option's values, the first round of a match each."""
+    for n, opts in enumerate(_kujuroku_options()):
+        assert _kujuroku_replay_and_result(kj.GAME.rules(None, opts), 104729 * n, n, rounds=1) > 0, opts
+
+
+def test_kujuroku_fast_replay_and_result_on_the_joker_meetings() -> None:
+    """The hand-made positions (the Oni and Jizo meetings, positions no deal reaches: a joker on the field
+    as a turn starts, the dealer's takes with jokers on the field): every candidate from the first
+    position and after each first action; ``result`` at the end of each round played out."""
+    starts = [_kujuroku_position(h, f, st_, c, o, cap) for _, h, f, st_, c, cap in _KJ_POSITIONS
+              for o in ({"jizo": "on"}, {"jizo": "on", "jizo_timing": "at-capture"})]
+    starts += [s for _, s in _kujuroku_unreached()]
+    starts += [d for ph in (kj.Phase.DEAL_ONI, kj.Phase.DEAL_TRIPLE) for d in _kujuroku_deals(ph, {"jizo": "on"})]
+    for s in starts:
+        for first in range(len(kj.GAME.legal_actions(s))):
+            fast = kj._FastKujuroku(s)
+            step = 0
+            while not fast.over() and step < 3:
+                here = fast.state()
+                for a in _kujuroku_candidates(fast):
+                    mine, default = kj._FastKujuroku(here), kj._FastKujuroku(here)
+                    try:
+                        got = mine.replay([a, a], 0, 2)
+                    except AssertionError:  # a hand-made position without a single remaining card (KJ-ONI-6)
+                        with pytest.raises(AssertionError):
+                            FastRound[Any].replay(default, [a, a], 0, 2)
+                        continue
+                    assert got == FastRound[Any].replay(default, [a, a], 0, 2)
+                    assert mine.state() == default.state()
+                legal = fast.legal()
+                try:
+                    fast.play(legal[first % len(legal)] if step == 0 else legal[0])
+                except AssertionError:
+                    break
+                step += 1
+
+
+def test_kujuroku_records_validate_the_same_with_the_fast_paths_under_every_combination_of_options() -> None:
+    """Validation with the fast paths (the replay on masks, ``result``) on and off gives the same reports,
+    for a record of each combination of option values (``records.FAST_REPLAY``)."""
+    for n, opts in enumerate(_kujuroku_options()):
+        rec = records.record_match(kj.GAME, None, opts, n, n + 1)
+        reports = _validate_both_ways(json.dumps(rec).encode() + b"\n")
+        assert reports[0] == reports[1] and reports[0][0].ok, opts
 
 # -- end of Kujuroku's fast round ----------------------------------------------------------------
 
