@@ -20,7 +20,6 @@ import pytest
 from hanafuda import records, registry
 from hanafuda.engine import (
     Action,
-    action,
     FastRound,
     Game,
     Match,
@@ -335,6 +334,7 @@ def test_score_resolves_the_same_rules_once_per_options() -> None:
 # values), the dealer's takes at the deal, hand-made positions for the Oni and Jizo meetings that random
 # play seldom reaches, play_match, and validation with the fast replay on and off.
 
+from hanafuda.engine import action  # noqa: E402
 from hanafuda.fishing import Table  # noqa: E402
 from hanafuda.games import kujuroku as kj  # noqa: E402
 from hanafuda_spec.games.kujuroku import JIZO, ONI  # noqa: E402
