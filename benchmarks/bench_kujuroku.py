@@ -98,6 +98,15 @@ def per_deal(records: int = 40, reps: int = 20) -> dict[str, float]:
                 fast.state()
         return run
 
+    def fast_replay() -> None:  # what validation runs: FastRound.replay, then result() where it offers one
+        for s, d in zip(starts, deals, strict=True):
+            fast = GAME.fast_round(s)
+            if fast is None:
+                continue
+            assert fast.replay(d[2], 0, len(d[2])) == len(d[2])
+            if fast.result() is None:
+                fast.state()
+
     def result() -> None:
         for d in deals:
             GAME.round_result(d[3])
@@ -108,6 +117,7 @@ def per_deal(records: int = 40, reps: int = 20) -> dict[str, float]:
 
     out = {"shuffle (engine)": timed(shuffle), "start_round": timed(deal),
            "fast round: play + state": timed(replay(False)), "fast round: legal + play + state": timed(replay(True)),
+           "fast round: replay + result": timed(fast_replay),
            "round_result": timed(result), "settle": timed(settle)}
     out["actions per deal"] = sum(len(d[2]) for d in deals) / len(deals)
     return out
