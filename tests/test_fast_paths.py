@@ -693,6 +693,96 @@ def test_kujuroku_records_validate_the_same_with_the_fast_paths_under_every_comb
         reports = _validate_both_ways(json.dumps(rec).encode() + b"\n")
         assert reports[0] == reports[1] and reports[0][0].ok, opts
 
+
+def _kujuroku_dealt_plainly(state: kj.KujurokuState) -> bool:
+    """Whether ``start_round`` gave its first position at once: the dealer to play, nothing taken (no
+    misdeal, no joker on the field, no three of a number: KJ-DEAL-3…6)."""
+    return state.phase is kj.Phase.PLAY and not any(state.table.captured_masks)
+
+
+def _check_kujuroku_deal_fast(rules: kj.KujurokuRules, order: Sequence[int], setup: RoundSetup,
+                              policy: int) -> bool:
+    """``deal_fast`` against ``start_round``: None exactly for the deals not dealt plainly; otherwise the
+    round's first position is the reference's, and it plays the same (legal actions, positions, result)
+    to the end. Return whether it dealt."""
+    state = kj.GAME.start_round(rules, [_KJ_CARDS[i] for i in order], setup)
+    fast = kj.GAME.deal_fast(rules, order, setup)
+    assert (fast is not None) == _kujuroku_dealt_plainly(state)
+    if fast is None:
+        return False
+    rng = SplitMix64(policy)
+    assert fast.state() == state
+    while not fast.over():
+        legal = tuple(fast.legal())
+        assert legal == kj.GAME.legal_actions(state)
+        a = legal[rng.below(len(legal))]
+        fast.play(a)
+        state = kj.GAME.apply(state, a)
+        assert fast.state() == state
+    assert fast.result() == kj.GAME.round_result(state)
+    return True
+
+
+_KJ_FIELD = kj._deal_positions("field")
+
+
+def _kujuroku_clumped(order: list[int], put: Sequence[int]) -> list[int]:
+    """``order`` with the cards ``put`` swapped onto the field's deal positions (three or four of a number,
+    the jokers: what the deal's checks look for)."""
+    order = list(order)
+    for pos, card in zip(_KJ_FIELD, put, strict=False):
+        j = order.index(card)
+        order[pos], order[j] = order[j], order[pos]
+    return order
+
+
+_KJ_PUTS: tuple[tuple[int, ...], ...] = ((), (30, 31, 32), (30, 31, 32, 33), (ONI,), (JIZO,), (ONI, JIZO),
+                                         (ONI, 40, 41, 42), (JIZO, 50, 51, 52), (60, 61, 70, 71, 80, 81))
+
+
+@given(_options(kj.GAME), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(1, 30),
+       st.integers(0, 3), st.sampled_from(_KJ_PUTS))
+def test_kujuroku_deal_fast_is_start_round_then_fast_round(opts: dict[str, str], seed: int, policy: int,
+                                                           number: int, dealer: int, put: tuple[int, ...]) -> None:
+    """KJ-DEAL-2…6: a deal (the jokers and three or four of a number put on the field, or not) dealt by
+    ``deal_fast`` is the round ``start_round`` deals, played the same way to the same result; None
+    exactly for the deals ``start_round`` does not give at once."""
+    rules = _rules(kj.GAME, None, opts)
+    ids = [c.id for c in rules.deck.cards]
+    if not set(put) <= set(ids):
+        reject()
+    seats = rules.seats
+    d = dealer % seats
+    setup = RoundSetup(number, d, tuple(sorted((d + k) % seats for k in range(3))), (30,) * seats)
+    _check_kujuroku_deal_fast(rules, _kujuroku_clumped(fast_shuffled(ids, SplitMix64(seed)), put), setup, policy)
+
+
+def test_kujuroku_deal_fast_under_every_combination_of_options() -> None:
+    """A fixed sweep: the product of every option's values, the deals of two matches each and every
+    field of :data:`_KJ_PUTS` (not vacuous: most deals are dealt fast)."""
+    dealt = tried = 0
+    for n, opts in enumerate(_kujuroku_options()):
+        rules = kj.GAME.rules(None, opts)
+        for seed in range(2):
+            m: Match[Any, Any] = Match.start(kj.GAME, rules, 31 * n + seed)
+            tried += 1
+            dealt += _check_kujuroku_deal_fast(rules, m.deck_order, m.state.setup, seed)
+            ids = list(m.deck_order)
+            for put in _KJ_PUTS:
+                if set(put) <= set(ids):
+                    _check_kujuroku_deal_fast(rules, _kujuroku_clumped(ids, put), m.state.setup, n)
+    assert dealt > tried // 2
+
+
+def test_kujuroku_deal_fast_refuses_an_order_that_is_not_the_deck() -> None:
+    rules = kj.GAME.rules()
+    ids = [c.id for c in rules.deck.cards]
+    setup = RoundSetup(1, 0, (0, 1, 2), (30,) * 4)
+    for bad in (ids[:-1], [*ids, 99], [ids[1], *ids[1:]], [*ids[:-1], JIZO], [*ids[:-1], 999]):
+        assert kj.GAME.deal_fast(rules, bad, setup) is None
+        with pytest.raises((ValueError, KeyError)):
+            kj.GAME.start_round(rules, [_KJ_CARDS[i] for i in bad], setup)
+
 # -- end of Kujuroku's fast round ----------------------------------------------------------------
 
 

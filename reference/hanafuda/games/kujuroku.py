@@ -582,6 +582,28 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
             return state  # the dealer has nothing to take (KJ-DEAL-4/5/6) and plays first
         return self._continue_deal(_Turn(state))
 
+    def deal_fast(self, rules: KujurokuRules, order: Sequence[int],
+                  setup: RoundSetup) -> FastRound[KujurokuState] | None:
+        """:meth:`start_round` then :meth:`fast_round`, for the deals where ``start_round`` returns its
+        first position at once: the whole deck, dealt as KJ-DEAL-2 deals it, with no joker on the field
+        and no number with three or four cards there (so no misdeal, KJ-DEAL-3, and nothing for the
+        dealer to take, KJ-DEAL-4/5/6). Every other deal (and an order that is not the deck) gets None:
+        ``start_round`` deals it."""
+        try:
+            bits = list(map(_BIT_OF_ID.__getitem__, order))
+        except KeyError:
+            return None
+        if len(bits) != len(rules.deck) or sum(bits) != _DECK_MASKS[rules.jizo]:  # (see start_round)
+            return None
+        second, third, mine, field = [sum(get(bits)) for get in _DEAL_GETTERS]
+        counts = _rank_counts(field)
+        if field & _JOKERS or counts & (_NIBBLE_4 | (counts >> 1) & _NIBBLE_1):
+            return None
+        seats, d = rules.seats, setup.dealer
+        hands = [0] * seats
+        hands[(d + 1) % seats], hands[(d + 2) % seats], hands[d] = second, third, mine
+        return _FastKujuroku.dealt(rules, setup, hands, field, tuple(map(_CARD_OF_ID.__getitem__, order[_DEALT:])))
+
     def _continue_deal(self, w: _Turn) -> KujurokuState:
         """The dealer's takes at the deal, in the order of decision KJ-4, then the first turn."""
         d = w.s.dealer
@@ -895,6 +917,7 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
 
 #: Card id -> the card's one-bit mask.
 _BIT_OF_ID = {c.id: c.mask for c in INDEX.cards}
+_CARD_OF_ID: dict[int, DainiCard] = INDEX.by_id  #: the deck's cards by id (the stock of a fast deal)
 #: The jokers' bits (the Oni and the Jizo): the only bits out of id order.
 _JOKERS = _ONI | _JIZO
 #: One-bit mask of a numbered card -> ``play 0 <card>`` (the Oni from the hand captures it).
@@ -924,12 +947,12 @@ class _FastKujuroku(FastRound[KujurokuState]):
     checked where :class:`_Turn` checks them (KJ-YAKU-1, KJ-27, KJ-ONI-7)."""
 
     __slots__ = ("after_draw", "captive", "confirmed", "dealer", "draws", "end", "field", "hands", "oni_from_hand",
-                 "orders", "out", "pending", "phase", "piles", "remaining", "start", "stock", "table", "top", "turn",
-                 "winner", "won")
+                 "orders", "out", "pending", "phase", "piles", "remaining", "rules", "setup", "stock", "table", "top",
+                 "turn", "winner", "won")
 
     def __init__(self, s: KujurokuState) -> None:
         t, rules = s.table, s.rules
-        self.start = s
+        self.rules, self.setup = rules, s.setup
         self.after_draw, self.confirmed, self.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
         self.dealer = s.setup.dealer
         self.orders = _TURN_ORDER[rules.seats][self.dealer]  #: seat -> participants in turn order from it
@@ -1300,15 +1323,32 @@ class _FastKujuroku(FastRound[KujurokuState]):
         """:meth:`Kujuroku.round_result` of :meth:`state`, from the round's own fields (:func:`_result`)."""
         if self.phase is not _OVER:
             raise ValueError("the round is not over")
-        return _result(self.start.rules, self.dealer, self.end, self.captive, self.remaining, self.winner, self.won,
+        return _result(self.rules, self.dealer, self.end, self.captive, self.remaining, self.winner, self.won,
                        self.piles)
 
+    @classmethod
+    def dealt(cls, rules: KujurokuRules, setup: RoundSetup, hands: list[int], field: int,
+              stock: tuple[DainiCard, ...]) -> _FastKujuroku:
+        """The round at a deal that leaves the dealer nothing to take (:meth:`Kujuroku.deal_fast`): what
+        ``__init__`` sets from the first position :meth:`Kujuroku.start_round` gives then (the phase
+        PLAY, the dealer to move, empty piles, the other fields at their defaults)."""
+        f: _FastKujuroku = _new(cls)
+        f.rules, f.setup = rules, setup
+        f.after_draw, f.confirmed, f.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
+        f.dealer = f.turn = setup.dealer
+        f.orders = _TURN_ORDER[rules.seats][f.dealer]
+        f.hands, f.field, f.piles = hands, field, [0] * rules.seats
+        f.stock, f.top = stock, 0
+        f.phase, f.pending = _PLAY, None
+        f.out, f.captive, f.oni_from_hand, f.draws = (), None, False, 0
+        f.end, f.winner, f.won, f.remaining = "", None, (), None
+        return f
+
     def state(self) -> KujurokuState:
-        s = self.start
         table = _new_table(tuple(self.hands), self.field, self.stock[self.top:], tuple(self.piles))
         new: KujurokuState = _new(KujurokuState)
-        new.__dict__.update(rules=s.rules, setup=s.setup, table=table, phase=self.phase, turn=self.turn, out=self.out,
-                            pending=self.pending, captive=self.captive, oni_from_hand=self.oni_from_hand,
+        new.__dict__.update(rules=self.rules, setup=self.setup, table=table, phase=self.phase, turn=self.turn,
+                            out=self.out, pending=self.pending, captive=self.captive, oni_from_hand=self.oni_from_hand,
                             draws=self.draws, end=self.end, winner=self.winner, won=self.won, remaining=self.remaining)
         return new
 
