@@ -1117,9 +1117,9 @@ def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None 
     window = list(itertools.islice(sources, size)) if workers > 1 else []
     if executor is None or len(window) < workers * 64:  # one process, or too few records for the workers
         for src in itertools.chain(window, sources):
-            yield _validate_source(src, lenient, ruleset, options)
+            yield validate_source(src, lenient, ruleset, options)
         return
-    work = functools.partial(_validate_source, lenient=lenient, ruleset=ruleset, options=options)
+    work = functools.partial(validate_source, lenient=lenient, ruleset=ruleset, options=options)
     running = executor.map(work, window, chunksize=chunk)
     while window:  # the next window is sent before this one's reports are read, so the workers keep busy
         window = list(itertools.islice(sources, size))
@@ -1128,8 +1128,11 @@ def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None 
         running = following
 
 
-def _validate_source(src: Source, lenient: bool, ruleset: str | None,
-                     options: Mapping[str, str] | None) -> RecordReport:
+def validate_source(src: Source, lenient: bool, ruleset: str | None,
+                    options: Mapping[str, str] | None) -> RecordReport:
+    """One record of :func:`read_documents` decoded and validated: an unusable report for a line that
+    is not a JSON record, else :func:`validate_document` (what :func:`validate_stream` does with each;
+    ``hanafuda validate``'s workers call it on their blocks)."""
     src = src.decoded()
     if src.problem is not None:
         return RecordReport(src.record, src.line, None, 0, 0, [src.problem], unusable=True)

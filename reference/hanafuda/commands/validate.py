@@ -27,7 +27,7 @@ from hanafuda.records import (
     consequences,
     read_documents,
     suggest_options,
-    validate_document,
+    validate_source,
     validate_stream,
 )
 from hanafuda.registry import available
@@ -176,7 +176,7 @@ def _reports(stream: IO[bytes], args: argparse.Namespace, options: dict[str, str
         yield from _parallel_reports(itertools.chain(first, sources), args, options, ex)
         return
     for src in first:  # too few records to be worth sending
-        rep = _validate_source(src, args.lenient, args.ruleset, options or None)
+        rep = validate_source(src, args.lenient, args.ruleset, options or None)
         _filter(rep, args.select, args.ignore)
         yield rep
 
@@ -211,19 +211,9 @@ def _parallel_reports(sources: Iterator[Source], args: argparse.Namespace, optio
                 if isinstance(rep, RecordReport) and not rep.unusable:
                     invalid += 1
                     if invalid <= _SUGGEST and not args.no_suggest:  # see _account
-                        rep.source = _validate_source(src, args.lenient, args.ruleset, options or None).source
+                        rep.source = validate_source(src, args.lenient, args.ruleset, options or None).source
                 yield rep
         running = following
-
-
-def _validate_source(src: Source, lenient: bool, ruleset: str | None,
-                     options: dict[str, str] | None) -> RecordReport:
-    """One record of :func:`read_documents` decoded and validated (what :func:`validate_stream` does
-    with each)."""
-    src = src.decoded()
-    if src.problem is not None:
-        return RecordReport(src.record, src.line, None, 0, 0, [src.problem], unusable=True)
-    return validate_document(src.value, src.record, src.line, lenient, ruleset=ruleset, options=options)
 
 
 def _check_block(block: Sequence[Source], lenient: bool, ruleset: str | None, options: dict[str, str] | None,
@@ -233,7 +223,7 @@ def _check_block(block: Sequence[Source], lenient: bool, ruleset: str | None, op
     a file's records from 1)."""
     out: list[RecordReport | _Valid] = []
     for src in block:
-        rep = _validate_source(src, lenient, ruleset, options)
+        rep = validate_source(src, lenient, ruleset, options)
         _filter(rep, select, ignore)
         if rep.ok and not rep.unusable:
             text = _report_json(rep) if rep.record <= keep else None

@@ -32,7 +32,6 @@ from types import ModuleType
 from typing import Any, TypeGuard
 
 from hanafuda_spec.games import spec_for
-from hanafuda_spec.verify import option_sets
 from hanafuda_spec.yaku import YakuDef
 
 __all__ = ["YakuView", "describe", "display_names", "game_yaku"]
@@ -187,6 +186,10 @@ def _rows(mod: ModuleType, values: Mapping[str, str]) -> list[object]:
 
 def game_yaku(key: str) -> tuple[YakuView, ...]:
     """Every yaku of a game: the default table, then rows that only some option set has."""
+    # imported here: the verifier brings Hypothesis and z3 (about 0.3 s), which the ``score`` and
+    # ``cards`` commands that import this module never need
+    from hanafuda_spec.verify import option_sets
+
     mod = importlib.import_module(f"hanafuda_spec.games.{key}")
     spec = spec_for(key)
     seen: dict[tuple[str, str, tuple[int, ...], str], YakuView] = {}
