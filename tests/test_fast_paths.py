@@ -783,6 +783,28 @@ def test_kujuroku_deal_fast_refuses_an_order_that_is_not_the_deck() -> None:
         with pytest.raises((ValueError, KeyError)):
             kj.GAME.start_round(rules, [_KJ_CARDS[i] for i in bad], setup)
 
+
+@given(_options(kj.GAME), st.integers(0, 2**16), st.integers(0, 2000),
+       st.sampled_from(("play 999", "play 0", "play 1", "play 0 999", "take 10", "collect 0 10", "play 10 11",
+                        "play 10", "stop", "nonsense!", "")), st.integers(0, 9), st.booleans())
+def test_broken_kujuroku_records_get_the_same_report_through_the_fast_paths(opts: dict[str, str], seed: int,
+                                                                            where: int, bad: str, how: int,
+                                                                            act: bool) -> None:
+    """Kujuroku records with an action replaced by an illegal or malformed one, or a claim broken (a
+    round's deltas, reason, yaku, winner, action count, notes or next dealer; the final scores or
+    winners): the same reports with the fast paths (deal_fast, the replay on masks, ``result``, the
+    parser's shortcuts) on and off."""
+    _rules(kj.GAME, None, opts)
+    rec = records.record_match(kj.GAME, None, opts, seed, seed)
+    if act:
+        acts = rec["actions"]
+        assert isinstance(acts, list)
+        acts[where % len(acts)] = bad
+    else:
+        _break_claim(rec, where, how)
+    line = json.dumps(rec).encode() + b"\n"
+    assert _validate(line, True) == _validate(line, False)
+
 # -- end of Kujuroku's fast round ----------------------------------------------------------------
 
 
