@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,25 @@ from hanafuda.cli import main
 from hanafuda.records import record_match, validate_stream
 from hanafuda.registry import game
 from hanafuda.simulate import simulate
-from hanafuda_spec.verify import QUICK, run_checks_in_parallel
+from hanafuda_spec.games import GAME_KEYS, profile_for
+from hanafuda_spec.invariants import run_random
+from hanafuda_spec.proofs import proof_check_names, proof_checks
+from hanafuda_spec.shuffle import SplitMix64
+from hanafuda_spec.verify import (
+    PARTS,
+    QUICK,
+    THOROUGH,
+    CheckResult,
+    Level,
+    Unit,
+    count_checks,
+    option_sets,
+    plan_units,
+    random_play_checks,
+    random_play_name,
+    run_checks_in_parallel,
+    run_unit,
+)
 
 
 @pytest.mark.parametrize("key", ["koikoi", "kusurigui", "musashino"])
@@ -61,15 +82,75 @@ def test_validate_stream_reports_come_back_in_order() -> None:
     assert all(not r.problems for r in reports)
 
 
+def _without_times(r: CheckResult) -> tuple[object, ...]:
+    """A check's result, times aside (its own and those a proof's detail may give)."""
+    return (r.game, r.check, r.kind, r.examples, r.ok, re.sub(r"\d+\.\d+s\b", "_s", r.detail),
+            json.dumps(r.counterexample, sort_keys=True), r.cases)
+
+
 def test_verify_gives_the_same_checks_and_results_for_1_and_2_jobs() -> None:
     """The same checks in the same order with the same results (their times aside), for one game."""
-    def outline(jobs: int) -> list[tuple[str, str, bool, int]]:
-        return [(r.game, r.check, r.ok, r.examples)
-                for r in run_checks_in_parallel(ReferenceAdapter, ["kekoro"], QUICK, 7, jobs)]
+    def outline(jobs: int) -> list[tuple[object, ...]]:
+        return [_without_times(r) for r in run_checks_in_parallel(ReferenceAdapter, ["kekoro"], QUICK, 7, jobs)]
 
     one = outline(1)
     assert one == outline(2)
-    assert len(one) > 10 and all(ok for _, _, ok, _ in one)
+    assert len(one) > 10 and all(r[4] for r in one)
+
+
+@pytest.mark.parametrize("level", [QUICK, THOROUGH], ids=["quick", "thorough"])
+def test_verify_units_hold_every_check_once_in_report_order(level: Level) -> None:
+    """``plan_units``: every check of every game in exactly one unit, the units in report order
+    (per game: the random play of each option set, each state machine, the proofs as listed), as
+    many checks as ``count_checks`` says."""
+    units = plan_units(None, level)
+    assert all(u.checks and u.part in PARTS for u in units)
+    named = [(u.game, c) for u in units for c in u.checks]
+    assert len(named) == len(set(named)) == count_checks(None, level)
+    assert [g for g in dict.fromkeys(u.game for u in units)] == list(GAME_KEYS)
+    for g in GAME_KEYS:
+        mine = [u for u in units if u.game == g]
+        assert [u.part for u in mine] == sorted((u.part for u in mine), key=PARTS.index)
+        assert [c for u in mine if u.part == "random play" for c in u.checks] == [
+            random_play_name(label) for label, _ in option_sets(g)]
+        assert [c for u in mine if u.part == "proofs" for c in u.checks] == proof_check_names(g, level.quick)
+    # every option set and every proof is a unit of its own: two workers share the longest part
+    assert max(len(u.checks) for u in units) == 1
+    assert len([u for u in units if u.game == "koikoi" and u.part == "proofs"]) > 100
+
+
+def test_verify_proofs_run_unit_by_unit_give_the_results_of_one_whole_run() -> None:
+    """Each proof run as a unit of its own (here in reverse order, by a pool of 2 processes) has
+    the outcome it has when the game's proofs all run in one go in one process."""
+    whole = [(o.game, o.check, "proof", o.examples, o.ok, re.sub(r"\d+\.\d+s\b", "_s", o.detail),
+              json.dumps(dict(o.counterexample), sort_keys=True), tuple((c.text, c.gap) for c in o.cases))
+             for o in proof_checks(ReferenceAdapter(), "kujuroku", True)]
+    units = [u for u in plan_units(["kujuroku"], QUICK) if u.part == "proofs"]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        got = list(pool.map(partial(run_unit, ReferenceAdapter, QUICK, 7), units[::-1]))[::-1]
+    assert [_without_times(r) for rs in got for r in rs] == whole
+    assert len(whole) > 10
+
+
+def test_verify_random_play_of_each_option_set_continues_one_generator() -> None:
+    """The random play of an option set run alone (a unit) plays the matches a single generator
+    gives when every option set runs in turn: two seeds per match, option set after option set."""
+    level, seed, adapter, profile = Level("test", 2), 2**64 - 3, ReferenceAdapter(), profile_for("kekoro")
+    master = SplitMix64(seed)  # the generator wraps past 2**64
+    expected = []
+    for _, opts in option_sets("kekoro"):
+        reports = [run_random(adapter, profile, opts, master.next(), master.next()) for _ in range(level.matches)]
+        expected.append(f"{sum(r.actions for r in reports)} actions")
+    alone = [r.detail for label, _ in option_sets("kekoro")[::-1]
+             for r in random_play_checks(adapter, "kekoro", level, seed, {random_play_name(label)})][::-1]
+    assert alone == expected and len(set(expected)) > 1
+
+
+def test_verify_unit_with_unknown_checks_is_refused() -> None:
+    with pytest.raises(ValueError, match="no such"):
+        run_unit(ReferenceAdapter, QUICK, 7, Unit("kekoro", "proofs", ("no such proof",)))
+    with pytest.raises(ValueError, match="no such"):
+        run_unit(ReferenceAdapter, QUICK, 7, Unit("kekoro", "random play", ("invariants, random play, nowhere",)))
 
 
 def _tree(root: Path) -> dict[str, bytes]:

@@ -17,7 +17,7 @@ Hypothesis state machines, with the invariants after every action) or a proof (z
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -28,12 +28,13 @@ from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
 from hanafuda_spec.invariants import Violation, run_random
 from hanafuda_spec.machines import Stepper, counterexample, run_machine
-from hanafuda_spec.proofs import proof_check_names, proof_checks, replay_check
-from hanafuda_spec.shuffle import SplitMix64
+from hanafuda_spec.proofs import proof_check_names, replay_check, selected_proof_checks
+from hanafuda_spec.shuffle import GOLDEN, MASK64, SplitMix64
 from hanafuda_spec.yaku import ScoredYaku
 
-__all__ = ["PARTS", "QUICK", "THOROUGH", "CheckResult", "Level", "Replay", "count_checks", "option_sets", "replay",
-           "run_checks", "run_checks_in_parallel", "run_part"]
+__all__ = ["PARTS", "QUICK", "THOROUGH", "CheckResult", "Level", "Replay", "Unit", "count_checks", "option_sets",
+           "plan_units", "random_play_checks", "random_play_name", "replay", "run_checks", "run_checks_in_parallel",
+           "run_unit"]
 
 
 @dataclass(frozen=True)
@@ -108,14 +109,27 @@ def _violation_json(v: Violation) -> dict[str, object]:
     return counterexample(v)
 
 
-def random_play_checks(adapter: EngineAdapter, game: str, level: Level, seed: int) -> Iterator[CheckResult]:
+def random_play_name(label: str) -> str:
+    """The name of the random-play check of one option set (``label`` of :func:`option_sets`)."""
+    return f"invariants, random play, {label}"
+
+
+def random_play_checks(adapter: EngineAdapter, game: str, level: Level, seed: int,
+                       only: Collection[str] | None = None) -> Iterator[CheckResult]:
+    """Random matches under each option set (those whose check is named in ``only``, if given),
+    with the invariants after every action. The matches of the ``i``-th option set take the master
+    generator's outputs from ``2 i level.matches`` on (two per match), whichever others run: each
+    option set is a unit of its own for :func:`run_checks_in_parallel`."""
     profile = profile_for(game)
-    master = SplitMix64(seed)
-    for label, opts in option_sets(game):
+    n = level.matches
+    for i, (label, opts) in enumerate(option_sets(game)):
+        name = random_play_name(label)
+        if only is not None and name not in only:
+            continue
+        master = SplitMix64((seed + 2 * n * i * GOLDEN) & MASK64)  # jumped past the earlier option sets
         t0 = time.perf_counter()
         actions = 0
         bad: Violation | None = None
-        n = level.matches
         for _ in range(n):
             rep = run_random(adapter, profile, opts, master.next(), master.next())
             actions += rep.actions
@@ -124,11 +138,10 @@ def random_play_checks(adapter: EngineAdapter, game: str, level: Level, seed: in
                 break
         dt = time.perf_counter() - t0
         if bad is None:
-            yield CheckResult(game, f"invariants, random play, {label}", "examples", n, dt, True,
-                              f"{actions} actions")
+            yield CheckResult(game, name, "examples", n, dt, True, f"{actions} actions")
         else:
-            yield CheckResult(game, f"invariants, random play, {label}", "examples", n, dt, False,
-                              f"{bad.invariant}: {bad.message}", _violation_json(bad))
+            yield CheckResult(game, name, "examples", n, dt, False, f"{bad.invariant}: {bad.message}",
+                              _violation_json(bad))
 
 
 #: Option sets the state machines run besides the default rules (rare rules worth a machine of their own).
@@ -139,17 +152,27 @@ MACHINE_OPTIONS: dict[str, tuple[dict[str, str], ...]] = {
 }
 
 
-def machine_checks(adapter: EngineAdapter, game: str, level: Level) -> Iterator[CheckResult]:
-    """The game's Hypothesis state machine on the default rules and :data:`MACHINE_OPTIONS`
-    (stacked decks included)."""
-    spec = spec_for(game)
+def _machines(game: str) -> list[tuple[str, dict[str, str]]]:
+    """Each state machine of a game: its check's name and its options besides the defaults."""
+    out = []
     for extra in ({}, *MACHINE_OPTIONS.get(game, ())):
+        label = ", ".join(f"{k}={v}" for k, v in extra.items()) or "default rules"
+        out.append((f"state machine, stacked decks, {label}", extra))
+    return out
+
+
+def machine_checks(adapter: EngineAdapter, game: str, level: Level,
+                   only: Collection[str] | None = None) -> Iterator[CheckResult]:
+    """The game's Hypothesis state machine on the default rules and :data:`MACHINE_OPTIONS`
+    (stacked decks included); those named in ``only``, if given."""
+    spec = spec_for(game)
+    for name, extra in _machines(game):
+        if only is not None and name not in only:
+            continue
         t0 = time.perf_counter()
         opts = spec.resolve(None, extra)
         cx = run_machine(lambda: adapter, game, opts, level.machine_examples)
         dt = time.perf_counter() - t0
-        label = ", ".join(f"{k}={v}" for k, v in extra.items()) or "default rules"
-        name = f"state machine, stacked decks, {label}"
         if cx is None:
             yield CheckResult(game, name, "examples", level.machine_examples, dt, True)
         else:
@@ -157,9 +180,12 @@ def machine_checks(adapter: EngineAdapter, game: str, level: Level) -> Iterator[
                               f"{cx.get('invariant')}: {cx.get('message')}", cx)
 
 
-def z3_checks(adapter: EngineAdapter, game: str, level: Level) -> Iterator[CheckResult]:
-    """The game's proofs (:mod:`hanafuda_spec.proofs`)."""
-    for o in proof_checks(adapter, game, level.quick):
+def z3_checks(adapter: EngineAdapter, game: str, level: Level,
+              only: Sequence[str] | None = None) -> Iterator[CheckResult]:
+    """The game's proofs (:mod:`hanafuda_spec.proofs`): those named in ``only`` (in the order of
+    :func:`~hanafuda_spec.proofs.proof_check_names`), or every one."""
+    names = proof_check_names(game, level.quick) if only is None else only
+    for o in selected_proof_checks(adapter, game, level.quick, names):
         yield CheckResult(o.game, o.check, "proof", o.examples, o.seconds, o.ok, o.detail, o.counterexample,
                           tuple((c.text, c.gap) for c in o.cases))
 
@@ -169,19 +195,59 @@ def run_checks(adapter: EngineAdapter, games: Sequence[str] | None, level: Level
     return run_checks_in_parallel(lambda: adapter, games, level, seed, 1)
 
 
-#: The parts of a game's checks, each run as one unit by :func:`run_checks_in_parallel`.
+#: The parts of a game's checks: the random play of each option set, the state machines and the
+#: proofs. :func:`plan_units` splits each part into units.
 PARTS = ("random play", "state machines", "proofs")
 
 
-def run_part(make_adapter: Callable[[], EngineAdapter], game: str, part: str, level: Level,
-             seed: int) -> list[CheckResult]:
-    """One part of one game's checks (what a worker process runs), with an adapter of its own."""
+@dataclass(frozen=True)
+class Unit:
+    """A piece of one game's checks that one worker runs with an adapter of its own: the checks
+    named, in report order, all of one part (:data:`PARTS`). Each check runs in exactly one
+    unit, and its result depends only on the game, the level, the seed and its name, never on the
+    other checks of its unit or on the worker: so the report is the same however the units are
+    spread over processes or machines."""
+
+    game: str
+    part: str
+    checks: tuple[str, ...]
+
+
+#: How many proofs make one unit at most. One each: the longest takes about 3 % of a quick run,
+#: and listing a game's proofs again in a worker (to pick out its own) costs a millisecond.
+PROOFS_PER_UNIT = 1
+
+
+def plan_units(games: Sequence[str] | None, level: Level) -> list[Unit]:
+    """The units of every check of these games (every game by default), in report order: for each
+    game, the random play of each option set, each state machine, then its proofs in groups of
+    :data:`PROOFS_PER_UNIT`. Found without running any check (a fraction of a second)."""
+    units: list[Unit] = []
+    for g in games or GAME_KEYS:
+        try:
+            profile_for(g)
+        except ModuleNotFoundError:
+            continue
+        units.extend(Unit(g, PARTS[0], (random_play_name(label),)) for label, _ in option_sets(g))
+        units.extend(Unit(g, PARTS[1], (name,)) for name, _ in _machines(g))
+        proofs = proof_check_names(g, level.quick)
+        units.extend(Unit(g, PARTS[2], tuple(proofs[i:i + PROOFS_PER_UNIT]))
+                     for i in range(0, len(proofs), PROOFS_PER_UNIT))
+    return units
+
+
+def run_unit(make_adapter: Callable[[], EngineAdapter], level: Level, seed: int, unit: Unit) -> list[CheckResult]:
+    """The results of one unit's checks, in order (what a worker runs), with an adapter of its own."""
     adapter = make_adapter()
-    if part == "random play":
-        return list(random_play_checks(adapter, game, level, seed))
-    if part == "state machines":
-        return list(machine_checks(adapter, game, level))
-    return list(z3_checks(adapter, game, level))
+    if unit.part == PARTS[0]:
+        results = list(random_play_checks(adapter, unit.game, level, seed, set(unit.checks)))
+    elif unit.part == PARTS[1]:
+        results = list(machine_checks(adapter, unit.game, level, set(unit.checks)))
+    else:
+        results = list(z3_checks(adapter, unit.game, level, unit.checks))
+    if tuple(r.check for r in results) != unit.checks:
+        raise ValueError(f"{unit.game}, {unit.part}: no such checks, or not in this order: {list(unit.checks)}")
+    return results
 
 
 _T = TypeVar("_T")
@@ -200,17 +266,11 @@ class OrderedMap(Protocol):
 def run_checks_in_parallel(make_adapter: Callable[[], EngineAdapter], games: Sequence[str] | None, level: Level,
                            seed: int, jobs: int, ordered_map: OrderedMap | None = None) -> Iterator[CheckResult]:
     """The checks of :func:`run_checks`, in the same order and with the same results but for their
-    times, with each game's random play, state machines and proofs run as units by ``jobs``
-    worker processes, or by ``ordered_map`` when it is given (``make_adapter`` must be picklable,
-    a class for instance)."""
-    units: list[tuple[str, str]] = []
-    for g in games or GAME_KEYS:
-        try:
-            profile_for(g)
-        except ModuleNotFoundError:
-            continue
-        units.extend((g, part) for part in PARTS)
-    work = partial(_run_unit, make_adapter, level, seed)
+    times, run as the units of :func:`plan_units` by ``jobs`` worker processes, or by
+    ``ordered_map`` when it is given (``make_adapter`` must be picklable, a class for instance).
+    The results are given in report order as soon as every earlier one is in."""
+    units = plan_units(games, level)
+    work = partial(run_unit, make_adapter, level, seed)
     if ordered_map is not None:
         for results in ordered_map(work, units):
             yield from results
@@ -224,24 +284,11 @@ def run_checks_in_parallel(make_adapter: Callable[[], EngineAdapter], games: Seq
             yield from results
 
 
-def _run_unit(make_adapter: Callable[[], EngineAdapter], level: Level, seed: int,
-              unit: tuple[str, str]) -> list[CheckResult]:
-    return run_part(make_adapter, unit[0], unit[1], level, seed)
-
-
 def count_checks(games: Sequence[str] | None, level: Level) -> int:
     """How many checks :func:`run_checks_in_parallel` gives for these games at this level, found
     without running any (a fraction of a second: the proofs are listed by name only), so that a
     report can say "check k of n" from the first check on."""
-    n = 0
-    for g in games or GAME_KEYS:
-        try:
-            profile_for(g)
-        except ModuleNotFoundError:
-            continue
-        n += len(option_sets(g)) + 1 + len(MACHINE_OPTIONS.get(g, ()))
-        n += len(proof_check_names(g, level.quick))
-    return n
+    return sum(len(u.checks) for u in plan_units(games, level))
 
 
 # -- replay -------------------------------------------------------------------------------------------

@@ -38,12 +38,12 @@ A case with no recorded decision fails its check until the game's ``DECISIONS`` 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from hanafuda_spec.adapter import EngineAdapter
-from hanafuda_spec.proofs.common import Case, Outcome, names_only
+from hanafuda_spec.proofs.common import Case, Outcome, names_only, only_checks
 
-__all__ = ["Case", "Outcome", "proof_check_names", "proof_checks", "replay_check"]
+__all__ = ["Case", "Outcome", "proof_check_names", "proof_checks", "replay_check", "selected_proof_checks"]
 
 
 def proof_checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
@@ -71,6 +71,19 @@ def proof_check_names(game: str, quick: bool) -> list[str]:
     no_engine: EngineAdapter = _NoEngine()  # type: ignore[assignment]
     with names_only():
         return [o.check for o in proof_checks(no_engine, game, quick)]
+
+
+def selected_proof_checks(adapter: EngineAdapter, game: str, quick: bool, names: Sequence[str]) -> list[Outcome]:
+    """The outcomes of the checks named (of :func:`proof_check_names`), in the order of
+    :func:`proof_checks`, with only these checks run: a part of a game's proofs that ``verify``
+    hands to a worker. Every check's outcome is the one :func:`proof_checks` gives (its time
+    aside), since a check depends only on the options and ``quick``, never on another check."""
+    wanted = set(names)
+    with only_checks(wanted):
+        out = [o for o in proof_checks(adapter, game, quick) if o.check in wanted]
+    if [o.check for o in out] != list(names):
+        raise ValueError(f"{game}: no such proof checks, or not in this order: {list(names)}")
+    return out
 
 
 def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapping[str, str]) -> str | None:

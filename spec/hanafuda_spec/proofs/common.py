@@ -9,10 +9,12 @@ only reached through the :class:`~hanafuda_spec.adapter.EngineAdapter` to cross-
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TypeVar
 
 from hanafuda_spec import z3layer as z
 from hanafuda_spec.adapter import EngineAdapter
@@ -29,8 +31,14 @@ __all__ = [
     "boundary_piles",
     "decision_table",
     "inductive",
+    "names_only",
+    "once",
+    "only_checks",
     "yaku_checks",
+    "yaku_model",
 ]
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -75,9 +83,41 @@ def names_only() -> Iterator[None]:
         _NAMES_ONLY.reset(token)
 
 
+#: The checks :func:`timed` runs within :func:`only_checks` (``None``: every check).
+_ONLY: ContextVar[frozenset[str] | None] = ContextVar("only_checks", default=None)
+
+
+@contextmanager
+def only_checks(names: Collection[str]) -> Iterator[None]:
+    """Within this block :func:`timed` runs only the checks named here; any other gives the
+    passing placeholder of :func:`names_only` (for the caller to drop). ``verify`` runs a game's
+    proofs as several units this way (:func:`hanafuda_spec.proofs.selected_proof_checks`): each
+    check's function runs in exactly one unit, and what it computes depends only on the options and
+    ``quick``, never on another check having run."""
+    token = _ONLY.set(frozenset(names))
+    try:
+        yield
+    finally:
+        _ONLY.reset(token)
+
+
+def once(make: Callable[[], _T]) -> Callable[[], _T]:
+    """``make()`` at the first call and the same value at every later one: a model that several
+    checks share, built by the first of them that runs (and not at all when :func:`names_only`
+    lists the checks, or :func:`only_checks` skips them all)."""
+    made: list[_T] = []
+
+    def get() -> _T:
+        if not made:
+            made.append(make())
+        return made[0]
+    return get
+
+
 def timed(game: str, check: str, fn: Callable[[], tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]],
           ) -> Outcome:
-    if _NAMES_ONLY.get():
+    only = _ONLY.get()
+    if _NAMES_ONLY.get() or (only is not None and check not in only):
         return Outcome(game, check, True, 0.0)
     t0 = time.perf_counter()
     ok, detail, cx, n, cases = fn()
@@ -157,6 +197,14 @@ class YakuModel:
     def assign(self, pile: Iterable[int]) -> dict[str, int | bool]:
         p = set(pile)
         return {self.prefix + card_var(c): c in p for c in self.deck}
+
+
+@lru_cache(maxsize=256)
+def yaku_model(rows: tuple[YakuDef, ...], deck: tuple[int, ...], prefix: str = "") -> YakuModel:
+    """The :class:`YakuModel` of a table, built once in a process and shared by the checks that use
+    it: ``verify`` runs each check as a unit of its own, and building a table's formulas costs a
+    few hundredths of a second each time. A model is never changed once built."""
+    return YakuModel(rows, deck, prefix)
 
 
 #: Scoring as the spec defines it, for a pile: the (id, points) list expected from the reference.
@@ -309,13 +357,14 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
     group ties, group order, the maximum score (reached by the reference) and the boundary-pile
     cross-check of the reference's scorer. ``total``/``expect`` refine the plain table semantics
     for a game's scoring options."""
-    model = YakuModel(rows, deck)
+    model_of = once(lambda: yaku_model(tuple(rows), tuple(deck)))  # built by the first check that runs
     tot = total or (lambda m: m.total)
     exp = expect or expected_scores
     tag = f"{label}"
 
     if claims:
         def run_claims() -> tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]:
+            model = model_of()
             for nm, cl in claims:
                 r = z.prove(nm, cl(model))
                 if not r.ok:
@@ -327,7 +376,7 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
         yield timed(game, f"z3 catalogue claims, {tag}", run_claims)
 
     def run_subs() -> tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]:
-        s = subsumptions(model)
+        s = subsumptions(model_of())
         return True, "; ".join(s) or "no yaku contains another", {}, 0, ()
     light = quick and only is not None  # a quick run of a further option set: its changes only
     if not light:
@@ -336,12 +385,13 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
     grouped = any(y.group for y in rows)
 
     def run_ties() -> tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]:
-        t = group_ties(model)
+        t = group_ties(model_of())
         return True, "; ".join(t) or "no ties within a group", {}, 0, tuple(Case(x, ties_gap) for x in t)
     if grouped:
         yield timed(game, f"z3 group ties, {tag}", run_ties)
 
     def run_order() -> tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]:
+        model = model_of()
         r = group_order(model)
         if r.ok:
             return True, "proved: a yaku containing another of its group is worth at least as much", {}, 0, ()
@@ -352,6 +402,7 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
         yield timed(game, f"z3 group order, {tag}", run_order)
 
     def run_max(limit: int | None = None) -> tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]:
+        model = model_of()
         best = z.maximize("max", tot(model), [model.size() <= limit] if limit is not None else [])
         if best.value is None:
             return False, "maximum not found (timeout)", {}, 0, ()
@@ -369,6 +420,7 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
         yield timed(game, f"z3 maximum yaku score, at most {bound} cards, {tag}", lambda: run_max(bound))
 
     def run_boundary() -> tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]:
+        model = model_of()
         ok, detail, cx, n = cross_check(adapter, game, options, month, boundary_piles(model, bound, only),
                                         lambda p: exp(model, p), compare_ids)
         return ok, detail, cx, n, ()

@@ -25,10 +25,12 @@ from hanafuda_spec.proofs.common import (
     YakuModel,
     decision_table,
     inductive,
+    once,
     rows_to_check,
     scoring_option_sets,
     timed,
     yaku_checks,
+    yaku_model,
 )
 from hanafuda_spec.shuffle import SplitMix64
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
@@ -99,8 +101,8 @@ def _total_of(values: Mapping[str, str], rows: list[tuple[YakuDef, z.Int]]) -> z
 
 def _readings(values: Mapping[str, str], month: int | None, prefix: str) -> list[YakuModel]:
     if values["sake_cup"] == "either":  # KK-15: both readings, the better one counts
-        return [YakuModel(kk.yaku_table(values, month, s), DECK, prefix) for s in ("animal", "chaff")]
-    return [YakuModel(kk.yaku_table(values, month), DECK, prefix)]
+        return [yaku_model(tuple(kk.yaku_table(values, month, s)), DECK, prefix) for s in ("animal", "chaff")]
+    return [yaku_model(tuple(kk.yaku_table(values, month)), DECK, prefix)]
 
 
 def make_total(values: Mapping[str, str], month: int | None) -> Callable[[YakuModel], z.Int]:
@@ -193,10 +195,10 @@ def _yaku(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
 
 def _run_claims(values: Mapping[str, str], month: int | None, claims: list[tuple[str, Claim]],
                 label: str) -> Iterator[Outcome]:
-    models = _readings(values, month, "")
+    models = once(lambda: _readings(values, month, ""))  # built by the first claim that runs
     for name, fn in claims:
         def run(fn: Claim = fn, name: str = name) -> Result:
-            for m in models:
+            for m in models():
                 if "witness" in name:
                     w = z.find([fn(m)])
                     if w is None:

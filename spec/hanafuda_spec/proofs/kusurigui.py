@@ -15,6 +15,7 @@ Encoded from :mod:`hanafuda_spec.games.kusurigui`; the reference is reached only
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import lru_cache
 
 from hanafuda_spec import z3layer as z
 from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
@@ -74,7 +75,7 @@ def _deal(adapter: EngineAdapter) -> Iterator[Outcome]:
     yield timed(GAME, "z3 deal arithmetic (KG-DEAL, four re-deals)", arithmetic)
 
 
-def _scoring(values: Mapping[str, str], parts: set[tuple[int, int]]
+def _scoring(values: Mapping[str, str], parts: Callable[[], frozenset[tuple[int, int]]]
              ) -> tuple[Callable[[YakuModel], z.Int], Callable[[YakuModel, Sequence[int]], tuple[ScoredYaku, ...]]]:
     """KG-YAKU-1/2 and gap KG-10 over the encoding: stacking without the dekiyaku that are part of a
     bigger one formed (``parts`` found by z3), or only the most valuable (dekiyaku=exclusive)."""
@@ -83,7 +84,7 @@ def _scoring(values: Mapping[str, str], parts: set[tuple[int, int]]
         ids = [y.id for y in m.rows]
         out = []
         for i, v in enumerate(m.values):
-            bigger = [formed[j] for (a, j) in parts if a == i]
+            bigger = [formed[j] for (a, j) in parts() if a == i]
             if values["rainy_overlap"] == "higher" and ids[i] == "rainy-three-brights":
                 bigger.append(formed[ids.index("three-brights")])
             out.append(z.ite(z.any_of(bigger), 0, v))
@@ -105,13 +106,17 @@ def _scoring(values: Mapping[str, str], parts: set[tuple[int, int]]
     return total, expect
 
 
+@lru_cache(maxsize=1)
+def _parts() -> frozenset[tuple[int, int]]:
+    """The strict "part of" pairs of the default table's dekiyaku (found by z3 once in a process,
+    when the first check that needs them runs)."""
+    return frozenset(strict_parts(YakuModel(kg.yaku_table(kg.SPEC.resolve()), DECK)))
+
+
 def _yaku(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
     base_rows = kg.yaku_table(kg.SPEC.resolve())
-    model = YakuModel(base_rows, DECK)
-    parts = strict_parts(model)
-
     def part_of() -> Result:
-        found = {(base_rows[i].id, base_rows[j].id) for i, j in parts}
+        found = {(base_rows[i].id, base_rows[j].id) for i, j in _parts()}
         listed = sorted(f"{a} part of {b}" for a, b in found)
         if found != set(kg.PART_OF):
             return False, (f"z3 finds {sorted(found - set(kg.PART_OF))} not in PART_OF, and PART_OF has "
@@ -122,7 +127,7 @@ def _yaku(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
 
     for k, (label, values) in enumerate(scoring_option_sets(kg.SPEC, YAKU_KEYS)):
         rows = kg.yaku_table(values)
-        total, expect = _scoring(values, parts)
+        total, expect = _scoring(values, _parts)
         only = rows_to_check(rows, base_rows, quick, k == 0)
         if only is not None and not only and label.split("=")[0] in SEMANTIC:
             only = frozenset(y.id for y in rows)
