@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from _bench import rounds_per_second, scorings_per_second
-from hanafuda.engine import Action, Match, RoundSetup, action, fast_shuffled
+from hanafuda.engine import Action, FastRound, Match, RoundSetup, action, fast_shuffled
 from hanafuda.games.kujuroku import GAME, KujurokuState, score_mask
 from hanafuda.records import record_match, validate_stream
 from hanafuda_spec.cards import DAINI
@@ -85,6 +85,18 @@ def per_deal(records: int = 40, reps: int = 20) -> dict[str, float]:
         for order, setup, *_ in deals:
             GAME.start_round(rules, order, setup)
 
+    ids = [[c.id for c in d[0]] for d in deals]
+
+    def deal_then_fast(own: bool) -> Callable[[], None]:
+        """A deal into its fast round as validation makes it: ``deal_fast`` (``own``; ``start_round`` then
+        ``fast_round`` where it gives None), or ``start_round`` then ``fast_round``."""
+        def run() -> None:
+            for order, d in zip(ids, deals, strict=True):
+                if not own or GAME.deal_fast(rules, order, d[1]) is None:
+                    s = GAME.start_round(rules, d[0], d[1])
+                    GAME.fast_round(s)
+        return run
+
     def replay(with_legal: bool) -> Callable[[], None]:
         def run() -> None:
             for s, d in zip(starts, deals, strict=True):
@@ -98,6 +110,22 @@ def per_deal(records: int = 40, reps: int = 20) -> dict[str, float]:
                 fast.state()
         return run
 
+    def fast_replay(own: bool) -> Callable[[], None]:
+        """What validation runs on a deal's fast round: its ``replay`` then ``result()`` (``own``), or the
+        engine's default replay (search of the listed actions), the final state and ``round_result``."""
+        def run() -> None:
+            for s, d in zip(starts, deals, strict=True):
+                fast = GAME.fast_round(s)
+                if fast is None:
+                    continue
+                if own:
+                    assert fast.replay(d[2], 0, len(d[2])) == len(d[2])
+                    assert fast.result() is not None
+                else:
+                    assert FastRound.replay(fast, d[2], 0, len(d[2])) == len(d[2])
+                    GAME.round_result(fast.state())
+        return run
+
     def result() -> None:
         for d in deals:
             GAME.round_result(d[3])
@@ -107,7 +135,10 @@ def per_deal(records: int = 40, reps: int = 20) -> dict[str, float]:
             GAME.settle(rules, d[4], r)
 
     out = {"shuffle (engine)": timed(shuffle), "start_round": timed(deal),
+           "start_round + fast_round": timed(deal_then_fast(False)), "deal_fast": timed(deal_then_fast(True)),
            "fast round: play + state": timed(replay(False)), "fast round: legal + play + state": timed(replay(True)),
+           "fast round: default replay + state + round_result": timed(fast_replay(False)),
+           "fast round: replay + result()": timed(fast_replay(True)),
            "round_result": timed(result), "settle": timed(settle)}
     out["actions per deal"] = sum(len(d[2]) for d in deals) / len(deals)
     return out
@@ -123,4 +154,4 @@ if __name__ == "__main__":
     rate = scorings_per_second(lambda p: score_mask(rules, p), DAINI.cards, largest=20)
     print(f"kujuroku pile scorings/s: {rate:,.0f}")
     for k, v in per_deal().items():
-        print(f"  {k:34s} {v:8.2f}")
+        print(f"  {k:50s} {v:8.2f}")

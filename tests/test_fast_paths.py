@@ -334,6 +334,7 @@ def test_score_resolves_the_same_rules_once_per_options() -> None:
 # values), the dealer's takes at the deal, hand-made positions for the Oni and Jizo meetings that random
 # play seldom reaches, play_match, and validation with the fast replay on and off.
 
+from hanafuda.engine import action  # noqa: E402
 from hanafuda.fishing import Table  # noqa: E402
 from hanafuda.games import kujuroku as kj  # noqa: E402
 from hanafuda_spec.games.kujuroku import JIZO, ONI  # noqa: E402
@@ -369,6 +370,7 @@ def _kujuroku_lockstep_from(state: kj.KujurokuState, policy_seed: int, first: in
         assert fast.state() == state
         played += 1
     assert game.is_terminal(state) and not game.legal_actions(state)
+    assert fast.result() == game.round_result(state)
     return played
 
 
@@ -581,6 +583,227 @@ def test_kujuroku_records_validate_the_same_with_the_fast_replay_under_every_opt
             rec = records.record_match(kj.GAME, None, {option: value}, seed, seed + 1)
             reports = _validate_both_ways(json.dumps(rec).encode() + b"\n")
             assert reports[0] == reports[1] and reports[0][0].ok, (option, value, seed)
+
+
+
+def _kujuroku_candidates(fast: FastRound[Any]) -> list[Action | None]:
+    """Actions to offer the fast replay where it stands: every legal one and equal copies of them (not the
+    shared instances), the plays of every card of the deck alone and onto each card of its number, the
+    jokers' plays (alone and onto cards), takes and collects, other kinds and malformed actions."""
+    idx = kj.INDEX
+    out: list[Action | None] = [None, Action("play"), Action("stop"), Action("play", (10, 11, 12)),
+                                action("play", (ONI,)), action("play", (JIZO,)), action("play", (JIZO, 10)),
+                                action("take", (10,)), action("take", (ONI,)), action("collect", (ONI, 10)),
+                                action("collect", (10, 11)), action("play", (10, ONI)), Action("play", (10,))]
+    out += list(fast.legal())
+    out += [Action(a.kind, a.cards, a.label) for a in fast.legal()]
+    for c in idx.cards:
+        out.append(idx.plays[c.mask])
+        out += list(idx.plays_on.get(c.mask, {}).values())
+        if c.suit:
+            out.append(action("play", (ONI, c.id)))
+    return out
+
+
+def _kujuroku_replay_and_result(rules: kj.KujurokuRules, seed: int, policy_seed: int, rounds: int = 99) -> int:
+    """A match played with the fast rounds (random actions): at every position of every round, every
+    candidate (:func:`_kujuroku_candidates`) offered twice to ``_FastKujuroku.replay`` and to the default
+    ``FastRound.replay`` from that position, which must play the same number of them to the same position;
+    at the end of each round, ``result()`` is ``round_result`` of its final state. Return the rounds played."""
+    game = kj.GAME
+    m: Match[Any, Any] = Match.start(game, rules, seed)
+    rng = SplitMix64(policy_seed)
+    played = 0
+    while not m.over and played < rounds:
+        fast = game.fast_round(m.state)
+        if fast is None:  # a misdeal: Match settles it
+            m = Match.advance(m)
+            continue
+        played += 1
+        while not fast.over():
+            state = fast.state()
+            for a in _kujuroku_candidates(fast):
+                mine, default = kj._FastKujuroku(state), kj._FastKujuroku(state)
+                got = mine.replay([a, a], 0, 2)
+                assert got == FastRound[Any].replay(default, [a, a], 0, 2), (a, state.phase)
+                assert mine.state() == default.state()
+                if got and mine.over():
+                    assert mine.result() == game.round_result(mine.state())
+            legal = fast.legal()
+            fast.play(legal[rng.below(len(legal))])
+        state = fast.state()
+        assert fast.result() == game.round_result(state)
+        m = Match.advance(evolve(m, state=state))
+    return played
+
+
+@given(_options(kj.GAME), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_kujuroku_fast_replay_accepts_what_the_listed_actions_accept(opts: dict[str, str], seed: int,
+                                                                     policy: int) -> None:
+    """``_FastKujuroku.replay`` (a numbered card's play checked on the masks) plays exactly the actions the
+    default replay plays (those ``legal()`` lists, as the same objects), at every step of a match's
+    rounds, to the same position; ``_FastKujuroku.result`` is ``round_result`` of the final state."""
+    rules = _rules(kj.GAME, None, opts)
+    assert _kujuroku_replay_and_result(rules, seed, policy, rounds=3) > 0
+
+
+def test_kujuroku_fast_replay_and_result_under_every_combination_of_options() -> None:
+    """A fixed sweep: the product of every option's values, the first round of a match each."""
+    for n, opts in enumerate(_kujuroku_options()):
+        assert _kujuroku_replay_and_result(kj.GAME.rules(None, opts), 104729 * n, n, rounds=1) > 0, opts
+
+
+def test_kujuroku_fast_replay_and_result_on_the_joker_meetings() -> None:
+    """The hand-made positions (the Oni and Jizo meetings, positions no deal reaches: a joker on the field
+    as a turn starts, the dealer's takes with jokers on the field): every candidate from the first
+    position and after each first action; ``result`` at the end of each round played out."""
+    starts = [_kujuroku_position(h, f, st_, c, o, cap) for _, h, f, st_, c, cap in _KJ_POSITIONS
+              for o in ({"jizo": "on"}, {"jizo": "on", "jizo_timing": "at-capture"})]
+    starts += [s for _, s in _kujuroku_unreached()]
+    starts += [d for ph in (kj.Phase.DEAL_ONI, kj.Phase.DEAL_TRIPLE) for d in _kujuroku_deals(ph, {"jizo": "on"})]
+    for s in starts:
+        for first in range(len(kj.GAME.legal_actions(s))):
+            fast = kj._FastKujuroku(s)
+            step = 0
+            while not fast.over() and step < 3:
+                here = fast.state()
+                for a in _kujuroku_candidates(fast):
+                    mine, default = kj._FastKujuroku(here), kj._FastKujuroku(here)
+                    try:
+                        got = mine.replay([a, a], 0, 2)
+                    except AssertionError:  # a hand-made position without a single remaining card (KJ-ONI-6)
+                        with pytest.raises(AssertionError):
+                            FastRound[Any].replay(default, [a, a], 0, 2)
+                        continue
+                    assert got == FastRound[Any].replay(default, [a, a], 0, 2)
+                    assert mine.state() == default.state()
+                legal = fast.legal()
+                try:
+                    fast.play(legal[first % len(legal)] if step == 0 else legal[0])
+                except AssertionError:
+                    break
+                step += 1
+
+
+def test_kujuroku_records_validate_the_same_with_the_fast_paths_under_every_combination_of_options() -> None:
+    """Validation with the fast paths (the replay on masks, ``result``) on and off gives the same reports,
+    for a record of each combination of option values (``records.FAST_REPLAY``)."""
+    for n, opts in enumerate(_kujuroku_options()):
+        rec = records.record_match(kj.GAME, None, opts, n, n + 1)
+        reports = _validate_both_ways(json.dumps(rec).encode() + b"\n")
+        assert reports[0] == reports[1] and reports[0][0].ok, opts
+
+
+def _kujuroku_dealt_plainly(state: kj.KujurokuState) -> bool:
+    """Whether ``start_round`` gave its first position at once: the dealer to play, nothing taken (no
+    misdeal, no joker on the field, no three of a number: KJ-DEAL-3…6)."""
+    return state.phase is kj.Phase.PLAY and not any(state.table.captured_masks)
+
+
+def _check_kujuroku_deal_fast(rules: kj.KujurokuRules, order: Sequence[int], setup: RoundSetup,
+                              policy: int) -> bool:
+    """``deal_fast`` against ``start_round``: None exactly for the deals not dealt plainly; otherwise the
+    round's first position is the reference's, and it plays the same (legal actions, positions, result)
+    to the end. Return whether it dealt."""
+    state = kj.GAME.start_round(rules, [_KJ_CARDS[i] for i in order], setup)
+    fast = kj.GAME.deal_fast(rules, order, setup)
+    assert (fast is not None) == _kujuroku_dealt_plainly(state)
+    if fast is None:
+        return False
+    rng = SplitMix64(policy)
+    assert fast.state() == state
+    while not fast.over():
+        legal = tuple(fast.legal())
+        assert legal == kj.GAME.legal_actions(state)
+        a = legal[rng.below(len(legal))]
+        fast.play(a)
+        state = kj.GAME.apply(state, a)
+        assert fast.state() == state
+    assert fast.result() == kj.GAME.round_result(state)
+    return True
+
+
+_KJ_FIELD = kj._deal_positions("field")
+
+
+def _kujuroku_clumped(order: list[int], put: Sequence[int]) -> list[int]:
+    """``order`` with the cards ``put`` swapped onto the field's deal positions (three or four of a number,
+    the jokers: what the deal's checks look for)."""
+    order = list(order)
+    for pos, card in zip(_KJ_FIELD, put, strict=False):
+        j = order.index(card)
+        order[pos], order[j] = order[j], order[pos]
+    return order
+
+
+_KJ_PUTS: tuple[tuple[int, ...], ...] = ((), (30, 31, 32), (30, 31, 32, 33), (ONI,), (JIZO,), (ONI, JIZO),
+                                         (ONI, 40, 41, 42), (JIZO, 50, 51, 52), (60, 61, 70, 71, 80, 81))
+
+
+@given(_options(kj.GAME), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(1, 30),
+       st.integers(0, 3), st.sampled_from(_KJ_PUTS))
+def test_kujuroku_deal_fast_is_start_round_then_fast_round(opts: dict[str, str], seed: int, policy: int,
+                                                           number: int, dealer: int, put: tuple[int, ...]) -> None:
+    """KJ-DEAL-2…6: a deal (the jokers and three or four of a number put on the field, or not) dealt by
+    ``deal_fast`` is the round ``start_round`` deals, played the same way to the same result; None
+    exactly for the deals ``start_round`` does not give at once."""
+    rules = _rules(kj.GAME, None, opts)
+    ids = [c.id for c in rules.deck.cards]
+    if not set(put) <= set(ids):
+        reject()
+    seats = rules.seats
+    d = dealer % seats
+    setup = RoundSetup(number, d, tuple(sorted((d + k) % seats for k in range(3))), (30,) * seats)
+    _check_kujuroku_deal_fast(rules, _kujuroku_clumped(fast_shuffled(ids, SplitMix64(seed)), put), setup, policy)
+
+
+def test_kujuroku_deal_fast_under_every_combination_of_options() -> None:
+    """A fixed sweep: the product of every option's values, the deals of two matches each and every
+    field of :data:`_KJ_PUTS` (not vacuous: most deals are dealt fast)."""
+    dealt = tried = 0
+    for n, opts in enumerate(_kujuroku_options()):
+        rules = kj.GAME.rules(None, opts)
+        for seed in range(2):
+            m: Match[Any, Any] = Match.start(kj.GAME, rules, 31 * n + seed)
+            tried += 1
+            dealt += _check_kujuroku_deal_fast(rules, m.deck_order, m.state.setup, seed)
+            ids = list(m.deck_order)
+            for put in _KJ_PUTS:
+                if set(put) <= set(ids):
+                    _check_kujuroku_deal_fast(rules, _kujuroku_clumped(ids, put), m.state.setup, n)
+    assert dealt > tried // 2
+
+
+def test_kujuroku_deal_fast_refuses_an_order_that_is_not_the_deck() -> None:
+    rules = kj.GAME.rules()
+    ids = [c.id for c in rules.deck.cards]
+    setup = RoundSetup(1, 0, (0, 1, 2), (30,) * 4)
+    for bad in (ids[:-1], [*ids, 99], [ids[1], *ids[1:]], [*ids[:-1], JIZO], [*ids[:-1], 999]):
+        assert kj.GAME.deal_fast(rules, bad, setup) is None
+        with pytest.raises((ValueError, KeyError)):
+            kj.GAME.start_round(rules, [_KJ_CARDS[i] for i in bad], setup)
+
+
+@given(_options(kj.GAME), st.integers(0, 2**16), st.integers(0, 2000),
+       st.sampled_from(("play 999", "play 0", "play 1", "play 0 999", "take 10", "collect 0 10", "play 10 11",
+                        "play 10", "stop", "nonsense!", "")), st.integers(0, 9), st.booleans())
+def test_broken_kujuroku_records_get_the_same_report_through_the_fast_paths(opts: dict[str, str], seed: int,
+                                                                            where: int, bad: str, how: int,
+                                                                            act: bool) -> None:
+    """Kujuroku records with an action replaced by an illegal or malformed one, or a claim broken (a
+    round's deltas, reason, yaku, winner, action count, notes or next dealer; the final scores or
+    winners): the same reports with the fast paths (deal_fast, the replay on masks, ``result``, the
+    parser's shortcuts) on and off."""
+    _rules(kj.GAME, None, opts)
+    rec = records.record_match(kj.GAME, None, opts, seed, seed)
+    if act:
+        acts = rec["actions"]
+        assert isinstance(acts, list)
+        acts[where % len(acts)] = bad
+    else:
+        _break_claim(rec, where, how)
+    line = json.dumps(rec).encode() + b"\n"
+    assert _validate(line, True) == _validate(line, False)
 
 # -- end of Kujuroku's fast round ----------------------------------------------------------------
 

@@ -482,6 +482,59 @@ class _Turn:
         return evolve(self.state(Phase.OVER, turn), end=end, winner=winner, won=won, remaining=remaining)
 
 
+def _result(rules: KujurokuRules, d: int, end: str, captive: DainiCard | None, remaining: DainiCard | None,
+            winner: int | None, won: tuple[ScoredYaku, ...], piles: Sequence[int]) -> RoundResult:
+    """:meth:`Kujuroku.round_result` of a round over, from its fields (``d`` the dealer, ``piles`` the
+    captured masks): the reference's and the fast round's (:meth:`_FastKujuroku.result`)."""
+    seats = rules.seats
+    parts = _PARTICIPANTS[seats][d]
+    zeros = (0,) * seats
+    if end == "misdeal":  # KJ-DEAL-3
+        return RoundResult("misdeal", zeros, counts=False, next_dealer=d, notes=(("dealer", d), ("deal-lost", 0)))
+    notes: list[tuple[str, int]] = [("dealer", d)]
+    if captive is not None:
+        notes.append(("oni-captive", captive.id))
+    if remaining is not None:
+        notes.append(("remaining-card", remaining.id))
+    if end == "dekiyaku":
+        w = winner
+        assert w is not None
+        value = sum(y.points for y in won)  # one row unless dekiyaku_count=stack (KJ-YAKU-4)
+        deltas = [0] * seats
+        for i in parts:  # KJ-YAKU-2
+            deltas[i] = 2 * value if i == w else -value
+        lost = w != d  # KJ-END-1
+        notes += [("deal-lost", int(lost)), ("value", value)]
+        yaku = tuple([won if i == w else () for i in range(seats)])
+        return _round_result("dekiyaku", tuple(deltas), w, yaku, None, (d + 1) % seats if lost else d,
+                             tuple(notes))
+    points = _PILE_POINTS[rules.jizo]
+    pts = [points(piles[i]) if i in parts else 0 for i in range(seats)]
+    chips = [spec.chip_score(pts[i]) for i in parts]  # KJ-SCORE-2
+    case = spec.settlement_case(chips)
+    deltas = [0] * seats
+    if case == "two-negative":  # KJ-SCORE-3
+        w = next(i for i, c in zip(parts, chips, strict=True) if c > 0)
+        for i, c in zip(parts, chips, strict=True):
+            if i != w:
+                deltas[i] = c
+                deltas[w] -= c
+    elif case == "two-positive":  # KJ-SCORE-4
+        loser = next(i for i, c in zip(parts, chips, strict=True) if c < 0)
+        for i, c in zip(parts, chips, strict=True):
+            if i != loser:
+                deltas[i] = c
+                deltas[loser] -= c
+    keeps = pts[d] >= max(pts[i] for i in parts)  # KJ-END-1, a tie keeps the deal (KJ-15)
+    if case in ("all-positive", "all-negative") and rules.draw_dealer_stays:
+        keeps = True  # KJ-SCORE-5/6, KJ-END-3 (decision KJ-14)
+    notes.append(("deal-lost", int(not keeps)))
+    notes += [(_CHIP_NOTES[i], c) for i, c in zip(parts, chips, strict=True)]
+    gainers = [i for i in range(seats) if deltas[i] > 0]
+    return _round_result(_SETTLEMENT_REASONS[case], tuple(deltas), gainers[0] if len(gainers) == 1 else None,
+                         _NO_YAKU[seats], tuple(pts), d if keeps else (d + 1) % seats, tuple(notes))
+
+
 class Kujuroku(Game[KujurokuState, KujurokuRules]):
     """Kujuroku under the FudaWiki rules (SEED-001, FW-KJ) and their variations."""
 
@@ -528,6 +581,28 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         if not field & _JOKERS and not counts & (counts >> 1) & _NIBBLE_1:  # no number with three cards
             return state  # the dealer has nothing to take (KJ-DEAL-4/5/6) and plays first
         return self._continue_deal(_Turn(state))
+
+    def deal_fast(self, rules: KujurokuRules, order: Sequence[int],
+                  setup: RoundSetup) -> FastRound[KujurokuState] | None:
+        """:meth:`start_round` then :meth:`fast_round`, for the deals where ``start_round`` returns its
+        first position at once: the whole deck, dealt as KJ-DEAL-2 deals it, with no joker on the field
+        and no number with three or four cards there (so no misdeal, KJ-DEAL-3, and nothing for the
+        dealer to take, KJ-DEAL-4/5/6). Every other deal (and an order that is not the deck) gets None:
+        ``start_round`` deals it."""
+        try:
+            bits = list(map(_BIT_OF_ID.__getitem__, order))
+        except KeyError:
+            return None
+        if len(bits) != len(rules.deck) or sum(bits) != _DECK_MASKS[rules.jizo]:  # (see start_round)
+            return None
+        second, third, mine, field = [sum(get(bits)) for get in _DEAL_GETTERS]
+        counts = _rank_counts(field)
+        if field & _JOKERS or counts & (_NIBBLE_4 | (counts >> 1) & _NIBBLE_1):
+            return None
+        seats, d = rules.seats, setup.dealer
+        hands = [0] * seats
+        hands[(d + 1) % seats], hands[(d + 2) % seats], hands[d] = second, third, mine
+        return _FastKujuroku.dealt(rules, setup, hands, field, tuple(map(_CARD_OF_ID.__getitem__, order[_DEALT:])))
 
     def _continue_deal(self, w: _Turn) -> KujurokuState:
         """The dealer's takes at the deal, in the order of decision KJ-4, then the first turn."""
@@ -789,54 +864,8 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
     def round_result(self, state: KujurokuState) -> RoundResult:
         if state.phase is not Phase.OVER:
             raise ValueError("the round is not over")
-        rules, d = state.rules, state.setup.dealer
-        seats = rules.seats
-        parts = _PARTICIPANTS[seats][d]
-        zeros = (0,) * seats
-        if state.end == "misdeal":  # KJ-DEAL-3
-            return RoundResult("misdeal", zeros, counts=False, next_dealer=d, notes=(("dealer", d), ("deal-lost", 0)))
-        notes: list[tuple[str, int]] = [("dealer", d)]
-        if state.captive is not None:
-            notes.append(("oni-captive", state.captive.id))
-        if state.remaining is not None:
-            notes.append(("remaining-card", state.remaining.id))
-        if state.end == "dekiyaku":
-            w = state.winner
-            assert w is not None
-            value = sum(y.points for y in state.won)  # one row unless dekiyaku_count=stack (KJ-YAKU-4)
-            deltas = [0] * seats
-            for i in parts:  # KJ-YAKU-2
-                deltas[i] = 2 * value if i == w else -value
-            lost = w != d  # KJ-END-1
-            notes += [("deal-lost", int(lost)), ("value", value)]
-            yaku = tuple([state.won if i == w else () for i in range(seats)])
-            return _round_result("dekiyaku", tuple(deltas), w, yaku, None, (d + 1) % seats if lost else d,
-                                 tuple(notes))
-        piles, points = state.table.captured_masks, _PILE_POINTS[rules.jizo]
-        pts = [points(piles[i]) if i in parts else 0 for i in range(seats)]
-        chips = [spec.chip_score(pts[i]) for i in parts]  # KJ-SCORE-2
-        case = spec.settlement_case(chips)
-        deltas = [0] * seats
-        if case == "two-negative":  # KJ-SCORE-3
-            w = next(i for i, c in zip(parts, chips, strict=True) if c > 0)
-            for i, c in zip(parts, chips, strict=True):
-                if i != w:
-                    deltas[i] = c
-                    deltas[w] -= c
-        elif case == "two-positive":  # KJ-SCORE-4
-            loser = next(i for i, c in zip(parts, chips, strict=True) if c < 0)
-            for i, c in zip(parts, chips, strict=True):
-                if i != loser:
-                    deltas[i] = c
-                    deltas[loser] -= c
-        keeps = pts[d] >= max(pts[i] for i in parts)  # KJ-END-1, a tie keeps the deal (KJ-15)
-        if case in ("all-positive", "all-negative") and rules.draw_dealer_stays:
-            keeps = True  # KJ-SCORE-5/6, KJ-END-3 (decision KJ-14)
-        notes.append(("deal-lost", int(not keeps)))
-        notes += [(_CHIP_NOTES[i], c) for i, c in zip(parts, chips, strict=True)]
-        gainers = [i for i in range(seats) if deltas[i] > 0]
-        return _round_result(_SETTLEMENT_REASONS[case], tuple(deltas), gainers[0] if len(gainers) == 1 else None,
-                             _NO_YAKU[seats], tuple(pts), d if keeps else (d + 1) % seats, tuple(notes))
+        return _result(state.rules, state.setup.dealer, state.end, state.captive, state.remaining, state.winner,
+                       state.won, state.table.captured_masks)
 
     def snapshot(self, state: KujurokuState, info: MatchInfo | None = None) -> Snapshot:
         t, seats = state.table, state.rules.seats
@@ -888,6 +917,7 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
 
 #: Card id -> the card's one-bit mask.
 _BIT_OF_ID = {c.id: c.mask for c in INDEX.cards}
+_CARD_OF_ID: dict[int, DainiCard] = INDEX.by_id  #: the deck's cards by id (the stock of a fast deal)
 #: The jokers' bits (the Oni and the Jizo): the only bits out of id order.
 _JOKERS = _ONI | _JIZO
 #: One-bit mask of a numbered card -> ``play 0 <card>`` (the Oni from the hand captures it).
@@ -896,6 +926,14 @@ _ONI_ALONE, _JIZO_PLAY = action(PLAY, (ONI,)), action(PLAY, (JIZO,))
 _PLAYS, _PLAYS_ON = INDEX.plays, INDEX.plays_on  #: ``play c`` and ``play c t`` by the masks of c and t
 #: One-bit mask of a numbered card -> ``take <card>``.
 _TAKES = {c.mask: action(TAKE, (c.id,)) for c in INDEX.cards if c.suit}
+#: ``play c`` and ``play c t`` of a numbered card c (the shared instances the legal plays list), by the id
+#: of the object, -> the masks of c and of t (0 for none): the fast replay's one lookup. Keyed by
+#: identity: INDEX keeps these objects alive, so no other object has their ids. The jokers' plays are
+#: not in it (the fast replay searches the listed actions for them).
+_NUMBERED_PLAYS: dict[int, tuple[int, int]] = {
+    **{id(a): (m, 0) for m, a in _PLAYS.items() if m & _NUMBERED},
+    **{id(a): (m, t) for m, on in _PLAYS_ON.items() if m & _NUMBERED for t, a in on.items()},
+}
 
 
 class _FastKujuroku(FastRound[KujurokuState]):
@@ -909,12 +947,12 @@ class _FastKujuroku(FastRound[KujurokuState]):
     checked where :class:`_Turn` checks them (KJ-YAKU-1, KJ-27, KJ-ONI-7)."""
 
     __slots__ = ("after_draw", "captive", "confirmed", "dealer", "draws", "end", "field", "hands", "oni_from_hand",
-                 "orders", "out", "pending", "phase", "piles", "remaining", "start", "stock", "table", "top", "turn",
-                 "winner", "won")
+                 "orders", "out", "pending", "phase", "piles", "remaining", "rules", "setup", "stock", "table", "top",
+                 "turn", "winner", "won")
 
     def __init__(self, s: KujurokuState) -> None:
         t, rules = s.table, s.rules
-        self.start = s
+        self.rules, self.setup = rules, s.setup
         self.after_draw, self.confirmed, self.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
         self.dealer = s.setup.dealer
         self.orders = _TURN_ORDER[rules.seats][self.dealer]  #: seat -> participants in turn order from it
@@ -926,6 +964,38 @@ class _FastKujuroku(FastRound[KujurokuState]):
 
     def over(self) -> bool:
         return self.phase is _OVER
+
+    def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
+        """:meth:`FastRound.replay`, a numbered card's play checked on the masks: the legal plays list
+        ``play c`` when c is in the hand of the player to move and the field does not hold exactly two
+        cards of its number (KJ-CAP-1/2/4/5/6), ``play c t`` when it holds two, t one of them (KJ-CAP-3).
+        The jokers' plays, a field with a joker on it, and the phases other than the hand play search
+        the listed actions as the default does."""
+        plays, matched, default = _NUMBERED_PLAYS.get, _MATCHED_BY, FastRound.replay
+        while pos < stop:
+            phase = self.phase
+            a = actions[pos]
+            found = plays(id(a)) if phase is _PLAY and not self.field & _JOKERS else None
+            if found is None:
+                if phase is _OVER:
+                    break
+                nxt = default(self, actions, pos, pos + 1)
+                if nxt == pos:
+                    break
+                pos = nxt
+                continue
+            c, t = found
+            if not self.hands[self.turn] & c:
+                break
+            m = self.field & matched[c]
+            if m.bit_count() == 2:
+                if not t & m:
+                    break
+            elif t:
+                break
+            self.play(a)  # type: ignore[arg-type]  # (found in the table: an Action)
+            pos += 1
+        return pos
 
     def legal(self) -> Sequence[Action]:
         phase, field = self.phase, self.field
@@ -1249,12 +1319,36 @@ class _FastKujuroku(FastRound[KujurokuState]):
         self.phase = _PLAY
         self._dekiyaku()  # KJ-YAKU-1: after the dealer's takes
 
+    def result(self) -> RoundResult | None:
+        """:meth:`Kujuroku.round_result` of :meth:`state`, from the round's own fields (:func:`_result`)."""
+        if self.phase is not _OVER:
+            raise ValueError("the round is not over")
+        return _result(self.rules, self.dealer, self.end, self.captive, self.remaining, self.winner, self.won,
+                       self.piles)
+
+    @classmethod
+    def dealt(cls, rules: KujurokuRules, setup: RoundSetup, hands: list[int], field: int,
+              stock: tuple[DainiCard, ...]) -> _FastKujuroku:
+        """The round at a deal that leaves the dealer nothing to take (:meth:`Kujuroku.deal_fast`): what
+        ``__init__`` sets from the first position :meth:`Kujuroku.start_round` gives then (the phase
+        PLAY, the dealer to move, empty piles, the other fields at their defaults)."""
+        f: _FastKujuroku = _new(cls)
+        f.rules, f.setup = rules, setup
+        f.after_draw, f.confirmed, f.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
+        f.dealer = f.turn = setup.dealer
+        f.orders = _TURN_ORDER[rules.seats][f.dealer]
+        f.hands, f.field, f.piles = hands, field, [0] * rules.seats
+        f.stock, f.top = stock, 0
+        f.phase, f.pending = _PLAY, None
+        f.out, f.captive, f.oni_from_hand, f.draws = (), None, False, 0
+        f.end, f.winner, f.won, f.remaining = "", None, (), None
+        return f
+
     def state(self) -> KujurokuState:
-        s = self.start
         table = _new_table(tuple(self.hands), self.field, self.stock[self.top:], tuple(self.piles))
         new: KujurokuState = _new(KujurokuState)
-        new.__dict__.update(rules=s.rules, setup=s.setup, table=table, phase=self.phase, turn=self.turn, out=self.out,
-                            pending=self.pending, captive=self.captive, oni_from_hand=self.oni_from_hand,
+        new.__dict__.update(rules=self.rules, setup=self.setup, table=table, phase=self.phase, turn=self.turn,
+                            out=self.out, pending=self.pending, captive=self.captive, oni_from_hand=self.oni_from_hand,
                             draws=self.draws, end=self.end, winner=self.winner, won=self.won, remaining=self.remaining)
         return new
 
