@@ -1221,3 +1221,20 @@ def test_fast_actions_leave_every_entry_that_is_not_plain_to_the_reference_loop(
     mixed = [ActionEntry("play 10"), ActionEntry("play 10", seat=0), ActionEntry("stop"), ActionEntry("", draw=11),
              ActionEntry("stop", captures=[1, 2]), ActionEntry("stop")]  # type: ignore[arg-type]
     assert records._fast_actions(mixed) == [play, None, None, None, None, stop]
+
+
+# -- mutation run 7 ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [65, 86])
+def test_fast_shuffled_of_more_than_64_items_takes_a_rejected_output_as_the_spec_does(size: int) -> None:
+    """Beyond 64 items (more than any deck; the precomputed rejection limits stop there) the shuffle is
+    the spec's, rejections included: a generator whose first output is the smallest one ``below(size)``
+    rejects gives the same order and generator state (reference/hanafuda/engine.py: the size test
+    negated sent these sizes to the lanes, whose safe bound holds up to 64 only; 2**64 % 86 is 84)."""
+    limit = (1 << 64) - (1 << 64) % size
+    seed = (_unmix(limit) - _GOLDEN) & _MASK64
+    assert SplitMix64(seed).next() == limit
+    a, b = SplitMix64(seed), SplitMix64(seed)
+    assert fast_shuffled(list(range(size)), a) == shuffled(list(range(size)), b)
+    assert a.state == b.state

@@ -360,3 +360,30 @@ def test_no_action_once_the_match_is_over(game: str) -> None:
         a.apply(acts[rng.below(len(acts))])
     with pytest.raises(GameOverError, match="match is over"):
         a.match.apply(Action.parse("play 10"))
+
+
+# -- mutation run 7 ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "g"), _games(), ids=GAME_KEYS)
+def test_a_snapshot_of_the_first_round_without_match_info_is_the_same(game: str, g: Any) -> None:
+    """``snapshot(state)`` without the match's info shows the same scores as with it in the first round
+    (no points yet), in each game (reference/hanafuda/games/kekoro.py and musashino.py: the default
+    scores' 0 made 1 gave seat 0 a point)."""
+    a = _play(game, {}, 1)
+    m = a.match
+    assert m.info.rounds_played == 0
+    assert g.snapshot(m.state) == g.snapshot(m.state, m.info)
+
+
+def test_an_illegal_action_error_says_why_and_names_the_rule() -> None:
+    """The text of ``IllegalActionError`` is its reason followed by its rule id, as the command line
+    shows it (reference/hanafuda/engine.py: the call to ``ValueError.__init__`` deleted left it empty)."""
+    from hanafuda.engine import Action, IllegalActionError
+
+    a = _play("koikoi", {}, 1)
+    with pytest.raises(IllegalActionError) as caught:
+        a.match.apply(Action.parse("stop"))
+    err = caught.value
+    assert err.reason and err.rule_id.startswith("KK-")
+    assert str(err) == f"{err.reason} [{err.rule_id}]"
