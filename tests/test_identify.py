@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from hanafuda.cli import main
-from hanafuda.identify import identify, parse_all
+from hanafuda.identify import _Search, identify, parse_all
+from hanafuda.parallel import Executor
 from hanafuda.records import record_match, replay
 from hanafuda.registry import game
 from hanafuda_spec.games.koikoi import SPEC
@@ -17,6 +19,8 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 KK = game("koikoi")
+T = TypeVar("T")
+R = TypeVar("R")
 OPTIONS = list(SPEC.options)
 #: Game lengths the property test draws (longer games only make the records slower to replay).
 SHORT = ("1", "3")
@@ -104,3 +108,58 @@ def test_identify_missing_file_and_unknown_game(capsys: pytest.CaptureFixture[st
     assert main(["identify", "nosuchgame", "/nonexistent/x.jsonl"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 2 and "Traceback" not in err
+
+
+class _Lazy(Executor):
+    """Workers, as the search sees them (``in_process`` False: batches, starts searched as tasks), but
+    each task run here only when its result is asked for: a task the search no longer wants is never run,
+    as a cancelled one in a pool."""
+
+    workers = 2
+    in_process = False
+    where = "test"
+
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
+        for item in items:
+            self.ran.append(getattr(fn, "__name__", "fits"))
+            yield fn(item)
+
+
+def test_identify_with_workers_equals_one_process_when_several_starts_tie() -> None:
+    """One broken record: no assignment explains every record, every ruleset ties at the start and each
+    is searched (the first here in batches, the others one task each): the same answer as one process."""
+    docs = _records("battle-hanafuda", {"length": "1", "seven_double": "off"}, range(4))
+    docs[1] = {**docs[1], "actions": ["koikoi", *docs[1]["actions"][1:]]}
+    recs, bad = parse_all(docs)
+    assert not bad
+    lazy = _Lazy()
+    assert identify("koikoi", recs, lazy) == identify("koikoi", recs)
+    assert lazy.ran.count("_search_of") == len(SPEC.rulesets) - 1
+
+
+def test_identify_with_workers_stops_at_the_first_start_that_explains_every_record(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The starts are searched in order, and the first whose end point explains every record ends the
+    search: with workers, the searches of the later starts are cancelled (not run), and the answer is the
+    one process's. (A search that ends with every record valid is made up here: the second start's.)"""
+    docs = _records("battle-hanafuda", {"length": "1", "seven_double": "off"}, range(3))
+    docs[0] = {**docs[0], "actions": ["koikoi", *docs[0]["actions"][1:]]}
+    recs, _ = parse_all(docs)
+    searched: list[str] = []
+    run = _Search.run
+
+    def pretend(self: _Search, values: Any, score: Any) -> Any:
+        searched.append(self.ruleset)
+        found = run(self, values, score)
+        return ((len(recs), 0), found[1]) if len(searched) in (2, 4) else found  # the second start of each run
+
+    monkeypatch.setattr(_Search, "run", pretend)
+    alone = identify("koikoi", recs)
+    first = list(searched)
+    lazy = _Lazy()
+    assert identify("koikoi", recs, lazy) == alone
+    assert searched == first + first and len(first) == 2
+    assert lazy.ran.count("_search_of") == 1  # the second start's; the third and later never ran

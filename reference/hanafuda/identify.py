@@ -56,12 +56,12 @@ actions a second, so a thousand records take minutes (measured in docs/engines.m
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Generator, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from hanafuda_spec.catalogue import GameSpec
+from hanafuda_spec.catalogue import GameSpec, RulesetSpec
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import LIMITS, GameRecord, Problem, parse_record
 
@@ -144,6 +144,12 @@ class _Scorer:
         self.refuters: list[int] = []  # the records that last ruled an assignment out (see fits_any)
         #: whether records are replayed by workers, in batches (else here, one by one)
         self.batched = executor is not None and not executor.in_process
+        self.elsewhere = 0  # replays done by workers for searches of their own (not in the cache)
+
+    def report(self) -> None:
+        """Tell ``on_progress`` how many replays are done."""
+        if self.on_progress is not None:  # how many the search takes is not known ahead
+            self.on_progress(len(self.cache) + self.elsewhere, None)
 
     def summary(self, i: int, ruleset: str, values: Assignment) -> Summary:
         """Record ``i`` under the rules: its first problem and its progress (:func:`_summary`)."""
@@ -151,8 +157,7 @@ class _Scorer:
         found = self.cache.get(key)
         if found is None:
             found = self.cache[key] = _summary((i, self.recs[i]), ruleset, values)
-            if self.on_progress is not None:  # replays done; how many the search takes is not known ahead
-                self.on_progress(len(self.cache), None)
+            self.report()
         return found
 
     def first_problem(self, i: int, ruleset: str, values: Assignment) -> Problem | None:
@@ -181,15 +186,14 @@ class _Scorer:
         ex = self.executor
         if ex is None or not self.batched:
             return
-        missing = list(dict.fromkeys(k for k in keys if k not in self.cache))
+        missing = sorted(dict.fromkeys(k for k in keys if k not in self.cache), key=lambda k: k[0])
         if len(missing) < 2:
             return
         chunk = max(1, len(missing) // (4 * ex.workers))
         items = [(i, self.recs[i], ruleset, values) for i, ruleset, values in missing]
         for key, found in zip(missing, ex.map(_summary_of, items, chunksize=chunk), strict=True):
             self.cache[key] = found
-            if self.on_progress is not None:
-                self.on_progress(len(self.cache), None)
+            self.report()
 
     def fits_any(self, groups: Sequence[Sequence[Assignment]], ruleset: str, ok: Sequence[int]) -> list[bool]:
         """For each group of assignments, whether one of them lets every record of ``ok`` validate.
@@ -221,8 +225,7 @@ class _Scorer:
                 answer[cand] = refuter is None
                 if refuter is not None:
                     self._refuted_by(refuter)
-            if self.on_progress is not None:
-                self.on_progress(len(self.cache), None)
+            self.report()
         return [any(answer[c] for c in group) for group in groups]
 
     def _fits(self, cand: Assignment, ruleset: str, ok: Sequence[int]) -> bool:
@@ -246,7 +249,7 @@ def _summary(item: tuple[int, GameRecord], ruleset: str, values: Assignment) -> 
     found at that same place (a claim whose deltas, notes and yaku all differ is further from right than
     one whose deltas alone differ). This is what a worker runs."""
     i, rec = item
-    probs = replay(replace(rec, ruleset=ruleset, options=dict(values)), i + 1).problems
+    probs = replay(rec, i + 1, ruleset=ruleset, options=dict(values)).problems  # the record's own rules ignored
     if not probs:
         return None, 0
     first = probs[0]
@@ -389,17 +392,28 @@ def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | Non
     starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)
               for order, rs in enumerate(spec.rulesets)]
     top = max(s[0][0] for s in starts)
-    for start, order, rs in sorted(starts, key=lambda s: (s[0], -s[1]), reverse=True):
-        if start[0] != top:
-            continue  # only the rulesets under which the most records validate are searched further
-        if best is not None and best[0][0] == len(recs):
-            break  # a start searched earlier explains every record
-        score, values = _Search(spec, sc, rs.name).run(tuple(sorted(spec.resolve(rs.name).items())), start)
-        base = dict(spec.resolve(rs.name))
-        changed = sum(1 for k, v in values if base[k] != v)
-        key = (score, -changed, -order, rs.name, values)
-        if best is None or key[:3] > best[:3]:
-            best = key
+    # only the rulesets under which the most records validate are searched further
+    tied = [(start, order, rs) for start, order, rs in sorted(starts, key=lambda s: (s[0], -s[1]), reverse=True)
+            if start[0] == top]
+    ahead: Iterator[tuple[Score, Assignment]] | None = None
+    try:
+        for nth, (start, order, rs) in enumerate(tied):
+            if best is not None and best[0][0] == len(recs):
+                break  # a start searched earlier explains every record
+            if nth == 1 and sc.batched:  # the first start left records unexplained: the others in the workers
+                ahead = _searched_in_workers(spec, sc, tied[1:])
+            if ahead is not None:
+                score, values = next(ahead)
+            else:
+                score, values = _Search(spec, sc, rs.name).run(tuple(sorted(spec.resolve(rs.name).items())), start)
+            base = dict(spec.resolve(rs.name))
+            changed = sum(1 for k, v in values if base[k] != v)
+            key = (score, -changed, -order, rs.name, values)
+            if best is None or key[:3] > best[:3]:
+                best = key
+    finally:
+        if isinstance(ahead, Generator):
+            ahead.close()  # the searches not begun are cancelled
     assert best is not None
     _, _, _, ruleset, values = best
     base = dict(spec.resolve(ruleset))
@@ -417,6 +431,45 @@ def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | Non
         if p is not None:
             unexplained.append(Unexplained(i + 1, p.rule_id, str(p)))
     return Identification(spec.key, ruleset, options, undetermined, len(recs), valid, tuple(unexplained))
+
+
+def _searched_in_workers(spec: GameSpec, sc: _Scorer,
+                         starts: Sequence[tuple[Score, int, RulesetSpec]]) -> Generator[tuple[Score, Assignment]]:
+    """The end points of the searches from ``starts``, in their order: every search is one task, run
+    whole by one worker with its own cache (:func:`_search_of`), all sent at once, so that the workers
+    search different starts side by side rather than waiting on each other at every step. The end points
+    are those of the same searches here (a search depends only on its start and the records); the
+    summaries of every record at each end point join this process's cache. Closing the generator
+    cancels the searches not begun (one under way finishes in its worker)."""
+    assert sc.executor is not None
+    tasks = []
+    for start, _, rs in starts:
+        values = tuple(sorted(spec.resolve(rs.name).items()))
+        tasks.append((spec.key, sc.recs, rs.name, values, start,
+                      [sc.summary(i, rs.name, values) for i in range(len(sc.recs))]))
+    results = sc.executor.map(_search_of, tasks, chunksize=1)
+    try:
+        for (_, _, rs), (score, values, summaries, replays) in zip(starts, results, strict=True):
+            for i, found in enumerate(summaries):
+                sc.cache.setdefault((i, rs.name, values), found)
+            sc.elsewhere += replays
+            sc.report()
+            yield score, values
+    finally:
+        if isinstance(results, Generator):
+            results.close()
+
+
+def _search_of(task: tuple[str, Sequence[GameRecord], str, Assignment, Score, Sequence[Summary]]
+               ) -> tuple[Score, Assignment, list[Summary], int]:
+    """What a worker runs for :func:`_searched_in_workers`: the search from one start (``_Search.run``,
+    in this process, the start's summaries given); its end score and assignment, the summary of every
+    record there, and how many records it replayed."""
+    key, recs, ruleset, values, start, known = task
+    sc = _Scorer(recs)
+    sc.cache.update(((i, ruleset, values), found) for i, found in enumerate(known))
+    score, end = _Search(game(key).spec, sc, ruleset).run(values, start)
+    return score, end, [sc.summary(i, ruleset, end) for i in range(len(recs))], len(sc.cache) - len(known)
 
 
 def _undetermined(spec: GameSpec, sc: _Scorer, ruleset: str, values: Assignment) -> dict[str, tuple[str, ...]]:

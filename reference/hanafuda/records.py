@@ -27,6 +27,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import IO, Any
 
 from hanafuda_spec.catalogue import OptionError
@@ -450,7 +451,7 @@ def _rules(g: AnyGame, ruleset: str | None, options: Mapping[str, str]) -> Any:
         return g.rules(ruleset, options)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=1024)
 def _cached_rules(g: AnyGame, ruleset: str | None, options: tuple[tuple[str, str], ...]) -> Any:
     return g.rules(ruleset, dict(options))  # an OptionError propagates, and nothing is cached
 
@@ -814,24 +815,33 @@ def score_breakdown(g: AnyGame, rules: Any, result: RoundResult) -> str:
     return " | ".join(parts)
 
 
-def _yaku_rules(g: AnyGame, rules: Any) -> dict[str, str]:
+def _yaku_rules(g: AnyGame, rules: Any) -> Mapping[str, str]:
     """Yaku id -> the rule id that defines it, from the game spec's yaku table (empty for a game
     whose spec has none)."""
+    values = getattr(rules, "values", None)
+    if not isinstance(values, tuple):
+        values = tuple(sorted(g.spec.resolve().items()))
+    return _yaku_rules_of(g.spec.key, values)
+
+
+@functools.lru_cache(maxsize=256)
+def _yaku_rules_of(key: str, values: tuple[tuple[str, str], ...]) -> Mapping[str, str]:
+    """:func:`_yaku_rules` of a game's resolved option values (once per rules: a failing claim of every
+    record under the same rules names the same yaku)."""
     import inspect
     from importlib import import_module
 
-    fn = getattr(import_module(f"hanafuda_spec.games.{g.spec.key}"), "yaku_table", None)
+    fn = getattr(import_module(f"hanafuda_spec.games.{key}"), "yaku_table", None)
     if fn is None:
-        return {}
-    values = dict(rules.values) if isinstance(getattr(rules, "values", None), tuple) else g.spec.resolve()
-    extra = [None] * (len(inspect.signature(fn).parameters) - 1 - sum(
-        1 for p in inspect.signature(fn).parameters.values() if p.default is not inspect.Parameter.empty))
+        return MappingProxyType({})
+    params = inspect.signature(fn).parameters.values()
+    extra = [None] * (len(params) - 1 - sum(1 for p in params if p.default is not inspect.Parameter.empty))
     out: dict[str, str] = {}
-    for y in fn(values, *extra):
+    for y in fn(dict(values), *extra):
         rid = getattr(y, "rule", None)
         if isinstance(rid, str):
             out.setdefault(y.id, rid)
-    return out
+    return MappingProxyType(out)
 
 
 def _explain(g: AnyGame, state: Any, a: Action) -> tuple[str, str]:

@@ -314,7 +314,16 @@ def _subsets(mask: int) -> list[int]:
         sub = (sub - 1) & mask
 
 
+@functools.lru_cache(maxsize=512)
+def _found_table(rows: tuple[tuple[int, _Compiled], ...], cards: int) -> dict[int, tuple[_Found, ...]]:
+    """What a block's rows find in each subset of its cards (shared by every table holding the block)."""
+    return {sub: _found(rows, sub) for sub in _subsets(cards)}
+
+
+@functools.lru_cache(maxsize=512)
 def _blocks(rows: tuple[_Compiled, ...]) -> tuple[_Block, ...]:
+    """The blocks of compiled rows (cached by the rows: assignments that differ only in options the
+    yaku table does not read, as ``identify`` tries by the hundred, share one table)."""
     runs: list[list[tuple[int, _Compiled]]] = []
     for i, y in enumerate(rows):
         if y.group is not None and runs and runs[-1][0][1].group == y.group:
@@ -329,16 +338,21 @@ def _blocks(rows: tuple[_Compiled, ...]) -> tuple[_Block, ...]:
             doubled |= y.doubled
             cards |= y.pool | y.required | y.forbidden | y.extra_pool | y.doubled
         block = tuple(run)
-        lookup = ({sub: _found(block, sub) for sub in _subsets(cards)}
-                  if cards.bit_count() <= _LOOKUP_BITS else None)
+        lookup = _found_table(block, cards) if cards.bit_count() <= _LOOKUP_BITS else None
         out.append(_Block(pool, doubled, min(y.need for _, y in run), block, cards, lookup))
     return tuple(out)
+
+
+def _rows(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
+          called: bool = False) -> tuple[_Compiled, ...]:
+    """The catalogue's yaku table for these options, compiled to masks."""
+    return tuple(_compile(y) for y in spec.yaku_table(dict(values), month, sake, called))
 
 
 @functools.lru_cache(maxsize=256)
 def _table(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
            called: bool = False) -> tuple[_Block, ...]:
-    return _blocks(tuple(_compile(y) for y in spec.yaku_table(dict(values), month, sake, called)))
+    return _blocks(_rows(values, month, sake, called))
 
 
 _WILLOW = INDEX.suit_mask(11)
@@ -521,7 +535,13 @@ def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | 
             called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
     """The fastest scorer for a table: :class:`_Scorer` (as ``_Scorer.function``) where it applies,
     else :func:`_score_with`."""
-    table = _table(values, month, sake, called)
+    return _scorer_of(_rows(values, month, sake, called))
+
+
+@functools.lru_cache(maxsize=512)
+def _scorer_of(rows: tuple[_Compiled, ...]) -> Callable[[int], tuple[ScoredYaku, ...]]:
+    """:func:`_scorer` of compiled rows (built once per distinct table, whatever options led to it)."""
+    table = _blocks(rows)
     if _Scorer.applies(table):
         return _Scorer(table).function()
     return lambda pile: tuple(_score_with(table, pile))
