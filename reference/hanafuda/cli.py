@@ -36,6 +36,7 @@ from hanafuda_spec.catalogue import OptionError
 
 import hanafuda
 from hanafuda import commands
+from hanafuda._malloc import keep_freed_memory
 from hanafuda.commands._common import EXIT_CODES, HelpFormatter, UsageError
 from hanafuda.engine import ActionSyntaxError, IllegalActionError
 from hanafuda.registry import UnknownGameError
@@ -109,6 +110,7 @@ def _silence_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    keep_freed_memory()  # glibc's allocator: keep freed memory (hanafuda._malloc; never changes a result)
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         args = parse(args_list)

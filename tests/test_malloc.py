@@ -1,0 +1,52 @@
+"""``hanafuda._malloc``: glibc's thresholds set by the program, and nothing done elsewhere."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+
+import pytest
+from hanafuda import _malloc
+from hanafuda.cli import main
+
+
+def _glibc() -> bool:
+    try:
+        return sys.platform.startswith("linux") and (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc")
+    except (ValueError, OSError):
+        return False
+
+
+def test_the_thresholds_are_set_under_glibc_and_setting_them_again_is_harmless() -> None:
+    assert _malloc.keep_freed_memory() is _glibc()
+    assert _malloc.keep_freed_memory() is _glibc()
+
+
+def test_without_mallopt_nothing_is_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_libc(name: object) -> object:
+        raise OSError("no C library here")
+
+    monkeypatch.setattr(ctypes, "CDLL", no_libc)
+    assert _malloc.keep_freed_memory() is False
+
+
+def test_not_glibc_nothing_is_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "confstr", lambda name: None)
+    assert _malloc.keep_freed_memory() is False
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert _malloc.keep_freed_memory() is False
+
+
+def test_the_program_sets_them_before_anything_else(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    calls: list[str] = []
+
+    def record() -> bool:
+        calls.append("set")
+        return True
+
+    monkeypatch.setattr("hanafuda.cli.keep_freed_memory", record)
+    assert main(["nosuchcommand"]) == 2
+    assert calls == ["set"]
+    capsys.readouterr()
