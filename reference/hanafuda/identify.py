@@ -138,7 +138,10 @@ class _Scorer:
     def __init__(self, recs: Sequence[GameRecord], executor: Executor | None = None,
                  on_progress: OnProgress | None = None) -> None:
         self.recs = recs
-        self.cache: dict[tuple[int, str, Assignment], Summary] = {}
+        #: (ruleset, assignment) -> record number -> its summary: the replays done (an assignment's long
+        #: tuple is hashed once for all of its records, not once per record)
+        self.cache: dict[tuple[str, Assignment], dict[int, Summary]] = {}
+        self.replays = 0  # replays done here or by workers for this process
         self.executor = executor
         self.on_progress = on_progress
         self.refuters: list[int] = []  # the records that last ruled an assignment out (see fits_any)
@@ -149,14 +152,23 @@ class _Scorer:
     def report(self) -> None:
         """Tell ``on_progress`` how many replays are done."""
         if self.on_progress is not None:  # how many the search takes is not known ahead
-            self.on_progress(len(self.cache) + self.elsewhere, None)
+            self.on_progress(self.replays + self.elsewhere, None)
+
+    def known(self, ruleset: str, values: Assignment) -> dict[int, Summary]:
+        """The summaries found so far under the rules, by record number (filled in as records are replayed)."""
+        key = (ruleset, values)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = {}
+        return found
 
     def summary(self, i: int, ruleset: str, values: Assignment) -> Summary:
         """Record ``i`` under the rules: its first problem and its progress (:func:`_summary`)."""
-        key = (i, ruleset, values)
-        found = self.cache.get(key)
+        known = self.known(ruleset, values)
+        found = known.get(i)
         if found is None:
-            found = self.cache[key] = _summary((i, self.recs[i]), ruleset, values)
+            found = known[i] = _summary((i, self.recs[i]), ruleset, values)
+            self.replays += 1
             self.report()
         return found
 
@@ -165,9 +177,11 @@ class _Scorer:
 
     def score(self, idx: Sequence[int], ruleset: str, values: Assignment) -> Score:
         self.prefetch(idx, ruleset, values)
+        known = self.known(ruleset, values)
         valid = progress = 0
         for i in idx:
-            p, g = self.summary(i, ruleset, values)
+            found = known.get(i)
+            p, g = found if found is not None else self.summary(i, ruleset, values)
             if p is None:
                 valid += 1
             progress += g
@@ -177,22 +191,29 @@ class _Scorer:
         """With an executor of worker processes or a cluster, replay there the records of ``idx``
         not yet replayed under each assignment, in one batch (the same summaries as one by one; only
         the time differs)."""
-        if self.batched:
-            self.prefetch_keys([(i, ruleset, values) for values in assignments for i in idx])
+        self.prefetch_groups([(ruleset, values, idx) for values in assignments])
 
-    def prefetch_keys(self, keys: Sequence[tuple[int, str, Assignment]]) -> None:
-        """:meth:`prefetch` of any records, rulesets and assignments at once: one batch for the
-        workers, so that they are not left waiting between small ones."""
+    def prefetch_groups(self, groups: Sequence[tuple[str, Assignment, Sequence[int]]]) -> None:
+        """:meth:`prefetch` of any rulesets, assignments and records at once (``(ruleset, assignment,
+        records)`` groups): one batch for the workers, so that they are not left waiting between small ones."""
         ex = self.executor
         if ex is None or not self.batched:
             return
-        missing = sorted(dict.fromkeys(k for k in keys if k not in self.cache), key=lambda k: k[0])
+        missing: list[tuple[int, dict[int, Summary], str, Assignment]] = []
+        seen: set[tuple[str, Assignment]] = set()
+        for ruleset, values, idx in groups:
+            if (ruleset, values) not in seen:
+                seen.add((ruleset, values))
+                known = self.known(ruleset, values)
+                missing.extend((i, known, ruleset, values) for i in idx if i not in known)
         if len(missing) < 2:
             return
+        missing.sort(key=lambda m: m[0])  # by record: a chunk carries a few records (each pickled once in it)
         chunk = max(1, len(missing) // (4 * ex.workers))
-        items = [(i, self.recs[i], ruleset, values) for i, ruleset, values in missing]
-        for key, found in zip(missing, ex.map(_summary_of, items, chunksize=chunk), strict=True):
-            self.cache[key] = found
+        items = [(i, self.recs[i], ruleset, values) for i, _, ruleset, values in missing]
+        for (i, known, _, _), found in zip(missing, ex.map(_summary_of, items, chunksize=chunk), strict=True):
+            known[i] = found
+            self.replays += 1
             self.report()
 
     def fits_any(self, groups: Sequence[Sequence[Assignment]], ruleset: str, ok: Sequence[int]) -> list[bool]:
@@ -206,22 +227,27 @@ class _Scorer:
             return [any(self._fits(cand, ruleset, ok) for cand in group) for group in groups]
         cands = list(dict.fromkeys(c for group in groups for c in group))
         answer: dict[Assignment, bool] = {}
-        todo: list[tuple[Assignment, list[tuple[int, GameRecord]]]] = []
+        first = [i for i in self.refuters if i in set(ok)]
+        order = [*first, *(i for i in ok if i not in first)]
+        every = tuple((i, self.recs[i]) for i in order)  # one object: sent once in each chunk of tasks
+        todo: list[tuple[Assignment, Sequence[tuple[int, GameRecord]]]] = []
         for cand in cands:
-            known = [self.cache.get((i, ruleset, cand)) for i in ok]
-            if any(k is not None and k[0] is not None for k in known):
+            known = self.known(ruleset, cand)
+            seen = [known[i] for i in ok if i in known]
+            if any(p is not None for p, _ in seen):
                 answer[cand] = False
-            elif all(k is not None for k in known):
+            elif len(seen) == len(ok):
                 answer[cand] = True
             else:
-                order = [*(i for i in self.refuters if i in ok), *(i for i in ok if i not in self.refuters)]
-                todo.append((cand, [(i, self.recs[i]) for i in order if (i, ruleset, cand) not in self.cache]))
+                todo.append((cand, every if not seen else [(i, self.recs[i]) for i in order if i not in known]))
         if todo:
             chunk = max(1, len(todo) // (4 * ex.workers))
             for (cand, _), (refuter, found) in zip(todo, ex.map(partial(_fits_of, ruleset=ruleset), todo,
                                                                  chunksize=chunk), strict=True):
+                known = self.known(ruleset, cand)
                 for i, summary in found:
-                    self.cache[(i, ruleset, cand)] = summary
+                    known[i] = summary
+                self.replays += len(found)
                 answer[cand] = refuter is None
                 if refuter is not None:
                     self._refuted_by(refuter)
@@ -229,7 +255,8 @@ class _Scorer:
         return [any(answer[c] for c in group) for group in groups]
 
     def _fits(self, cand: Assignment, ruleset: str, ok: Sequence[int]) -> bool:
-        for i in itertools.chain([i for i in self.refuters if i in ok], (i for i in ok if i not in self.refuters)):
+        first = [i for i in self.refuters if i in set(ok)] if self.refuters else []
+        for i in itertools.chain(first, (i for i in ok if i not in first)):
             if self.first_problem(i, ruleset, cand) is not None:
                 self._refuted_by(i)
                 return False
@@ -259,21 +286,33 @@ def _summary(item: tuple[int, GameRecord], ruleset: str, values: Assignment) -> 
 
 
 def _summary_of(item: tuple[int, GameRecord, str, Assignment]) -> Summary:
-    """What a worker runs for :meth:`_Scorer.prefetch_keys`: one record under one ruleset and assignment."""
+    """What a worker runs for :meth:`_Scorer.prefetch_groups`: one record under one ruleset and assignment."""
     i, rec, ruleset, values = item
     return _summary((i, rec), ruleset, values)
+
+
+#: In a worker process, the records that last ruled an assignment out there, most recent first (the
+#: worker's own move-to-front list, as ``_Scorer.refuters`` in one process): the next task of this
+#: worker tries them first. Only the order of the replays depends on it, never an answer.
+_WORKER_REFUTERS: list[int] = []
 
 
 def _fits_of(item: tuple[Assignment, Sequence[tuple[int, GameRecord]]],
              ruleset: str) -> tuple[int | None, list[tuple[int, Summary]]]:
     """What a worker runs for :meth:`_Scorer.fits_any`: the records replayed under the assignment in
-    turn until one does not validate; that record (None if every one does) and the summaries found."""
+    turn (those that last ruled an assignment out in this worker first, then in the order given) until
+    one does not validate; that record (None if every one does) and the summaries found."""
     cand, recs = item
+    first = {i: k for k, i in enumerate(_WORKER_REFUTERS)}
     found: list[tuple[int, Summary]] = []
-    for i, rec in recs:
+    for i, rec in sorted(recs, key=lambda r: first.get(r[0], len(first))):  # stable: the others as given
         summary = _summary((i, rec), ruleset, cand)
         found.append((i, summary))
         if summary[0] is not None:
+            if i in first:
+                _WORKER_REFUTERS.remove(i)
+            _WORKER_REFUTERS.insert(0, i)
+            del _WORKER_REFUTERS[8:]
             return i, found
     return None, found
 
@@ -315,7 +354,8 @@ class _Search:
     def run(self, values: Assignment, score: Score) -> tuple[Score, Assignment]:
         sc, rs, n = self.sc, self.ruleset, len(self.sc.recs)
         while score[0] < n:
-            failing = [i for i in self.everyone if sc.first_problem(i, rs, values) is not None]
+            known = sc.known(rs, values)
+            failing = [i for i in self.everyone if (known.get(i) or sc.summary(i, rs, values))[0] is not None]
             probe = failing[:PROBE]
             base_probe = sc.score(probe, rs, values)
             gains: list[tuple[Score, int, tuple[str, str]]] = []  # single changes that improve every record's score
@@ -387,8 +427,8 @@ def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | Non
     sc = _Scorer(recs, executor, on_progress)
     everyone = range(len(recs))
     best: tuple[Score, int, int, str, Assignment] | None = None
-    sc.prefetch_keys([(i, rs.name, tuple(sorted(spec.resolve(rs.name).items()))) for rs in spec.rulesets
-                      for i in everyone])  # every ruleset in one batch
+    sc.prefetch_groups([(rs.name, tuple(sorted(spec.resolve(rs.name).items())), everyone)
+                        for rs in spec.rulesets])  # every ruleset in one batch
     starts = [(sc.score(everyone, rs.name, tuple(sorted(spec.resolve(rs.name).items()))), order, rs)
               for order, rs in enumerate(spec.rulesets)]
     top = max(s[0][0] for s in starts)
@@ -450,8 +490,9 @@ def _searched_in_workers(spec: GameSpec, sc: _Scorer,
     results = sc.executor.map(_search_of, tasks, chunksize=1)
     try:
         for (_, _, rs), (score, values, summaries, replays) in zip(starts, results, strict=True):
+            known = sc.known(rs.name, values)
             for i, found in enumerate(summaries):
-                sc.cache.setdefault((i, rs.name, values), found)
+                known.setdefault(i, found)
             sc.elsewhere += replays
             sc.report()
             yield score, values
@@ -467,9 +508,9 @@ def _search_of(task: tuple[str, Sequence[GameRecord], str, Assignment, Score, Se
     record there, and how many records it replayed."""
     key, recs, ruleset, values, start, known = task
     sc = _Scorer(recs)
-    sc.cache.update(((i, ruleset, values), found) for i, found in enumerate(known))
+    sc.known(ruleset, values).update(enumerate(known))
     score, end = _Search(game(key).spec, sc, ruleset).run(values, start)
-    return score, end, [sc.summary(i, ruleset, end) for i in range(len(recs))], len(sc.cache) - len(known)
+    return score, end, [sc.summary(i, ruleset, end) for i in range(len(recs))], sc.replays
 
 
 def _undetermined(spec: GameSpec, sc: _Scorer, ruleset: str, values: Assignment) -> dict[str, tuple[str, ...]]:
