@@ -299,15 +299,16 @@ def _account(summary: dict[str, Any], rep: RecordReport, args: argparse.Namespac
         if rep.source is not None and not args.no_suggest and summary["invalid"] <= _SUGGEST:
             rep.suggestions = suggest_options(rep.source, rep, ruleset=args.ruleset, options=options or None,
                                            lenient=args.lenient)
+    if rep.unusable and "_first_unusable" not in summary:  # one line on stderr per file, --json or not:
+        # the first such record, and how many more (see _run)
+        summary["_first_unusable"] = f"{name}: {rep.problems[0]}" if rep.problems else f"{name}: unusable"
     if args.json:
         if len(summary["reports"]) < _KEEP:
             summary["reports"].append(_report_json(rep))
         else:
             summary["more_records"] += 1
         return
-    if rep.unusable:  # one line on stderr per file: the first such record, and how many more (see run)
-        if "_first_unusable" not in summary:
-            summary["_first_unusable"] = f"{name}: {rep.problems[0]}" if rep.problems else f"{name}: unusable"
+    if rep.unusable:
         return
     if rep.ok:
         if rep.status == "abandoned":
