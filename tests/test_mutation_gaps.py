@@ -206,6 +206,22 @@ def test_a_round_is_dealt_from_the_whole_deck_only(game: str, g: Any) -> None:
 
 
 @pytest.mark.parametrize(("game", "g"), _games(), ids=GAME_KEYS)
+def test_the_seats_in_play_are_distinct_seats_of_the_table_with_the_dealer(game: str, g: Any) -> None:
+    """``seats_in_play`` names distinct seats of the table, the dealer among them, and every seat of a
+    two-seat game, whoever deals (reference/hanafuda/games/koikoi.py: ``(1, 1)`` for ``(0, 1)`` went
+    unnoticed, Koi-Koi's round never reading it)."""
+    rules = g.rules(None, {})
+    seats = g.seats(rules)
+    for dealer in range(seats):
+        info = g.new_match(rules, dealer)
+        playing = g.seats_in_play(rules, info)
+        assert info.dealer == dealer and dealer in playing, (dealer, playing)
+        assert len(set(playing)) == len(playing) and set(playing) <= set(range(seats)), playing
+        if seats == 2:
+            assert tuple(playing) == (0, 1)
+
+
+@pytest.mark.parametrize(("game", "g"), _games(), ids=GAME_KEYS)
 def test_the_rules_expose_their_option_values(game: str, g: Any) -> None:
     """``rules.opt`` is every option's resolved value, in each game (reference/hanafuda/games/musashino.py:
     the property answered None and nothing noticed)."""
