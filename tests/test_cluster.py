@@ -115,7 +115,9 @@ def test_identify_on_the_cluster_equals_one_process(cluster: str, tmp_path: Path
     searched by the cluster's workers, one task each."""
     docs = [record_match(game("koikoi"), "battle-hanafuda", {"length": "1", "seven_double": "off"}, s, s + 100)
             for s in range(4)]
-    docs[1] = {**docs[1], "actions": ["koikoi", *docs[1]["actions"][1:]]}
+    actions = docs[1]["actions"]
+    assert isinstance(actions, list)
+    actions[1] = "koikoi"  # a record that no assignment explains
     path = tmp_path / "r.jsonl"
     path.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
     out = _same(["identify", "koikoi", str(path), "--json"], cluster, capsys)

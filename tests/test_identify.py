@@ -163,3 +163,28 @@ def test_identify_with_workers_stops_at_the_first_start_that_explains_every_reco
     assert identify("koikoi", recs, lazy) == alone
     assert searched == first + first and len(first) == 2
     assert lazy.ran.count("_search_of") == 1  # the second start's; the third and later never ran
+
+
+class _Forgetful(dict[str, Any]):
+    """A worker's store of records that keeps nothing: every batch's items come back asking for them."""
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        pass
+
+
+def test_identify_with_workers_that_lack_the_records_sends_them_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches after the first send record numbers only; a worker that does not hold the records (here:
+    none ever does) answers so, and its items go again with the records: the same answer."""
+    import hanafuda.identify as module
+
+    docs = _records("battle-hanafuda", {"length": "1", "seven_double": "off"}, range(3))
+    docs[1] = {**docs[1], "actions": ["koikoi", *docs[1]["actions"][1:]]}
+    recs, _ = parse_all(docs)
+    alone = identify("koikoi", recs)
+    holding = _Lazy()
+    assert identify("koikoi", recs, holding) == alone
+    monkeypatch.setattr(module, "_WORKER_RECORDS", _Forgetful())
+    lazy = _Lazy()
+    assert identify("koikoi", recs, lazy) == alone
+    for task in ("_summary_of", "_fits_of"):  # every item after the first batch was sent twice
+        assert holding.ran.count(task) < lazy.ran.count(task) <= 2 * holding.ran.count(task), task

@@ -50,22 +50,24 @@ With an executor of worker processes or a cluster, the replays are sent in batch
 for each step of the first start, every single change on the probe, then the changes that gain there
 on every record, every pair, then every triple; every check of step 4, each stopping at the first
 record that rules its assignment out, as in one process), so that this process does little besides
-choosing. When the first start's search leaves records unexplained, the other tied starts are
-searched side by side, each whole in one worker (a search depends only on its start and the records),
-and their end points are taken in the order of step 3, as one process would; the searches a start
-that explains every record makes unnecessary are cancelled if not yet begun. The answer is the same
-with or without workers; only the time and the number of replays differ. Records are replayed through
-:func:`hanafuda.records.replay`; a thousand three-deal Koi-Koi records take about 16 s in one process
-and 10 s with two (measured in docs/engines.md).
+choosing. The first batch carries the records, one chunk a worker, and each worker keeps them; later
+batches send record numbers only (a worker without them is sent them again). When the first start's
+search leaves records unexplained, the other tied starts are searched side by side, each whole in one
+worker (a search depends only on its start and the records), and their end points are taken in the
+order of step 3, as one process would; the searches a start that explains every record makes
+unnecessary are cancelled if not yet begun. The answer is the same with or without workers; only the
+time and the number of replays differ. Records are replayed through :func:`hanafuda.records.replay`;
+a thousand three-deal Koi-Koi records take about 16 s in one process and 9.4 s with two (measured in
+docs/engines.md).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Generator, Iterator, Mapping, Sequence
+import secrets
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from hanafuda_spec.catalogue import GameSpec, RulesetSpec
 from hanafuda_spec.neutral import JsonValue
@@ -154,11 +156,41 @@ class _Scorer:
         #: whether records are replayed by workers, in batches (else here, one by one)
         self.batched = executor is not None and not executor.in_process
         self.elsewhere = 0  # replays done by workers for searches of their own (not in the cache)
+        #: the records as one object, and this search's name for them in the workers (see :meth:`map`)
+        self.records, self.token = tuple(recs), secrets.token_hex(8)
+        self.shipped = False  # whether a batch has carried the records to the workers
 
     def report(self) -> None:
         """Tell ``on_progress`` how many replays are done."""
         if self.on_progress is not None:  # how many the search takes is not known ahead
             self.on_progress(self.replays + self.elsewhere, None)
+
+    def map(self, fn: Callable[[_Task], _R | None], items: Sequence[_Task]) -> list[_R]:
+        """``fn`` over ``items`` by the workers, in order. An item is ``(token, records, ...)``, records
+        None: the first batch carries the records (one object, pickled once in each chunk) and each
+        worker keeps them under the token; later batches send record numbers only. An item whose worker
+        does not hold the records (it took no chunk of the first batch, or it is a new worker of a
+        cluster) comes back None and is sent again with them."""
+        ex = self.executor
+        assert ex is not None
+        first = not self.shipped
+        self.shipped = True
+        # the first batch in one chunk a worker (each chunk pickles every record), the others finer
+        chunk = max(1, -(-len(items) // ex.workers) if first else len(items) // (4 * ex.workers))
+        out = list(ex.map(fn, [_with_records(item, self.records) for item in items] if first else items,
+                          chunksize=chunk))
+        again = [k for k, found in enumerate(out) if found is None]
+        if again:
+            redo = list(ex.map(fn, [_with_records(items[k], self.records) for k in again],
+                               chunksize=max(1, len(again) // (4 * ex.workers))))
+            for k, found in zip(again, redo, strict=True):
+                out[k] = found
+        done: list[_R] = []
+        for found in out:
+            if found is None:  # cannot be: the records were sent with the item
+                raise RuntimeError("identify: a worker did not take the records sent to it")
+            done.append(found)
+        return done
 
     def known(self, ruleset: str, values: Assignment) -> dict[int, Summary]:
         """The summaries found so far under the rules, by record number (filled in as records are replayed)."""
@@ -214,13 +246,12 @@ class _Scorer:
                 missing.extend((i, known, ruleset, values) for i in idx if i not in known)
         if len(missing) < 2:
             return
-        missing.sort(key=lambda m: m[0])  # by record: a chunk carries a few records (each pickled once in it)
-        chunk = max(1, len(missing) // (4 * ex.workers))
-        items = [(i, self.recs[i], ruleset, values) for i, _, ruleset, values in missing]
-        for (i, known, _, _), found in zip(missing, ex.map(_summary_of, items, chunksize=chunk), strict=True):
+        missing.sort(key=lambda m: m[0])  # by record: a worker replays one record under many rules in a row
+        items = [(self.token, None, i, ruleset, values) for i, _, ruleset, values in missing]
+        for (i, known, _, _), found in zip(missing, self.map(_summary_of, items), strict=True):
             known[i] = found
             self.replays += 1
-            self.report()
+        self.report()
 
     def fits_any(self, groups: Sequence[Sequence[Assignment]], ruleset: str, ok: Sequence[int]) -> list[bool]:
         """For each group of assignments, whether one of them lets every record of ``ok`` validate.
@@ -235,8 +266,8 @@ class _Scorer:
         answer: dict[Assignment, bool] = {}
         first = [i for i in self.refuters if i in set(ok)]
         order = [*first, *(i for i in ok if i not in first)]
-        every = tuple((i, self.recs[i]) for i in order)  # one object: sent once in each chunk of tasks
-        todo: list[tuple[Assignment, Sequence[tuple[int, GameRecord]]]] = []
+        every = tuple(order)  # one object: pickled once in each chunk of tasks
+        todo: list[_Task] = []
         for cand in cands:
             known = self.known(ruleset, cand)
             seen = [known[i] for i in ok if i in known]
@@ -245,11 +276,10 @@ class _Scorer:
             elif len(seen) == len(ok):
                 answer[cand] = True
             else:
-                todo.append((cand, every if not seen else [(i, self.recs[i]) for i in order if i not in known]))
+                todo.append((self.token, None, ruleset, cand,
+                             every if not seen else tuple(i for i in order if i not in known)))
         if todo:
-            chunk = max(1, len(todo) // (4 * ex.workers))
-            for (cand, _), (refuter, found) in zip(todo, ex.map(partial(_fits_of, ruleset=ruleset), todo,
-                                                                 chunksize=chunk), strict=True):
+            for (_, _, _, cand, _), (refuter, found) in zip(todo, self.map(_fits_of, todo), strict=True):
                 known = self.known(ruleset, cand)
                 for i, summary in found:
                     known[i] = summary
@@ -291,10 +321,37 @@ def _summary(item: tuple[int, GameRecord], ruleset: str, values: Assignment) -> 
     return first, at * _AT_ONCE - min(same, _AT_ONCE - 1)
 
 
-def _summary_of(item: tuple[int, GameRecord, str, Assignment]) -> Summary:
-    """What a worker runs for :meth:`_Scorer.prefetch_groups`: one record under one ruleset and assignment."""
-    i, rec, ruleset, values = item
-    return _summary((i, rec), ruleset, values)
+#: What :meth:`_Scorer.map` sends: ``(token, records or None, ...)``.
+_Task = tuple[Any, ...]
+_R = TypeVar("_R")
+
+#: In a worker process: the records of the searches it has served, by token (the last two kept), so that a
+#: batch can send record numbers rather than records (see :meth:`_Scorer.map`).
+_WORKER_RECORDS: dict[str, tuple[GameRecord, ...]] = {}
+
+
+def _with_records(item: _Task, records: tuple[GameRecord, ...]) -> _Task:
+    return (item[0], records, *item[2:])
+
+
+def _records_of(token: str, records: tuple[GameRecord, ...] | None) -> tuple[GameRecord, ...] | None:
+    """In a worker: the search's records, sent with this item (and kept) or kept from an earlier one;
+    None if this worker holds none."""
+    if records is not None:
+        if token not in _WORKER_RECORDS:
+            _WORKER_RECORDS[token] = records
+            while len(_WORKER_RECORDS) > 2:
+                del _WORKER_RECORDS[next(iter(_WORKER_RECORDS))]
+        return records
+    return _WORKER_RECORDS.get(token)
+
+
+def _summary_of(item: _Task) -> Summary | None:
+    """What a worker runs for :meth:`_Scorer.prefetch_groups`: one record under one ruleset and assignment
+    (None if this worker does not hold the records)."""
+    token, records, i, ruleset, values = item
+    recs = _records_of(token, records)
+    return None if recs is None else _summary((i, recs[i]), ruleset, values)
 
 
 #: In a worker process, the records that last ruled an assignment out there, most recent first (the
@@ -303,16 +360,19 @@ def _summary_of(item: tuple[int, GameRecord, str, Assignment]) -> Summary:
 _WORKER_REFUTERS: list[int] = []
 
 
-def _fits_of(item: tuple[Assignment, Sequence[tuple[int, GameRecord]]],
-             ruleset: str) -> tuple[int | None, list[tuple[int, Summary]]]:
+def _fits_of(item: _Task) -> tuple[int | None, list[tuple[int, Summary]]] | None:
     """What a worker runs for :meth:`_Scorer.fits_any`: the records replayed under the assignment in
     turn (those that last ruled an assignment out in this worker first, then in the order given) until
-    one does not validate; that record (None if every one does) and the summaries found."""
-    cand, recs = item
+    one does not validate; that record (None if every one does) and the summaries found (None if this
+    worker does not hold the records)."""
+    token, records, ruleset, cand, order = item
+    recs = _records_of(token, records)
+    if recs is None:
+        return None
     first = {i: k for k, i in enumerate(_WORKER_REFUTERS)}
     found: list[tuple[int, Summary]] = []
-    for i, rec in sorted(recs, key=lambda r: first.get(r[0], len(first))):  # stable: the others as given
-        summary = _summary((i, rec), ruleset, cand)
+    for i in sorted(order, key=lambda i: first.get(i, len(first))):  # stable: the others as given
+        summary = _summary((i, recs[i]), ruleset, cand)
         found.append((i, summary))
         if summary[0] is not None:
             if i in first:
