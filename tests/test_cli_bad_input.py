@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from hanafuda.cli import build_parser, main
+from hanafuda.cli import build_parser, command_modules, main
 from hanafuda.commands._common import MAX_GAMES, MAX_SEED
 from hanafuda.registry import available
 
@@ -326,6 +326,37 @@ def _subparser(command: str) -> argparse.ArgumentParser:
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     found: argparse.ArgumentParser = sub.choices[command]
     return found
+
+
+def _alone(command: str) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    parser = build_parser(command)
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+@pytest.mark.parametrize("command", _subcommands())
+def test_a_command_run_builds_its_own_parser_alone_and_the_same(command: str) -> None:
+    """Running a command registers that command only (the other commands' modules are not imported:
+    a quarter of the start-up): its parser has the same help, arguments and defaults as in the full
+    parser that ``hanafuda --help`` shows, and every command of the full parser can be built so."""
+    alone = _alone(command)
+    assert sorted(alone.choices) == [command]
+    ours, full = alone.choices[command], _subparser(command)
+    assert ours.format_help() == full.format_help()
+    def actions(parser: argparse.ArgumentParser) -> list[tuple[object, ...]]:
+        return [(a.dest, tuple(a.option_strings), a.default, a.nargs, a.required) for a in parser._actions]
+
+    assert actions(ours) == actions(full)
+    assert ours.get_default("run") is full.get_default("run")
+    assert sorted(command_modules()) == _subcommands()
+
+
+def test_running_a_command_imports_no_other_command() -> None:
+    """In a fresh interpreter, ``hanafuda rules kekoro`` imports its own command module only."""
+    code = ("import io, contextlib, sys\nfrom hanafuda.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['rules', 'kekoro']) == 0\n"
+            "print(sorted(m for m in sys.modules if m.startswith('hanafuda.commands.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['hanafuda.commands._common', 'hanafuda.commands.rules']", out
 
 
 @pytest.mark.parametrize("command", _subcommands())
