@@ -194,7 +194,7 @@ def test_KK_YAKU_1_koikoi_table_driven_scorer_agrees_with_the_rows(
     rules = _rules(kk.GAME, None, opts)
     values = rules.values
     key = (month, sake, called and rules.opt["viewing_value"] != "5")
-    table = kk._table(values, *key)
+    table = kk._blocks(kk._rows(values, *key))
     got = tuple(kk._scorer(values, *key)(pile))
     assert got == tuple(kk._score_with(table, pile))
     ids = [i for n, i in enumerate(kk.INDEX.cards) if pile >> n & 1]
@@ -207,7 +207,7 @@ def test_KK_YAKU_1_every_koikoi_table_gets_the_table_driven_scorer() -> None:
                  {"sake_cup": "animal"}, {"yaku_set": "flower-card-game"}, {"viewing_value": "1-3"}):
         rules = kk.GAME.rules(None, opts)
         for month in (None, 4):
-            table = kk._table(rules.values, month, None, rules.opt["viewing_value"] != "5")
+            table = kk._blocks(kk._rows(rules.values, month, None, rules.opt["viewing_value"] != "5"))
             assert kk._Scorer.applies(table), opts
             if not opts:  # the default tables get the written-out closure
                 scorer = kk._Scorer(table)
@@ -219,7 +219,7 @@ def test_KK_YAKU_1_koikoi_written_out_scorer_is_the_table_scorer(pile: int, mont
                                                               opts: dict[str, str]) -> None:
     """``_Scorer.function`` (the lookups written out) answers what ``_Scorer.__call__`` answers."""
     rules = _rules(kk.GAME, None, opts)
-    table = kk._table(rules.values, month, None, called and rules.opt["viewing_value"] != "5")
+    table = kk._blocks(kk._rows(rules.values, month, None, called and rules.opt["viewing_value"] != "5"))
     if kk._Scorer.applies(table):
         scorer = kk._Scorer(table)
         assert scorer.function()(pile) == scorer(pile)

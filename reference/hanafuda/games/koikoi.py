@@ -349,12 +349,6 @@ def _rows(values: tuple[tuple[str, str], ...], month: int | None, sake: str | No
     return tuple(_compile(y) for y in spec.yaku_table(dict(values), month, sake, called))
 
 
-@functools.lru_cache(maxsize=256)
-def _table(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
-           called: bool = False) -> tuple[_Block, ...]:
-    return _blocks(_rows(values, month, sake, called))
-
-
 _WILLOW = INDEX.suit_mask(11)
 _PAULOWNIA = INDEX.suit_mask(12)
 _VIEWING = ("flower-viewing", "moon-viewing")
