@@ -410,6 +410,16 @@ def test_KK_WILD_1_lightning_from_the_hand_takes_any_non_willow_card() -> None:
     assert Action("play", (113, 40)) not in GAME.legal_actions(normal)
 
 
+def test_KK_WILD_1_lightning_takes_a_paulownia_card_and_leaves_the_willow() -> None:
+    """The Lightning's wild capture of a card of the twelfth month (the month after the Willow's): that
+    card and the Lightning are taken, the Willow on the field stays (mutation run 8: the month tested
+    for 'not a Willow' changed to the twelfth went unnoticed)."""
+    s = wild(state(([113, 20], [30]), [120, 110], [50, 60, 70]))
+    s2 = GAME.apply(s, Action("play", (113, 120)))
+    assert set(ids(s2.table.captured[0])) == {113, 120}
+    assert 110 in ids(s2.table.field) and 120 not in ids(s2.table.field)
+
+
 def test_KK_WILD_2_first_non_willow_drawn_takes_the_lightning() -> None:
     s = wild(state(([20, 21], [30]), [113, 41, 42], [40, 60]))
     s = GAME.apply(s, Action("play", (20,)))  # draws 40, a Wisteria card matching two table cards

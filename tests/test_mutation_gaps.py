@@ -280,6 +280,7 @@ def test_no_action_is_legal_once_the_round_is_over(game: str) -> None:
     while not m.game.is_terminal(state):
         acts = m.game.legal_actions(state)
         state = m.game.apply(state, acts[rng.below(len(acts))])
+    assert m.game.legal_actions(state) == ()  # an empty tuple, not None (mutation run 8, koikoi.py)
     for text in ("play 10", "stop", "koikoi", "draw"):
         with pytest.raises(GameOverError, match="round is over"):
             m.game.apply(state, Action.parse(text))
