@@ -6,11 +6,11 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import pytest
 from hanafuda.cli import main
-from hanafuda.identify import _Search, identify, parse_all
+from hanafuda.identify import _chunk_of, _Search, identify, parse_all
 from hanafuda.parallel import Executor
 from hanafuda.records import record_match, replay
 from hanafuda.registry import game
@@ -124,7 +124,11 @@ class _Lazy(Executor):
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
         for item in items:
-            self.ran.append(getattr(fn, "__name__", "fits"))
+            if fn is _chunk_of:  # a chunk of a batch: its items' function, once for each
+                inner, chunk = cast(tuple[Callable[..., Any], list[Any]], item)
+                self.ran.extend([inner.__name__] * len(chunk))
+            else:
+                self.ran.append(getattr(fn, "__name__", "fits"))
             yield fn(item)
 
 
@@ -143,8 +147,12 @@ def test_identify_with_workers_equals_one_process_when_several_starts_tie() -> N
 def test_identify_with_workers_stops_at_the_first_start_that_explains_every_record(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The starts are searched in order, and the first whose end point explains every record ends the
-    search: with workers, the searches of the later starts are cancelled (not run), and the answer is the
-    one process's. (A search that ends with every record valid is made up here: the second start's.)"""
+    search: with workers, the searches sent after it are cancelled (not run), and the answer is the one
+    process's. (A search that ends with every record valid is made up here: the second start's; the
+    searches are sent in the order of the starts, not longest first, so that the second start's is sent
+    first.)"""
+    import hanafuda.identify as module
+
     docs = _records("battle-hanafuda", {"length": "1", "seven_double": "off"}, range(3))
     docs[0] = {**docs[0], "actions": ["koikoi", *docs[0]["actions"][1:]]}
     recs, _ = parse_all(docs)
@@ -154,15 +162,55 @@ def test_identify_with_workers_stops_at_the_first_start_that_explains_every_reco
     def pretend(self: _Search, values: Any, score: Any) -> Any:
         searched.append(self.ruleset)
         found = run(self, values, score)
-        return ((len(recs), 0), found[1]) if len(searched) in (2, 4) else found  # the second start of each run
+        second = len(searched) > 1 and self.ruleset == searched[1]  # the second start searched alone
+        return ((len(recs), 0), found[1]) if second else found
 
     monkeypatch.setattr(_Search, "run", pretend)
+    monkeypatch.setattr(module, "_longest_first", lambda starts, near: list(range(len(starts))))
     alone = identify("koikoi", recs)
     first = list(searched)
     lazy = _Lazy()
     assert identify("koikoi", recs, lazy) == alone
     assert searched == first + first and len(first) == 2
     assert lazy.ran.count("_search_of") == 1  # the second start's; the third and later never ran
+
+
+def test_identify_with_workers_drops_the_early_checks_of_a_point_a_later_start_beats(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the other starts are searched, step 4's first checks are sent for the first start's end point;
+    when a later start ends better (made up here: the third start's end scores higher), they are dropped
+    and step 4 runs for the better point: the answer is the one process's. When the first start's end
+    stays the best, they are taken."""
+    import hanafuda.identify as module
+
+    docs = _records("battle-hanafuda", {"length": "1", "seven_double": "off"}, range(3))
+    docs[1] = {**docs[1], "actions": ["koikoi", *docs[1]["actions"][1:]]}
+    recs, _ = parse_all(docs)
+    settled: list[bool] = []
+    settle = module._Early.settle
+
+    def spy(self: Any, wanted: bool) -> None:
+        if self.sent is not None:
+            settled.append(wanted)
+        settle(self, wanted)
+
+    monkeypatch.setattr(module._Early, "settle", spy)
+    assert identify("koikoi", recs, _Lazy()) == identify("koikoi", recs)
+    assert settled == [True]
+    searched: list[str] = []
+    run = _Search.run
+
+    def pretend(self: _Search, values: Any, score: Any) -> Any:
+        searched.append(self.ruleset)
+        found = run(self, values, score)
+        third = len(searched) > 2 and self.ruleset == searched[2]
+        return ((found[0][0], 10**12), found[1]) if third else found
+
+    monkeypatch.setattr(_Search, "run", pretend)
+    settled.clear()
+    alone = identify("koikoi", recs)
+    assert identify("koikoi", recs, _Lazy()) == alone and alone.ruleset == searched[2]
+    assert settled == [False]
 
 
 class _Forgetful(dict[str, Any]):
@@ -188,3 +236,34 @@ def test_identify_with_workers_that_lack_the_records_sends_them_again(monkeypatc
     assert identify("koikoi", recs, lazy) == alone
     for task in ("_summary_of", "_fits_of"):  # every item after the first batch was sent twice
         assert holding.ran.count(task) < lazy.ran.count(task) <= 2 * holding.ran.count(task), task
+
+
+def test_identify_batches_go_out_in_shrinking_chunks() -> None:
+    """A batch is cut into chunks of what is left over twice the workers (or eight times), none under the
+    least (the last excepted), every item once and in order; with the records, the first chunk of each
+    worker carries them."""
+    from hanafuda.identify import _guided
+
+    lazy = _Lazy()
+    sizes: list[int] = []
+
+    def seen(item: tuple[Any, ...]) -> tuple[Any, ...]:
+        return item
+
+    real = lazy.map
+
+    def counting(fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
+        items = list(items)
+        sizes.extend(len(chunk) for _, chunk in cast(list[tuple[Any, list[Any]]], items))
+        return real(fn, items, chunksize)
+
+    lazy.map = counting  # type: ignore[method-assign]
+    items = [("token", None, k) for k in range(100)]
+    records = (object(),)
+    out = list(_guided(lazy, seen, items, (8, 2), records))  # type: ignore[arg-type]
+    assert sizes == [25, 19, 14, 11, 8, 8, 8, 7]
+    assert [k for _, _, k in out] == list(range(100))  # type: ignore[misc]
+    assert [r is records for _, r, _ in out] == [True] * 44 + [False] * 56  # type: ignore[misc]
+    sizes.clear()
+    assert list(_guided(lazy, seen, items[:5], (1, 8))) == items[:5]
+    assert sizes == [1] * 5

@@ -50,3 +50,25 @@ def test_the_program_sets_them_before_anything_else(monkeypatch: pytest.MonkeyPa
     assert main(["nosuchcommand"]) == 2
     assert calls == ["set"]
     capsys.readouterr()
+
+
+def test_the_collector_is_paused_inside_and_as_it_was_after() -> None:
+    import gc
+
+    assert gc.isenabled()
+    with _malloc.collector_paused():
+        assert not gc.isenabled()
+        with _malloc.collector_paused():  # nested: still off, and still off after the inner one
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(ValueError), _malloc.collector_paused():
+        raise ValueError("stopped inside")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with _malloc.collector_paused():
+            pass
+        assert not gc.isenabled()  # a program that had it off keeps it off
+    finally:
+        gc.enable()

@@ -16,15 +16,26 @@ of the heap is kept up to :data:`TRIM` bytes, the heap grows by :data:`TOP_PAD` 
 changes only where memory comes from, never a result; elsewhere than glibc it does nothing. The
 program calls it at start; the library does not (a program that imports ``hanafuda`` keeps its own
 settings).
+
+:func:`collector_paused` is the other setting of this kind: Python's cyclic garbage collector off for
+a stretch of work that makes no reference cycles. ``identify`` keeps every replay's summary (tens of
+thousands of objects for a thousand records), and each full collection walks all of them: five of
+them, 0.07 to 0.13 s each, found nothing to free in a search of 1,000 records, and with ``--jobs 2``
+the workers wait while the main process collects (measured 2026-11-25, ``benchmarks/README.md``).
+Objects are still freed when their last reference goes; only cycles would wait for the collector,
+which runs again when the stretch ends.
 """
 
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-__all__ = ["MMAP", "TOP_PAD", "TRIM", "keep_freed_memory"]
+__all__ = ["MMAP", "TOP_PAD", "TRIM", "collector_paused", "keep_freed_memory"]
 
 #: Free memory at the top of the heap kept before any is given back (``M_TRIM_THRESHOLD``).
 TRIM = 512 * 2**20
@@ -55,3 +66,21 @@ def keep_freed_memory() -> bool:
     mallopt.restype = ctypes.c_int
     return all(mallopt(param, value) == 1 for param, value in
                ((_M_TRIM_THRESHOLD, TRIM), (_M_TOP_PAD, TOP_PAD), (_M_MMAP_THRESHOLD, MMAP)))
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off inside the ``with`` block, as it was after it (see the module
+    docstring).
+
+    >>> with collector_paused():
+    ...     gc.isenabled()
+    False
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()

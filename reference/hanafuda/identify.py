@@ -50,13 +50,17 @@ With an executor of worker processes or a cluster, the replays are sent in batch
 for each step of the first start, every single change on the probe, then the changes that gain there
 on every record, every pair, then every triple; every check of step 4, each stopping at the first
 record that rules its assignment out, as in one process), so that this process does little besides
-choosing. The first batch carries the records, one chunk a worker, and each worker keeps them; later
-batches send record numbers only (a worker without them is sent them again). When the first start's
-search leaves records unexplained, the other tied starts are searched side by side, each whole in one
-worker (a search depends only on its start and the records), and their end points are taken in the
-order of step 3, as one process would; the searches a start that explains every record makes
-unnecessary are cancelled if not yet begun. The answer is the same with or without workers; only the
-time and the number of replays differ. Records are replayed through :func:`hanafuda.records.replay`;
+choosing. A batch goes out in chunks that shrink towards its end, so that the workers finish it
+together. The first chunk of each worker carries the records, and each worker keeps them; the others
+send record numbers only (a worker without them is sent them again). When the first start's search
+leaves records unexplained, the other tied starts are searched side by side, each whole in one worker
+(a search depends only on its start and the records), sent longest first (a start that differs from
+the first start's end point in more options usually takes more steps), and their end points are taken
+in the order of step 3, as one process would; the searches a start that explains every record makes
+unnecessary are cancelled if not yet begun. Queued behind them, the first checks of step 4 for the
+first start's end point run on a worker that has no search left; they are kept if that point is still
+the best. The answer is the same with or without workers; only the time and the number of replays
+differ. Records are replayed through :func:`hanafuda.records.replay`;
 a thousand three-deal Koi-Koi records take about 16 s in one process and 9.4 s with two (measured in
 docs/engines.md).
 """
@@ -73,6 +77,7 @@ from hanafuda_spec.catalogue import GameSpec, RulesetSpec
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import LIMITS, GameRecord, Problem, parse_record
 
+from hanafuda._malloc import collector_paused
 from hanafuda.parallel import Executor
 from hanafuda.progress import OnProgress
 from hanafuda.records import replay
@@ -165,24 +170,35 @@ class _Scorer:
         if self.on_progress is not None:  # how many the search takes is not known ahead
             self.on_progress(self.replays + self.elsewhere, None)
 
-    def map(self, fn: Callable[[_Task], _R | None], items: Sequence[_Task]) -> list[_R]:
-        """``fn`` over ``items`` by the workers, in order. An item is ``(token, records, ...)``, records
-        None: the first batch carries the records (one object, pickled once in each chunk) and each
-        worker keeps them under the token; later batches send record numbers only. An item whose worker
-        does not hold the records (it took no chunk of the first batch, or it is a new worker of a
-        cluster) comes back None and is sent again with them."""
+    def map(self, fn: Callable[[_Task], _R | None], items: Sequence[_Task], cut: _Cut) -> list[_R]:
+        """``fn`` over ``items`` by the workers, in order, in chunks that shrink towards the end of the
+        batch as ``cut`` says (:func:`_guided`).
+        An item is ``(token, records, ...)``, records None: the first chunks of the first batch (one a
+        worker) carry the records (one object, pickled once in each chunk) and each worker keeps them
+        under the token; the other items send record numbers only. An item whose worker does not hold the
+        records (it took none of those chunks, or it is a new worker of a cluster) comes back None and is
+        sent again with them."""
+        return self.collect(fn, items, cut, self.submit(fn, items, cut))
+
+    def submit(self, fn: Callable[[_Task], _R | None], items: Sequence[_Task], cut: _Cut) -> Iterator[_R | None]:
+        """The first half of :meth:`map`: the items sent now; their answers, None where a worker lacked
+        the records (closing the iterator cancels the chunks not begun)."""
         ex = self.executor
         assert ex is not None
         first = not self.shipped
         self.shipped = True
-        # the first batch in one chunk a worker (each chunk pickles every record), the others finer
-        chunk = max(1, -(-len(items) // ex.workers) if first else len(items) // (4 * ex.workers))
-        out = list(ex.map(fn, [_with_records(item, self.records) for item in items] if first else items,
-                          chunksize=chunk))
+        return _guided(ex, fn, items, cut, self.records if first else None)
+
+    def collect(self, fn: Callable[[_Task], _R | None], items: Sequence[_Task], cut: _Cut,
+                sent: Iterator[_R | None]) -> list[_R]:
+        """The second half of :meth:`map`: the answers of the items ``sent`` by :meth:`submit`, those a
+        worker could not answer sent again with the records."""
+        ex = self.executor
+        assert ex is not None
+        out = list(sent)
         again = [k for k, found in enumerate(out) if found is None]
         if again:
-            redo = list(ex.map(fn, [_with_records(items[k], self.records) for k in again],
-                               chunksize=max(1, len(again) // (4 * ex.workers))))
+            redo = _guided(ex, fn, [_with_records(items[k], self.records) for k in again], cut)
             for k, found in zip(again, redo, strict=True):
                 out[k] = found
         done: list[_R] = []
@@ -248,7 +264,7 @@ class _Scorer:
             return
         missing.sort(key=lambda m: m[0])  # by record: a worker replays one record under many rules in a row
         items = [(self.token, None, i, ruleset, values) for i, _, ruleset, values in missing]
-        for (i, known, _, _), found in zip(missing, self.map(_summary_of, items), strict=True):
+        for (i, known, _, _), found in zip(missing, self.map(_summary_of, items, _REPLAYS), strict=True):
             known[i] = found
             self.replays += 1
         self.report()
@@ -262,6 +278,15 @@ class _Scorer:
         ex = self.executor
         if ex is None or not self.batched:
             return [any(self._fits(cand, ruleset, ok) for cand in group) for group in groups]
+        answer, todo = self.fit_tasks(groups, ruleset, ok)
+        if todo:
+            self.take_fits(todo, self.map(_fits_of, todo, _CHECKS), answer)
+        return [any(answer[c] for c in group) for group in groups]
+
+    def fit_tasks(self, groups: Sequence[Sequence[Assignment]], ruleset: str, ok: Sequence[int]
+                  ) -> tuple[dict[Assignment, bool], list[_Task]]:
+        """For :meth:`fits_any` with workers: the answers the replays done tell already, and a task for
+        each other assignment (:func:`_fits_of`)."""
         cands = list(dict.fromkeys(c for group in groups for c in group))
         answer: dict[Assignment, bool] = {}
         first = [i for i in self.refuters if i in set(ok)]
@@ -278,17 +303,20 @@ class _Scorer:
             else:
                 todo.append((self.token, None, ruleset, cand,
                              every if not seen else tuple(i for i in order if i not in known)))
-        if todo:
-            for (_, _, _, cand, _), (refuter, found) in zip(todo, self.map(_fits_of, todo), strict=True):
-                known = self.known(ruleset, cand)
-                for i, summary in found:
-                    known[i] = summary
-                self.replays += len(found)
-                answer[cand] = refuter is None
-                if refuter is not None:
-                    self._refuted_by(refuter)
-            self.report()
-        return [any(answer[c] for c in group) for group in groups]
+        return answer, todo
+
+    def take_fits(self, todo: Sequence[_Task], found: Sequence[tuple[int | None, list[tuple[int, Summary]]]],
+                  answer: dict[Assignment, bool]) -> None:
+        """The answers of the tasks of :meth:`fit_tasks`: their replays into the cache, and ``answer``."""
+        for (_, _, ruleset, cand, _), (refuter, replayed) in zip(todo, found, strict=True):
+            known = self.known(ruleset, cand)
+            for i, summary in replayed:
+                known[i] = summary
+            self.replays += len(replayed)
+            answer[cand] = refuter is None
+            if refuter is not None:
+                self._refuted_by(refuter)
+        self.report()
 
     def _fits(self, cand: Assignment, ruleset: str, ok: Sequence[int]) -> bool:
         first = [i for i in self.refuters if i in set(ok)] if self.refuters else []
@@ -328,6 +356,54 @@ _R = TypeVar("_R")
 #: In a worker process: the records of the searches it has served, by token (the last two kept), so that a
 #: batch can send record numbers rather than records (see :meth:`_Scorer.map`).
 _WORKER_RECORDS: dict[str, tuple[GameRecord, ...]] = {}
+
+
+#: How a batch is cut into chunks (:func:`_guided`): the fewest items in a chunk, and how many chunks a
+#: worker gets of what is left at each cut.
+_Cut = tuple[int, int]
+#: Replays of one record under one assignment (:func:`_summary_of`): each is 0.1 to 0.4 ms of work and a chunk
+#: costs about 0.1 ms to send and answer, so 8 at least; of even cost, so big chunks first.
+_REPLAYS: _Cut = (8, 2)
+#: Checks of an assignment on every valid record (:func:`_fits_of`): most stop at the first record, one that
+#: fits replays them all (a thousand times more work), so small chunks from the start.
+_CHECKS: _Cut = (1, 8)
+
+
+def _guided(ex: Executor, fn: Callable[[_Task], _R | None], items: Sequence[_Task], cut: _Cut,
+            records: tuple[GameRecord, ...] | None = None) -> Iterator[_R | None]:
+    """``fn`` over ``items`` by the workers of ``ex`` (all sent now; closing the answers cancels the chunks
+    not begun), in chunks of what is left over ``spread`` times the number of workers, none smaller than
+    ``least`` (``cut`` is ``(least, spread)``): big chunks first, for little overhead, then smaller and
+    smaller ones, so that the workers finish a batch together rather than one waiting for the other's last
+    big chunk (guided self-scheduling). With ``records``, the first chunk of each worker carries them
+    (pickled once in each of those chunks)."""
+    least, spread = cut
+    chunks: list[Sequence[_Task]] = []
+    at = 0
+    while at < len(items):
+        size = max(least, -(-(len(items) - at) // (spread * ex.workers)))
+        chunk = items[at:at + size]
+        chunks.append(chunk if records is None or len(chunks) >= ex.workers
+                      else [_with_records(item, records) for item in chunk])
+        at += size
+    tasks: list[tuple[Callable[[_Task], _R | None], Sequence[_Task]]] = [(fn, chunk) for chunk in chunks]
+    parts: Iterator[list[_R | None]] = ex.map(_chunk_of, tasks)
+    return _flat(parts)
+
+
+def _flat(parts: Iterator[list[_R | None]]) -> Generator[_R | None]:
+    try:
+        for part in parts:
+            yield from part
+    finally:
+        if isinstance(parts, Generator):
+            parts.close()  # the chunks not begun are cancelled
+
+
+def _chunk_of(task: tuple[Callable[[_Task], _R | None], Sequence[_Task]]) -> list[_R | None]:
+    """What a worker runs for :func:`_guided`: ``fn`` over one chunk of items."""
+    fn, chunk = task
+    return [fn(item) for item in chunk]
 
 
 def _with_records(item: _Task, records: tuple[GameRecord, ...]) -> _Task:
@@ -502,12 +578,15 @@ def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | Non
     tied = [(start, order, rs) for start, order, rs in sorted(starts, key=lambda s: (s[0], -s[1]), reverse=True)
             if start[0] == top]
     ahead: Iterator[tuple[Score, Assignment]] | None = None
+    early: _Early | None = None
     try:
         for nth, (start, order, rs) in enumerate(tied):
             if best is not None and best[0][0] == len(recs):
                 break  # a start searched earlier explains every record
             if nth == 1 and sc.batched:  # the first start left records unexplained: the others in the workers
-                ahead = _searched_in_workers(spec, sc, tied[1:])
+                assert best is not None
+                ahead = _searched_in_workers(spec, sc, tied[1:], near=best[4])
+                early = _Early(spec, sc, best[3], best[4])  # queued after the searches
             if ahead is not None:
                 score, values = next(ahead)
             else:
@@ -517,10 +596,14 @@ def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | Non
             key = (score, -changed, -order, rs.name, values)
             if best is None or key[:3] > best[:3]:
                 best = key
+        assert best is not None
+        if early is not None:
+            early.settle(wanted=(best[3], best[4]) == (early.ruleset, early.values))
     finally:
         if isinstance(ahead, Generator):
             ahead.close()  # the searches not begun are cancelled
-    assert best is not None
+        if early is not None:
+            early.settle(wanted=False)
     _, _, _, ruleset, values = best
     base = dict(spec.resolve(ruleset))
     undetermined = _undetermined(spec, sc, ruleset, values)
@@ -539,26 +622,57 @@ def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | Non
     return Identification(spec.key, ruleset, options, undetermined, len(recs), valid, tuple(unexplained))
 
 
-def _searched_in_workers(spec: GameSpec, sc: _Scorer,
-                         starts: Sequence[tuple[Score, int, RulesetSpec]]) -> Generator[tuple[Score, Assignment]]:
+def _searched_in_workers(spec: GameSpec, sc: _Scorer, starts: Sequence[tuple[Score, int, RulesetSpec]],
+                         near: Assignment) -> Generator[tuple[Score, Assignment]]:
     """The end points of the searches from ``starts``, in their order: every search is one task, run
-    whole by one worker with its own cache (:func:`_search_of`), all sent at once, so that the workers
+    whole by one worker with its own cache (:func:`_search_of`), all sent now, so that the workers
     search different starts side by side rather than waiting on each other at every step. The end points
     are those of the same searches here (a search depends only on its start and the records); the
     summaries of every record at each end point join this process's cache. Closing the generator
     cancels the searches not begun (one under way finishes in its worker)."""
     assert sc.executor is not None
-    tasks = []
+    tasks, begins = [], []
     for start, _, rs in starts:
         values = tuple(sorted(spec.resolve(rs.name).items()))
+        begins.append(values)
         tasks.append((spec.key, sc.recs, rs.name, values, start,
                       [sc.summary(i, rs.name, values) for i in range(len(sc.recs))]))
-    results = sc.executor.map(_search_of, tasks, chunksize=1)
+    sent = _longest_first(begins, near)
+    return _ends(sc, starts, sent, sc.executor.map(_search_of, [tasks[k] for k in sent], chunksize=1))
+
+
+def _longest_first(starts: Sequence[Assignment], near: Assignment) -> list[int]:
+    """The order in which to send the searches from ``starts``: the ones likely to take longest first, so
+    that the last to end are short ones and the workers end together rather than one finishing a long
+    search alone. A search changes about one option a step, and the searches end near one another, so
+    the options in which a start differs from ``near`` (the first start's end point) predict its length;
+    ties keep the order of ``starts``. Only the time depends on it, never an answer.
+
+    >>> _longest_first([(("a", "1"), ("b", "1")), (("a", "2"), ("b", "2")), (("a", "2"), ("b", "1"))],
+    ...                (("a", "1"), ("b", "1")))
+    [1, 2, 0]
+    """
+    def far(values: Assignment) -> int:
+        return sum(1 for (_, v), (_, w) in zip(values, near, strict=True) if v != w)
+
+    return sorted(range(len(starts)), key=lambda k: (-far(starts[k]), k))
+
+
+def _ends(sc: _Scorer, starts: Sequence[tuple[Score, int, RulesetSpec]], sent: Sequence[int],
+          results: Iterator[tuple[Score, Assignment, list[Summary], int]]) -> Generator[tuple[Score, Assignment]]:
+    """The end points of :func:`_searched_in_workers` in the order of ``starts``; ``results`` are those of
+    the searches in the order they were sent (``sent``: their places in ``starts``)."""
+    done: dict[int, tuple[Score, Assignment, list[Summary], int]] = {}
+    answers = zip(sent, results, strict=True)
     try:
-        for (_, _, rs), (score, values, summaries, replays) in zip(starts, results, strict=True):
+        for k, (_, _, rs) in enumerate(starts):
+            while k not in done:
+                at, found = next(answers)
+                done[at] = found
+            score, values, summaries, replays = done.pop(k)
             known = sc.known(rs.name, values)
-            for i, found in enumerate(summaries):
-                known.setdefault(i, found)
+            for i, summary in enumerate(summaries):
+                known.setdefault(i, summary)
             sc.elsewhere += replays
             sc.report()
             yield score, values
@@ -575,8 +689,44 @@ def _search_of(task: tuple[str, Sequence[GameRecord], str, Assignment, Score, Se
     key, recs, ruleset, values, start, known = task
     sc = _Scorer(recs)
     sc.known(ruleset, values).update(enumerate(known))
-    score, end = _Search(game(key).spec, sc, ruleset).run(values, start)
+    with collector_paused():  # as the program does for the whole search (hanafuda._malloc)
+        score, end = _Search(game(key).spec, sc, ruleset).run(values, start)
     return score, end, [sc.summary(i, ruleset, end) for i in range(len(recs))], sc.replays
+
+
+def _single_changes(spec: GameSpec, values: Assignment) -> list[tuple[str, str]]:
+    """Every change of one option to one other value, in catalogue order."""
+    current = dict(values)
+    return [(opt.key, c) for opt in spec.options for c in opt.choices if c != current[opt.key]]
+
+
+class _Early:
+    """The first checks of step 4 (:func:`_undetermined`: each single change, on the records that
+    validate) for the best end point so far, sent to the workers while the other starts are searched:
+    queued after those searches, they run on a worker that has no search left, rather than after the
+    last search ends. If that end point is still the best once every search is in (the usual case: the
+    first start is the best one), :meth:`settle` takes their answers into the cache, where step 4 finds
+    them; otherwise the checks not begun are cancelled. Only the time differs, never an answer."""
+
+    def __init__(self, spec: GameSpec, sc: _Scorer, ruleset: str, values: Assignment) -> None:
+        self.sc, self.ruleset, self.values = sc, ruleset, values
+        self.sent: Iterator[tuple[int | None, list[tuple[int, Summary]]] | None] | None = None
+        ok = [i for i in range(len(sc.recs)) if sc.first_problem(i, ruleset, values) is None]
+        if ok:
+            _, self.todo = sc.fit_tasks([[_set(values, k, c)] for k, c in _single_changes(spec, values)], ruleset, ok)
+            if self.todo:
+                self.sent = sc.submit(_fits_of, self.todo, _CHECKS)
+
+    def settle(self, wanted: bool) -> None:
+        """Take the answers into the cache (``wanted``), or cancel the checks not begun."""
+        sent, self.sent = self.sent, None
+        if sent is None:
+            return
+        if wanted:
+            answer: dict[Assignment, bool] = {}
+            self.sc.take_fits(self.todo, self.sc.collect(_fits_of, self.todo, _CHECKS, sent), answer)
+        elif isinstance(sent, Generator):
+            sent.close()
 
 
 def _undetermined(spec: GameSpec, sc: _Scorer, ruleset: str, values: Assignment) -> dict[str, tuple[str, ...]]:
@@ -588,7 +738,7 @@ def _undetermined(spec: GameSpec, sc: _Scorer, ruleset: str, values: Assignment)
         return {}
     current = dict(values)
     found: dict[str, set[str]] = {}
-    singles = [(opt.key, c) for opt in spec.options for c in opt.choices if c != current[opt.key]]
+    singles = _single_changes(spec, values)
     for (key, c), yes in zip(singles, sc.fits_any([[_set(values, key, c)] for key, c in singles], ruleset, ok),
                              strict=True):
         if yes:

@@ -7,6 +7,7 @@ import os
 import sys
 from typing import IO, Any
 
+from hanafuda._malloc import collector_paused
 from hanafuda.commands._common import GAMES_HELP, add_command, add_jobs_argument, game_name, nonempty, print_json
 from hanafuda.identify import identify, parse_all
 from hanafuda.parallel import add_cluster_argument, executor_for
@@ -67,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     other = sorted({r.game for r in recs if game(r.game).spec.key != key} if recs else set())
     if other:
         return _fail(f"records of {', '.join(other)}, not {key}")
-    with executor_for(args) as ex, progress("identify", None, unit="replay", no_progress=args.no_progress) as bar:
+    with (executor_for(args) as ex, progress("identify", None, unit="replay", no_progress=args.no_progress) as bar,
+          collector_paused()):  # the search makes no cycles (hanafuda._malloc)
         found = identify(key, recs, ex, on_progress=bar)
     if args.json:
         print_json(found.to_json())
