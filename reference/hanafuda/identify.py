@@ -624,12 +624,16 @@ def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | Non
 
 def _searched_in_workers(spec: GameSpec, sc: _Scorer, starts: Sequence[tuple[Score, int, RulesetSpec]],
                          near: Assignment) -> Generator[tuple[Score, Assignment]]:
-    """The end points of the searches from ``starts``, in their order: every search is one task, run
-    whole by one worker with its own cache (:func:`_search_of`), all sent now, so that the workers
-    search different starts side by side rather than waiting on each other at every step. The end points
-    are those of the same searches here (a search depends only on its start and the records); the
-    summaries of every record at each end point join this process's cache. Closing the generator
-    cancels the searches not begun (one under way finishes in its worker)."""
+    """The end points of the searches from ``starts``, in their order. Every search but one is a task run
+    whole by one worker with its own cache (:func:`_search_of`), all sent now, longest first
+    (:func:`_longest_first`), so that the workers search different starts side by side rather than
+    waiting on each other at every step. The search likely shortest is run here, in batches as the first
+    start's (:class:`_Search` through ``sc``): its batches queue behind the whole searches and are shared
+    by the workers as they come free, which fills the end, where a worker would otherwise wait for the
+    other's last search (and, with one start left, both workers share it). The end points are those of the
+    same searches in one process (a search depends only on its start and the records); the summaries of
+    every record at each end point join this process's cache. Closing the generator cancels the searches
+    not begun (one under way finishes in its worker)."""
     assert sc.executor is not None
     tasks, begins = [], []
     for start, _, rs in starts:
@@ -637,8 +641,9 @@ def _searched_in_workers(spec: GameSpec, sc: _Scorer, starts: Sequence[tuple[Sco
         begins.append(values)
         tasks.append((spec.key, sc.recs, rs.name, values, start,
                       [sc.summary(i, rs.name, values) for i in range(len(sc.recs))]))
-    sent = _longest_first(begins, near)
-    return _ends(sc, starts, sent, sc.executor.map(_search_of, [tasks[k] for k in sent], chunksize=1))
+    *whole, here = _longest_first(begins, near)
+    return _ends(spec, sc, starts, whole, here,
+                 sc.executor.map(_search_of, [tasks[k] for k in whole], chunksize=1))
 
 
 def _longest_first(starts: Sequence[Assignment], near: Assignment) -> list[int]:
@@ -658,14 +663,19 @@ def _longest_first(starts: Sequence[Assignment], near: Assignment) -> list[int]:
     return sorted(range(len(starts)), key=lambda k: (-far(starts[k]), k))
 
 
-def _ends(sc: _Scorer, starts: Sequence[tuple[Score, int, RulesetSpec]], sent: Sequence[int],
-          results: Iterator[tuple[Score, Assignment, list[Summary], int]]) -> Generator[tuple[Score, Assignment]]:
-    """The end points of :func:`_searched_in_workers` in the order of ``starts``; ``results`` are those of
-    the searches in the order they were sent (``sent``: their places in ``starts``)."""
+def _ends(spec: GameSpec, sc: _Scorer, starts: Sequence[tuple[Score, int, RulesetSpec]], sent: Sequence[int],
+          here: int, results: Iterator[tuple[Score, Assignment, list[Summary], int]]
+          ) -> Generator[tuple[Score, Assignment]]:
+    """The end points of :func:`_searched_in_workers` in the order of ``starts``: ``results`` are those of
+    the searches sent to the workers, in the order they were sent (``sent``: their places in ``starts``),
+    and the search from ``starts[here]`` is run here when its turn comes."""
     done: dict[int, tuple[Score, Assignment, list[Summary], int]] = {}
     answers = zip(sent, results, strict=True)
     try:
-        for k, (_, _, rs) in enumerate(starts):
+        for k, (start, _, rs) in enumerate(starts):
+            if k == here:
+                yield _Search(spec, sc, rs.name).run(tuple(sorted(spec.resolve(rs.name).items())), start)
+                continue
             while k not in done:
                 at, found = next(answers)
                 done[at] = found
