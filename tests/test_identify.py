@@ -268,3 +268,30 @@ def test_identify_batches_go_out_in_shrinking_chunks() -> None:
     sizes.clear()
     assert list(_guided(lazy, seen, items[:5], (1, 8))) == items[:5]
     assert sizes == [1] * 5
+
+
+def test_identify_with_workers_forked_holding_the_records_sends_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers forked while the records are held (as the program does) have them: no batch carries them,
+    and the answer is the one process's. Workers that do not have them (a pool opened before, or not
+    forked) ask for them and get them: the same answer."""
+    import hanafuda.identify as module
+    from hanafuda.parallel import open_executor
+
+    docs = _records("battle-hanafuda", {"length": "1", "seven_double": "off"}, range(4))
+    docs[1] = {**docs[1], "actions": ["koikoi", *docs[1]["actions"][1:]]}
+    recs, _ = parse_all(docs)
+    alone = identify("koikoi", recs)
+    carried: list[int] = []
+    with_records = module._with_records
+
+    def spy(item: Any, records: Any) -> Any:
+        carried.append(1)
+        return with_records(item, records)
+
+    monkeypatch.setattr(module, "_with_records", spy)
+    with module.held_for_workers(recs) as held, open_executor(2) as ex:
+        assert identify("koikoi", recs, ex, held=held) == alone
+    assert not carried or not ex.forked  # elsewhere than Linux the workers are spawned: records sent
+    with open_executor(2) as ex, module.held_for_workers(recs) as held:  # the workers began without them
+        assert identify("koikoi", recs, ex, held=held) == alone
+    assert carried

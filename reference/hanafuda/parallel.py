@@ -85,6 +85,9 @@ class Executor:
     chunk: int = 16
     #: where the work runs, for messages: "this process", "2 processes", "cluster tcp://...".
     where: str = "this process"
+    #: True when the workers are copies of this process made when the executor was opened (``fork``):
+    #: what this process held then, they hold too, with nothing sent.
+    forked: bool = False
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
         """``fn(item)`` for each item, in item order; ``chunksize`` items go to a worker at a time."""
@@ -113,6 +116,7 @@ class _Pool(Executor):
         self.in_process = False
         self.where = f"{jobs} processes"
         self.method = start_method()
+        self.forked = self.method == "fork"
         self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(self.method))
         self._pool.submit(_ready)  # start the processes now, while this process reads its input
 

@@ -9,7 +9,7 @@ from typing import IO, Any
 
 from hanafuda._malloc import collector_paused
 from hanafuda.commands._common import GAMES_HELP, add_command, add_jobs_argument, game_name, nonempty, print_json
-from hanafuda.identify import identify, parse_all
+from hanafuda.identify import held_for_workers, identify, parse_all
 from hanafuda.parallel import add_cluster_argument, executor_for
 from hanafuda.progress import add_progress_argument, progress
 from hanafuda.records import read_documents
@@ -68,9 +68,10 @@ def run(args: argparse.Namespace) -> int:
     other = sorted({r.game for r in recs if game(r.game).spec.key != key} if recs else set())
     if other:
         return _fail(f"records of {', '.join(other)}, not {key}")
-    with (executor_for(args) as ex, progress("identify", None, unit="replay", no_progress=args.no_progress) as bar,
+    with (held_for_workers(recs) as held, executor_for(args) as ex,  # workers forked holding the records
+          progress("identify", None, unit="replay", no_progress=args.no_progress) as bar,
           collector_paused()):  # the search makes no cycles (hanafuda._malloc)
-        found = identify(key, recs, ex, on_progress=bar)
+        found = identify(key, recs, ex, on_progress=bar, held=held)
     if args.json:
         print_json(found.to_json())
     else:
