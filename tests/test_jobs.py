@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -299,6 +300,31 @@ def test_a_worker_that_dies_is_one_line() -> None:
     with open_executor(2) as ex, pytest.raises(UsageError, match="worker process stopped") as e:
         list(ex.map(os._exit, [3, 3]))
     assert "\n" not in str(e.value)
+
+
+def _long_item(marker: str) -> None:
+    """A worker's long item: it marks its start, and its end (which an interrupted item never reaches)."""
+    Path(marker + ".started").write_text("")
+    time.sleep(120)
+    Path(marker + ".ended").write_text("")
+
+
+def test_a_run_stopped_here_stops_the_workers_items_under_way_and_queued(tmp_path: Path) -> None:
+    """When the run stops in this process (an error, or an interrupt of this process alone), the workers'
+    items under way are stopped and those queued to them are not run, rather than waited for (closing
+    would wait two minutes here, and the items would mark their end)."""
+    from hanafuda.parallel import open_executor
+
+    markers = [str(tmp_path / f"item{k}") for k in range(4)]
+    with pytest.raises(ValueError, match="stopped here"), open_executor(2) as ex:
+        ex.map(_long_item, markers)
+        for _ in range(3000):  # until a worker is under way (a wait, not a timing)
+            if any(Path(m + ".started").exists() for m in markers):
+                break
+            time.sleep(0.01)
+        raise ValueError("stopped here")
+    assert any(Path(m + ".started").exists() for m in markers)
+    assert not any(Path(m + ".ended").exists() for m in markers)
 
 
 def test_workers_are_forked_only_while_one_thread_runs(monkeypatch: pytest.MonkeyPatch) -> None:

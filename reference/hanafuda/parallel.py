@@ -24,6 +24,11 @@ in the child; with one thread there is no such lock, and the pool's own threads 
 its processes exist. Elsewhere (macOS, where system libraries do not survive a fork; Windows, which
 has no fork) or when other threads run, the workers are *spawned* (a fresh interpreter each).
 
+A run stopped in this process (Ctrl-C, or an error) stops the workers' items under way and those
+queued to them, rather than waiting for them (an ``identify`` search runs for many seconds): each
+worker is interrupted (a terminal's Ctrl-C reaches them by itself), and an interrupted worker runs no
+further item; between items an interrupt never ends a worker (which would print a traceback).
+
 ``--cluster`` and ``--jobs`` are not given together: with a cluster, its workers set how much runs
 at once (``--jobs`` is for this machine's cores), and the command says so in one line (exit 2).
 
@@ -35,10 +40,12 @@ at once (``--jobs`` is for this machine's cores), and the command says so in one
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import multiprocessing
 import os
 import re
+import signal
 import socket
 import sys
 import threading
@@ -46,6 +53,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, TypeVar
 
 from hanafuda.commands._common import UsageError
@@ -96,6 +104,11 @@ class Executor:
     def close(self) -> None:
         """Release the workers (the cluster itself is left running)."""
 
+    def abort(self) -> None:
+        """Release the workers now, their work unfinished (the run is stopped: interrupted, or an error):
+        :meth:`close` unless the workers can be stopped sooner."""
+        self.close()
+
 
 def start_method() -> str:
     """How worker processes start here: ``fork`` on Linux while this process runs one thread (see
@@ -110,6 +123,40 @@ def _ready() -> None:
     """The first task of each worker: nothing, so that the pool starts its processes at once."""
 
 
+class _WorkerState:
+    """In a worker process: whether the run was interrupted (``SIGINT``: the items still sent to it
+    are not run) and whether an item is under way (an interrupt then stops it)."""
+
+    interrupted = False
+    busy = False
+
+
+_WORKER = _WorkerState()
+
+
+def _worker_start() -> None:
+    """Each worker's start: an interrupt stops the item under way, and the items queued after it, but
+    never the worker itself between items (Python's default would end it there, with a traceback)."""
+    signal.signal(signal.SIGINT, _on_interrupt)
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    _WORKER.interrupted = True
+    if _WORKER.busy:
+        raise KeyboardInterrupt
+
+
+def _item(fn: Callable[[T], R], item: T) -> R:
+    """What a worker runs for each item: ``fn(item)``, unless the run was interrupted."""
+    _WORKER.busy = True
+    try:
+        if _WORKER.interrupted:
+            raise KeyboardInterrupt
+        return fn(item)
+    finally:
+        _WORKER.busy = False
+
+
 class _Pool(Executor):
     def __init__(self, jobs: int) -> None:
         self.workers = jobs
@@ -117,12 +164,13 @@ class _Pool(Executor):
         self.where = f"{jobs} processes"
         self.method = start_method()
         self.forked = self.method == "fork"
-        self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(self.method))
+        self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(self.method),
+                                         initializer=_worker_start)
         self._pool.submit(_ready)  # start the processes now, while this process reads its input
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
         try:
-            running = self._pool.map(fn, items, chunksize=chunksize)  # every item is sent now
+            running = self._pool.map(partial(_item, fn), items, chunksize=chunksize)  # every item is sent now
         except BrokenProcessPool:
             raise UsageError(_DIED) from None
 
@@ -135,6 +183,17 @@ class _Pool(Executor):
         return results()
 
     def close(self) -> None:
+        self._pool.shutdown(cancel_futures=True)
+
+    def abort(self) -> None:
+        """The run is stopped: each worker is interrupted (its item under way stops, and the items
+        already queued to it are not run, :func:`_item`), the items not sent are cancelled, and the
+        pool is closed. Closing alone would wait for the items under way and queued: an ``identify``
+        search runs for many seconds. A terminal's interrupt reaches the workers by itself; an
+        interrupt of this process alone, or an error here, reaches them so."""
+        for pid in list(getattr(self._pool, "_processes", None) or {}):  # the pool's workers, if it says
+            with contextlib.suppress(OSError):  # gone already
+                os.kill(pid, signal.SIGINT)
         self._pool.shutdown(cancel_futures=True)
 
 
@@ -239,8 +298,10 @@ def open_executor(jobs: int = 1, cluster: str | None = None) -> Iterator[Executo
         ex = Executor()
     try:
         yield ex
-    finally:
-        ex.close()
+    except BaseException:
+        ex.abort()  # interrupted, or an error: the work under way is not wanted
+        raise
+    ex.close()
 
 
 def _connect(address: str) -> Any:

@@ -31,7 +31,7 @@ MAX_INPUT_BYTES = 256 << 20
 MAX_DIGITS = 4300
 
 EXIT_CODES = ("exit codes: 0 success, 1 a check failed, 2 bad input or unusable environment "
-              "(one line on stderr), 3 internal error (a bug in hanafuda)")
+              "(one line on stderr), 3 internal error (a bug in hanafuda), 130 interrupted")
 
 
 class UsageError(ValueError):
