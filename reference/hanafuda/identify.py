@@ -175,9 +175,10 @@ class _Scorer:
     def map(self, fn: Callable[[_Task], _R | None], items: Sequence[_Task], cut: _Cut) -> list[_R]:
         """``fn`` over ``items`` by the workers, in order, in chunks that shrink towards the end of the
         batch as ``cut`` says (:func:`_guided`).
-        An item is ``(token, records, ...)``, records None: the first chunks of the first batch (one a
-        worker) carry the records (one object, pickled once in each chunk) and each worker keeps them
-        under the token; the other items send record numbers only. An item whose worker does not hold the
+        An item is ``(token, records, ...)``, records None: unless the workers were forked holding the
+        records (``held``, :func:`held_for_workers`), the first chunks of the first batch (one a worker)
+        carry them (one object, pickled once in each chunk) and each worker keeps them under the token;
+        the other items send record numbers only. An item whose worker does not hold the
         records (it took none of those chunks, or it is a new worker of a cluster) comes back None and is
         sent again with them."""
         return self.collect(fn, items, cut, self.submit(fn, items, cut))
