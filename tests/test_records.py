@@ -248,6 +248,44 @@ def test_deal_orders_are_the_seeds_successive_shuffles() -> None:
     assert orders == [d["deck"], *d["deals"]]
 
 
+@pytest.mark.parametrize("key", GAMES)
+def test_a_record_replayed_again_gets_the_same_report_from_the_kept_shuffles(key: str) -> None:
+    """``replay(..., again=True)`` keeps the deck orders a seed gives (identify replays one record
+    hundreds of times): the first and later replays report what a plain replay does, for a record that
+    follows its seed and for one whose later deal does not (the generator state after a kept shuffle is
+    the one the next deal's shuffle starts from)."""
+    from hanafuda.records import replay
+
+    good = rec(key)
+    bad = rec(key)
+    if bad["deals"]:
+        bad["deals"][-1] = list(reversed(bad["deals"][-1]))
+    else:
+        bad["deck"] = list(reversed(bad["deck"]))
+    reports = []
+    for doc in (good, bad):
+        parsed, problems = parse_record(doc)
+        assert parsed is not None and not problems
+        plain = [str(p) for p in replay(parsed).problems]
+        assert [str(p) for p in replay(parsed, again=True).problems] == plain
+        assert [str(p) for p in replay(parsed, again=True).problems] == plain
+        reports.append(plain)
+    assert not reports[0] and any("REC-SHUFFLE-1" in p for p in reports[1])
+
+
+def test_kept_shuffles_are_the_shuffle_and_leave_the_generator_where_it_does() -> None:
+    from hanafuda.engine import fast_shuffled
+    from hanafuda.records import _seeded_order
+
+    deck, other = list(range(48)), list(range(100, 148))
+    for _ in range(2):  # the first time shuffled, then kept
+        mine, theirs = SplitMix64(77), SplitMix64(77)
+        assert _seeded_order(deck, mine) == tuple(fast_shuffled(deck, theirs)) and mine.state == theirs.state
+        assert _seeded_order(deck, mine) == tuple(fast_shuffled(deck, theirs)) and mine.state == theirs.state
+    mine, theirs = SplitMix64(77), SplitMix64(77)  # another deck from the same state: not the kept one
+    assert _seeded_order(other, mine) == tuple(fast_shuffled(other, theirs)) and mine.state == theirs.state
+
+
 # -- bad input -------------------------------------------------------------------------------------
 
 

@@ -343,7 +343,7 @@ def _summary(item: tuple[int, GameRecord], ruleset: str, values: Assignment) -> 
     found at that same place (a claim whose deltas, notes and yaku all differ is further from right than
     one whose deltas alone differ). This is what a worker runs."""
     i, rec = item
-    probs = replay(rec, i + 1, ruleset=ruleset, options=dict(values)).problems  # the record's own rules ignored
+    probs = replay(rec, i + 1, ruleset=ruleset, options=dict(values), again=True).problems  # its own rules ignored
     if not probs:
         return None, 0
     first = probs[0]

@@ -397,10 +397,13 @@ def _ids(xs: Sequence[int]) -> str:
 
 def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, lenient: bool = False,
            ruleset: str | None = None, options: Mapping[str, str] | None = None,
-           until_deal: int | None = None) -> RecordReport:
+           until_deal: int | None = None, again: bool = False) -> RecordReport:
     """Replay a parsed record through the reference and report every problem (never raises for
     bad record content). ``ruleset``/``options``, when given, replace the record's own rules
-    (``options`` alone are applied over the record's rules); ``until_deal`` stops after that deal."""
+    (``options`` alone are applied over the record's rules); ``until_deal`` stops after that deal.
+    ``again``: the record is replayed many times (``identify`` replays it under hundreds of rule
+    assignments), so the deck orders its seed gives are kept for the next time (:func:`_seeded_order`);
+    the report is the same."""
     sink = _Sink(record, line)
     report = RecordReport(record or 0, line, rec.game, len(rec.actions), 0, sink.problems,
                           status=rec.status, meta=rec.meta)
@@ -431,7 +434,7 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
             return report
     if rec.scores is not None and len(rec.scores) != seats:
         sink.add("REC-FIELD-1", f"{len(rec.scores)} final scores: one per seat ({seats})", path="$.result.scores")
-    _Replay(g, rules, rec, sink, report, lenient, until_deal).run()
+    _Replay(g, rules, rec, sink, report, lenient, until_deal, again).run()
     report.dropped = sink.dropped
     return report
 
@@ -456,6 +459,29 @@ def _cached_rules(g: AnyGame, ruleset: str | None, options: tuple[tuple[str, str
     return g.rules(ruleset, dict(options))  # an OptionError propagates, and nothing is cached
 
 
+#: Deck orders of seeded records already shuffled, for replays with ``again``: generator state before ->
+#: (the deck's card ids, their order, the state after). ``identify`` replays each record under hundreds of
+#: rule assignments, and each replay shuffled the same seed again (a tenth of its time).
+_SEEDED: dict[int, tuple[list[int], tuple[int, ...], int]] = {}
+_SEEDED_MAX = 4096
+
+
+def _seeded_order(canonical: list[int], rng: SplitMix64) -> tuple[int, ...]:
+    """``fast_shuffled(canonical, rng)`` as a tuple, ``rng`` left where the shuffle leaves it: the same
+    result and state as shuffling, taken from :data:`_SEEDED` when this deck was shuffled from this state
+    before."""
+    found = _SEEDED.get(rng.state)
+    if found is not None and found[0] == canonical:
+        rng.state = found[2]
+        return found[1]
+    before = rng.state
+    order = tuple(fast_shuffled(canonical, rng))
+    if len(_SEEDED) >= _SEEDED_MAX:
+        _SEEDED.clear()  # (one step, safe with threads)
+    _SEEDED[before] = (list(canonical), order, rng.state)
+    return order
+
+
 #: Replay plain entries through the games' fast rounds (``_Replay.fast_replay``); the tests turn
 #: it off to check that the reports are the same either way.
 FAST_REPLAY = True
@@ -463,9 +489,9 @@ FAST_REPLAY = True
 
 class _Replay:
     def __init__(self, g: AnyGame, rules: Any, rec: GameRecord, sink: _Sink, report: RecordReport,
-                 lenient: bool = False, until_deal: int | None = None) -> None:
+                 lenient: bool = False, until_deal: int | None = None, again: bool = False) -> None:
         self.g, self.rules, self.rec, self.sink, self.report = g, rules, rec, sink, report
-        self.lenient, self.until_deal = lenient, until_deal
+        self.lenient, self.until_deal, self.again = lenient, until_deal, again
         self.fast = FAST_REPLAY
         deck = g.deck(rules)
         self.cards = deck.cards
@@ -494,7 +520,9 @@ class _Replay:
 
     def order_for(self, deal: int, rng: SplitMix64 | None, dealer: int) -> tuple[int, ...] | None:
         rec, add = self.rec, self.sink.add
-        seeded = tuple(fast_shuffled(self.canonical, rng)) if rng is not None else None  # the same shuffle, on ids
+        # the same shuffle, on ids (kept from an earlier replay of this record, if it is replayed again)
+        seeded = None if rng is None else _seeded_order(self.canonical, rng) if self.again else \
+            tuple(fast_shuffled(self.canonical, rng))
         listed: Deal | None
         if deal == 1:
             listed = rec.deck
