@@ -99,8 +99,8 @@ def workloads(tmp: Path, sizes: set[str], only: list[str] | None) -> list[Worklo
         chosen.append(Workload("vectors", "large", "--games 100",
                                ["vectors", str(tmp / "vectors-{where}"), "--games", "100"]))
     if want("identify", "large"):
-        chosen.append(Workload("identify", "large", "40 records",
-                               ["identify", "koikoi", str(_identify_input(tmp / "identify-40.jsonl", 40)), "--json"]))
+        chosen.append(Workload("identify", "large", "100 records",
+                               ["identify", "koikoi", str(_identify_input(tmp / "identify-100.jsonl", 100)), "--json"]))
     return chosen
 
 

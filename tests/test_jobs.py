@@ -327,6 +327,23 @@ def test_a_run_stopped_here_stops_the_workers_items_under_way_and_queued(tmp_pat
     assert not any(Path(m + ".ended").exists() for m in markers)
 
 
+def _collector_on(_: int) -> bool:
+    import gc
+
+    return gc.isenabled()
+
+
+def test_workers_run_without_the_collector_only_when_asked() -> None:
+    """``open_executor(collector=False)`` (what ``identify`` asks for): the workers run with the cyclic
+    garbage collector off; by default they keep it."""
+    from hanafuda.parallel import open_executor
+
+    with open_executor(2) as ex:
+        assert list(ex.map(_collector_on, range(4))) == [True] * 4
+    with open_executor(2, collector=False) as ex:
+        assert list(ex.map(_collector_on, range(4))) == [False] * 4
+
+
 def test_workers_are_forked_only_while_one_thread_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """fork copies only the calling thread: with another thread running, the workers are spawned
     (and give the same results)."""

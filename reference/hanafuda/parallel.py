@@ -134,10 +134,14 @@ class _WorkerState:
 _WORKER = _WorkerState()
 
 
-def _worker_start() -> None:
+def _worker_start(collector: bool = True) -> None:
     """Each worker's start: an interrupt stops the item under way, and the items queued after it, but
-    never the worker itself between items (Python's default would end it there, with a traceback)."""
+    never the worker itself between items (Python's default would end it there, with a traceback);
+    without ``collector``, the cyclic garbage collector is off for the worker's life (see
+    :func:`open_executor`)."""
     signal.signal(signal.SIGINT, _on_interrupt)
+    if not collector:
+        gc.disable()
 
 
 def _on_interrupt(signum: int, frame: object) -> None:
@@ -158,14 +162,14 @@ def _item(fn: Callable[[T], R], item: T) -> R:
 
 
 class _Pool(Executor):
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, collector: bool = True) -> None:
         self.workers = jobs
         self.in_process = False
         self.where = f"{jobs} processes"
         self.method = start_method()
         self.forked = self.method == "fork"
         self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(self.method),
-                                         initializer=_worker_start)
+                                         initializer=_worker_start, initargs=(collector,))
         self._pool.submit(_ready)  # start the processes now, while this process reads its input
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
@@ -273,27 +277,30 @@ def add_cluster_argument(p: argparse.ArgumentParser) -> None:
 
 
 @contextmanager
-def executor_for(args: argparse.Namespace, jobs: int | None = None) -> Iterator[Executor]:
+def executor_for(args: argparse.Namespace, jobs: int | None = None, collector: bool = True) -> Iterator[Executor]:
     """The executor a command's ``--jobs``/``--cluster`` arguments ask for (``jobs`` overrides
-    ``--jobs``: 1 for runs too small to split). Bad addresses and a missing Dask are
-    :class:`UsageError`; nothing has run yet when they are raised."""
+    ``--jobs``: 1 for runs too small to split; ``collector`` as for :func:`open_executor`). Bad
+    addresses and a missing Dask are :class:`UsageError`; nothing has run yet when they are raised."""
     cluster: str | None = getattr(args, "cluster", None)
     if cluster is not None and getattr(args, "jobs_given", False):
         raise UsageError("--cluster and --jobs: choose one (with --cluster the cluster's workers set how much "
                          "runs at once)")
-    with open_executor(args.jobs if jobs is None else jobs, cluster) as ex:
+    with open_executor(args.jobs if jobs is None else jobs, cluster, collector) as ex:
         yield ex
 
 
 @contextmanager
-def open_executor(jobs: int = 1, cluster: str | None = None) -> Iterator[Executor]:
+def open_executor(jobs: int = 1, cluster: str | None = None, collector: bool = True) -> Iterator[Executor]:
     """An executor: on the Dask cluster at ``cluster`` if given, else ``jobs`` processes here
-    (this process for ``jobs`` 1); closed on leaving."""
+    (this process for ``jobs`` 1); closed on leaving. ``collector`` False: the worker processes here
+    run without the cyclic garbage collector, for work that makes no reference cycles and keeps many
+    objects (``identify``, whose main process runs so too: :func:`hanafuda._malloc.collector_paused`);
+    a cluster's workers are left as they are."""
     ex: Executor
     if cluster is not None:
         ex = _Dask(_connect(cluster), cluster)
     elif jobs > 1:
-        ex = _Pool(jobs)
+        ex = _Pool(jobs, collector)
     else:
         ex = Executor()
     try:

@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     other = sorted({r.game for r in recs if game(r.game).spec.key != key} if recs else set())
     if other:
         return _fail(f"records of {', '.join(other)}, not {key}")
-    with (held_for_workers(recs) as held, executor_for(args) as ex,  # workers forked holding the records
+    with (held_for_workers(recs) as held,  # the workers, forked holding the records, run without the collector
+          executor_for(args, collector=False) as ex,
           progress("identify", None, unit="replay", no_progress=args.no_progress) as bar,
           collector_paused()):  # the search makes no cycles (hanafuda._malloc)
         found = identify(key, recs, ex, on_progress=bar, held=held)
