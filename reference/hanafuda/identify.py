@@ -61,7 +61,7 @@ unnecessary are cancelled if not yet begun. Queued behind them, the first checks
 first start's end point run on a worker that has no search left; they are kept if that point is still
 the best. The answer is the same with or without workers; only the time and the number of replays
 differ. Records are replayed through :func:`hanafuda.records.replay`;
-a thousand three-deal Koi-Koi records take about 15 s in one process and 8 s with two (measured in
+a thousand three-deal Koi-Koi records take about 14 s in one process and 7 s with two (measured in
 docs/engines.md).
 """
 
