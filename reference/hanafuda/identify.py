@@ -292,8 +292,7 @@ class _Scorer:
         each other assignment (:func:`_fits_of`)."""
         cands = list(dict.fromkeys(c for group in groups for c in group))
         answer: dict[Assignment, bool] = {}
-        first = [i for i in self.refuters if i in set(ok)]
-        order = [*first, *(i for i in ok if i not in first)]
+        order = self.refuters_first(ok)
         every = tuple(order)  # one object: pickled once in each chunk of tasks
         todo: list[_Task] = []
         for cand in cands:
@@ -321,9 +320,18 @@ class _Scorer:
                 self._refuted_by(refuter)
         self.report()
 
+    def valid(self, ruleset: str, values: Assignment) -> list[int]:
+        """The records that validate under the rules (their numbers, in order)."""
+        return [i for i in range(len(self.recs)) if self.first_problem(i, ruleset, values) is None]
+
+    def refuters_first(self, ok: Sequence[int]) -> list[int]:
+        """The records of ``ok``, those that last ruled an assignment out first (see :meth:`_refuted_by`)."""
+        oks = set(ok)
+        first = [i for i in self.refuters if i in oks]
+        return [*first, *(i for i in ok if i not in first)]
+
     def _fits(self, cand: Assignment, ruleset: str, ok: Sequence[int]) -> bool:
-        first = [i for i in self.refuters if i in set(ok)] if self.refuters else []
-        for i in itertools.chain(first, (i for i in ok if i not in first)):
+        for i in self.refuters_first(ok):
             if self.first_problem(i, ruleset, cand) is not None:
                 self._refuted_by(i)
                 return False
@@ -626,7 +634,7 @@ def identify(game_key: str, recs: Sequence[GameRecord], executor: Executor | Non
     _, _, _, ruleset, values = best
     base = dict(spec.resolve(ruleset))
     undetermined = _undetermined(spec, sc, ruleset, values)
-    ok = [i for i in everyone if sc.first_problem(i, ruleset, values) is None]
+    ok = sc.valid(ruleset, values)
     for opt_key in undetermined:  # the ruleset's own value where it fits, so that ruleset + options is the answer
         cand = _set(values, opt_key, base[opt_key])
         if cand != values and all(sc.first_problem(i, ruleset, cand) is None for i in ok):
@@ -718,7 +726,7 @@ def _search_of(task: tuple[str, Sequence[GameRecord], str, Assignment, Score, Se
     key, recs, ruleset, values, start, known = task
     sc = _Scorer(recs)
     sc.known(ruleset, values).update(enumerate(known))
-    with collector_paused():  # as the program does for the whole search (hanafuda._malloc)
+    with collector_paused():  # as the program does (hanafuda._malloc); a pool's workers have it off already
         score, end = _Search(game(key).spec, sc, ruleset).run(values, start)
     return score, end, [sc.summary(i, ruleset, end) for i in range(len(recs))], sc.replays
 
@@ -727,6 +735,12 @@ def _single_changes(spec: GameSpec, values: Assignment) -> list[tuple[str, str]]
     """Every change of one option to one other value, in catalogue order."""
     current = dict(values)
     return [(opt.key, c) for opt in spec.options for c in opt.choices if c != current[opt.key]]
+
+
+def _single_checks(spec: GameSpec, values: Assignment) -> list[list[Assignment]]:
+    """The first checks of step 4 (:func:`_undetermined`, and sent early by :class:`_Early`): each
+    single change, a group of its own."""
+    return [[_set(values, key, c)] for key, c in _single_changes(spec, values)]
 
 
 class _Early:
@@ -740,9 +754,10 @@ class _Early:
     def __init__(self, spec: GameSpec, sc: _Scorer, ruleset: str, values: Assignment) -> None:
         self.sc, self.ruleset, self.values = sc, ruleset, values
         self.sent: Iterator[tuple[int | None, list[tuple[int, Summary]]] | None] | None = None
-        ok = [i for i in range(len(sc.recs)) if sc.first_problem(i, ruleset, values) is None]
+        self.todo: list[_Task] = []
+        ok = sc.valid(ruleset, values)
         if ok:
-            _, self.todo = sc.fit_tasks([[_set(values, k, c)] for k, c in _single_changes(spec, values)], ruleset, ok)
+            _, self.todo = sc.fit_tasks(_single_checks(spec, values), ruleset, ok)
             if self.todo:
                 self.sent = sc.submit(_fits_of, self.todo, _CHECKS)
 
@@ -762,13 +777,12 @@ def _undetermined(spec: GameSpec, sc: _Scorer, ruleset: str, values: Assignment)
     """The options whose other values fit every record that validates: on their own, or together with
     other values of options already found undetermined (an option that hides another, such as a yaku
     set without the viewing yaku hiding their value), repeated until nothing more is found."""
-    ok = [i for i in range(len(sc.recs)) if sc.first_problem(i, ruleset, values) is None]
+    ok = sc.valid(ruleset, values)
     if not ok:
         return {}
     current = dict(values)
     found: dict[str, set[str]] = {}
-    singles = _single_changes(spec, values)
-    for (key, c), yes in zip(singles, sc.fits_any([[_set(values, key, c)] for key, c in singles], ruleset, ok),
+    for (key, c), yes in zip(_single_changes(spec, values), sc.fits_any(_single_checks(spec, values), ruleset, ok),
                              strict=True):
         if yes:
             found.setdefault(key, {current[key]}).add(c)

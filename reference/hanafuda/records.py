@@ -520,9 +520,9 @@ class _Replay:
 
     def order_for(self, deal: int, rng: SplitMix64 | None, dealer: int) -> tuple[int, ...] | None:
         rec, add = self.rec, self.sink.add
-        # the same shuffle, on ids (kept from an earlier replay of this record, if it is replayed again)
-        seeded = None if rng is None else _seeded_order(self.canonical, rng) if self.again else \
-            tuple(fast_shuffled(self.canonical, rng))
+        seeded: tuple[int, ...] | None = None  # the same shuffle, on ids
+        if rng is not None:  # (kept from an earlier replay of this record, if it is replayed again)
+            seeded = _seeded_order(self.canonical, rng) if self.again else tuple(fast_shuffled(self.canonical, rng))
         listed: Deal | None
         if deal == 1:
             listed = rec.deck
