@@ -28,20 +28,25 @@ functions below return new tables and masks (nothing is mutated).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+import operator
+from abc import abstractmethod
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from hanafuda_spec.cards import BaseCard
 
-from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, action, evolve
+from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, FastRound, action, evolve
 
 __all__ = [
-    "PLAY", "TAKE", "CardIndex", "Table", "capture", "deal_packets", "explain_hand_play", "hand_plays",
-    "match_mask", "matches", "packet_plan", "plays_of", "resolve", "take_choices", "takes_of",
+    "PLAY", "TAKE", "CardIndex", "FishingRound", "Table", "capture", "deal_packets", "explain_hand_play",
+    "hand_plays", "match_mask", "matches", "packet_getters", "packet_plan", "plays_of", "resolve", "take_choices",
+    "takes_of",
 ]
 
 C = TypeVar("C", bound=BaseCard)
+S = TypeVar("S")
+T = TypeVar("T")
 
 PLAY = "play"
 TAKE = "take"
@@ -60,7 +65,7 @@ class CardIndex(Generic[C]):
     ([10, 120], '0b1111')
     """
 
-    __slots__ = ("by_id", "by_mask", "cards", "id_order", "plays", "plays_on", "suit_of", "suits")
+    __slots__ = ("by_id", "by_mask", "cards", "id_order", "play_masks", "plays", "plays_on", "suit_of", "suits")
 
     def __init__(self, cards: Iterable[C]) -> None:
         self.cards: tuple[C, ...] = tuple(sorted(cards, key=CARD_ORDER))
@@ -82,6 +87,10 @@ class CardIndex(Generic[C]):
         self.plays_on: dict[int, dict[int, Action]] = {
             c.mask: {t.mask: action(PLAY, (c.id, t.id)) for t in self.cards if t.suit == c.suit and t is not c}
             for c in self.cards if c.suit}
+        #: every ``play c`` and ``play c t`` above -> the masks of c and of t (0 for none)
+        self.play_masks: dict[Action, tuple[int, int]] = {
+            **{a: (m, 0) for m, a in self.plays.items()},
+            **{a: (m, t) for m, on in self.plays_on.items() for t, a in on.items()}}
 
     def suit_mask(self, suit: int) -> int:
         """The cards of ``suit`` (0 for suit 0, the jokers, which match nothing)."""
@@ -261,6 +270,32 @@ def packet_plan(wanted: tuple[tuple[str, int], ...], packet: int) -> tuple[tuple
     return tuple(plan)
 
 
+Getter = Callable[[Sequence[T]], tuple[T, ...]]
+
+
+def packet_getters(wanted: tuple[tuple[str, int], ...], packet: int) -> dict[str, Getter[int]]:
+    """:func:`packet_plan` as positions in the deck order: recipient -> a function giving the items of a deck
+    order (top first) dealt to it. The rest of the deck, from ``sum`` of the wanted counts, is the stock.
+
+    >>> got = packet_getters((("ko", 2), ("field", 1)), 2)
+    >>> got["ko"]([5, 6, 7, 8]), got["field"]([5, 6, 7, 8])
+    ((5, 6), (7,))
+    """
+    where: dict[str, list[int]] = {who: [] for who, _ in wanted}
+    i = 0
+    for who, k in packet_plan(wanted, packet):
+        where[who] += range(i, i + k)
+        i += k
+    return {who: _getter(positions) for who, positions in where.items()}
+
+
+def _getter(positions: Sequence[int]) -> Getter[int]:
+    get = operator.itemgetter(*positions)
+    if len(positions) == 1:
+        return lambda seq: (get(seq),)
+    return get
+
+
 def deal_packets(order: Sequence[C], plan: Sequence[tuple[str, int]]) -> dict[str, list[C]]:
     """Deal ``order`` (top first) following ``plan``, a list of (recipient, packet size).
     The rest of the deck is returned as recipient ``"stock"``, top first."""
@@ -289,3 +324,57 @@ def explain_hand_play(hand: Sequence[C], field: Sequence[C], action: Action, sea
     if len(action.cards) > 1:
         return no_choice, f"card {c.id} has {len(m)} match(es) on the field: no target is chosen"
     return None
+
+
+class FishingRound(FastRound[S], Generic[S, C]):
+    """A fishing round played in place over the masks of one :class:`CardIndex`: the base of each fishing
+    game's round, whose methods are that game's steps. It gives the games one replay of hand plays
+    (:meth:`replay`); a round provides :attr:`index`, ``hands`` (a mask per seat), ``field``, ``turn``,
+    :meth:`plays_from_masks` and :meth:`play_card`."""
+
+    __slots__ = ()
+    index: CardIndex[C]
+    hands: list[int]
+    field: int
+    turn: int
+
+    @abstractmethod
+    def plays_from_masks(self) -> bool:
+        """Whether the next action is a hand play whose legality the masks alone decide (the listed plays are
+        exactly :func:`plays_of` without a must-capture rule): then :meth:`replay` checks it so."""
+
+    @abstractmethod
+    def play_card(self, card: int, target: int) -> None:
+        """The hand play of card mask ``card`` on ``target`` (a mask, 0 for none), and what follows it."""
+
+    def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
+        """:meth:`FastRound.replay`, a hand play's legality read from the masks where
+        :meth:`plays_from_masks` says so: ``play c`` is listed by :func:`plays_of` when c is in the hand and
+        the field does not hold exactly two cards of its month, ``play c t`` when it holds two and t is one
+        of them. Other actions are searched among the listed ones."""
+        plays, suit_of, default, from_masks = self.index.play_masks.get, self.index.suit_of, FastRound.replay, \
+            self.plays_from_masks
+        while pos < stop:
+            if not from_masks():
+                if self.over():
+                    break
+                nxt = default(self, actions, pos, pos + 1)
+                if nxt == pos:
+                    break
+                pos = nxt
+                continue
+            a = actions[pos]
+            found = plays(a) if a is not None else None
+            if found is None:
+                break
+            c, t = found
+            if not self.hands[self.turn] & c:
+                break
+            if (self.field & suit_of[c]).bit_count() == 2:
+                if not t & self.field:
+                    break
+            elif t:
+                break
+            self.play_card(c, t)
+            pos += 1
+        return pos
