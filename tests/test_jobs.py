@@ -344,6 +344,23 @@ def test_workers_run_without_the_collector_only_when_asked() -> None:
         assert list(ex.map(_collector_on, range(4))) == [False] * 4
 
 
+def test_this_process_runs_without_the_collector_while_the_executor_is_open_when_asked() -> None:
+    """``collector=False`` pauses the collector here too, for every kind of executor, and only while it
+    is open (the program's setting, applied once by the execution layer)."""
+    import gc
+
+    from hanafuda.parallel import open_executor
+
+    for jobs in (1, 2):
+        with open_executor(jobs) as ex:
+            assert gc.isenabled()
+            assert list(ex.map(_collector_on, range(2))) == [True] * 2
+        with open_executor(jobs, collector=False) as ex:
+            assert not gc.isenabled()
+            assert list(ex.map(_collector_on, range(2))) == [False] * 2
+        assert gc.isenabled()
+
+
 def test_workers_are_forked_only_while_one_thread_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """fork copies only the calling thread: with another thread running, the workers are spawned
     (and give the same results)."""

@@ -1,4 +1,5 @@
-"""``hanafuda._malloc``: glibc's thresholds set by the program, and nothing done elsewhere."""
+"""The program's settings of the run: glibc's allocator thresholds set at start (``hanafuda.cli``), and
+nothing done elsewhere; the cyclic collector paused by the executor (``hanafuda.parallel``)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import os
 import sys
 
 import pytest
-from hanafuda import _malloc
-from hanafuda.cli import main
+from hanafuda.cli import keep_freed_memory, main
+from hanafuda.parallel import collector_paused
 
 
 def _glibc() -> bool:
@@ -19,8 +20,8 @@ def _glibc() -> bool:
 
 
 def test_the_thresholds_are_set_under_glibc_and_setting_them_again_is_harmless() -> None:
-    assert _malloc.keep_freed_memory() is _glibc()
-    assert _malloc.keep_freed_memory() is _glibc()
+    assert keep_freed_memory() is _glibc()
+    assert keep_freed_memory() is _glibc()
 
 
 def test_without_mallopt_nothing_is_done(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -28,14 +29,14 @@ def test_without_mallopt_nothing_is_done(monkeypatch: pytest.MonkeyPatch) -> Non
         raise OSError("no C library here")
 
     monkeypatch.setattr(ctypes, "CDLL", no_libc)
-    assert _malloc.keep_freed_memory() is False
+    assert keep_freed_memory() is False
 
 
 def test_not_glibc_nothing_is_done(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "confstr", lambda name: None)
-    assert _malloc.keep_freed_memory() is False
+    assert keep_freed_memory() is False
     monkeypatch.setattr(sys, "platform", "darwin")
-    assert _malloc.keep_freed_memory() is False
+    assert keep_freed_memory() is False
 
 
 def test_the_program_sets_them_before_anything_else(monkeypatch: pytest.MonkeyPatch,
@@ -56,18 +57,18 @@ def test_the_collector_is_paused_inside_and_as_it_was_after() -> None:
     import gc
 
     assert gc.isenabled()
-    with _malloc.collector_paused():
+    with collector_paused():
         assert not gc.isenabled()
-        with _malloc.collector_paused():  # nested: still off, and still off after the inner one
+        with collector_paused():  # nested: still off, and still off after the inner one
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
-    with pytest.raises(ValueError), _malloc.collector_paused():
+    with pytest.raises(ValueError), collector_paused():
         raise ValueError("stopped inside")
     assert gc.isenabled()
     gc.disable()
     try:
-        with _malloc.collector_paused():
+        with collector_paused():
             pass
         assert not gc.isenabled()  # a program that had it off keeps it off
     finally:

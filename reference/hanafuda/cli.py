@@ -24,6 +24,7 @@ traceback. A failed command writes no output file or directory.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import functools
 import importlib
 import os
@@ -37,9 +38,9 @@ from hanafuda_spec.catalogue import OptionError
 
 import hanafuda
 from hanafuda import commands
-from hanafuda._malloc import keep_freed_memory
-from hanafuda.commands._common import EXIT_CODES, HelpFormatter, UsageError
+from hanafuda.commands._common import EXIT_CODES, HelpFormatter
 from hanafuda.engine import ActionSyntaxError, IllegalActionError
+from hanafuda.errors import UsageError
 from hanafuda.registry import UnknownGameError
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_INTERNAL", "EXIT_OK", "UsageError", "main"]
@@ -120,8 +121,47 @@ def _silence_stdout() -> None:
         pass
 
 
+#: Free memory at the top of the heap kept before any is given back (glibc's ``M_TRIM_THRESHOLD``).
+TRIM = 512 * 2**20
+#: How much more the heap grows than asked (``M_TOP_PAD``).
+TOP_PAD = 64 * 2**20
+#: Requests from this size up get a mapping of their own (``M_MMAP_THRESHOLD``; glibc's maximum on
+#: 64-bit systems is 32 MiB).
+MMAP = 32 * 2**20
+
+_M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD = -1, -2, -3
+
+
+def keep_freed_memory() -> bool:
+    """Set glibc's allocator to keep freed memory in the process, as the program does at start;
+    whether it was set (False elsewhere than glibc on Linux, or when ``mallopt`` refuses).
+
+    By default glibc gives memory back to the system as soon as a little at the top of the heap is
+    free and maps each large request on its own, with thresholds that rise only as the process frees
+    memory; a process that builds and drops large structures again and again (the z3 proofs of
+    ``verify``), and every worker forked at start with the low defaults, then spends its time faulting
+    in pages it has just given back (``benchmarks/README.md``). The thresholds are set once, high:
+    where memory comes from changes, never a result. The library does not call it: a program that
+    imports ``hanafuda`` keeps its own settings."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        if not (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc"):
+            return False
+    except (ValueError, OSError):  # not glibc
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    mallopt.restype = ctypes.c_int
+    return all(mallopt(param, value) == 1 for param, value in
+               ((_M_TRIM_THRESHOLD, TRIM), (_M_TOP_PAD, TOP_PAD), (_M_MMAP_THRESHOLD, MMAP)))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    keep_freed_memory()  # glibc's allocator: keep freed memory (hanafuda._malloc; never changes a result)
+    keep_freed_memory()  # glibc's allocator: keep freed memory (never changes a result)
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         args = parse(args_list)

@@ -33,6 +33,8 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
+from hanafuda._construct import evolve, new
+
 __all__ = [
     "ACTION_ORDER",
     "CARD_ORDER",
@@ -108,8 +110,17 @@ class Action:
             return NotImplemented
         return self.kind == other.kind and self.cards == other.cards and self.label == other.label
 
+    def __post_init__(self) -> None:
+        # the hash, computed once: actions are dictionary keys on the replay's hot path
+        object.__setattr__(self, "_hash", hash((self.kind, self.cards, self.label)))
+
     def __hash__(self) -> int:
-        return hash((self.kind, self.cards, self.label))
+        h: int = self.__dict__["_hash"]
+        return h
+
+    def __reduce__(self) -> tuple[Callable[[str, tuple[int, ...], str], Action], tuple[str, tuple[int, ...], str]]:
+        # rebuilt in the receiving process (its string hashes differ), as a shared instance
+        return action, (self.kind, self.cards, self.label)
 
     def __str__(self) -> str:
         parts = [self.kind, *(str(c) for c in self.cards)]
@@ -171,17 +182,10 @@ class PileScore:
         return sum(y.points for y in self.yaku)
 
 
-_new = object.__new__
-
-
 def pile_score(yaku: tuple[ScoredYaku, ...], card_points: int | None = None) -> PileScore:
-    """``PileScore(yaku, card_points)`` without the frozen dataclass's ``__init__`` (half the time:
-    the scorers' hot path)."""
-    new = _new(PileScore)
-    d = new.__dict__
-    d["yaku"] = yaku
-    d["card_points"] = card_points
-    return new
+    """``PileScore(yaku, card_points)`` without the frozen dataclass's ``__init__`` (the scorers' hot
+    path; :mod:`hanafuda._construct`)."""
+    return new(PileScore, yaku=yaku, card_points=card_points)
 
 
 @dataclass(frozen=True)
@@ -243,18 +247,6 @@ class MatchInfo:
 S = TypeVar("S")
 R = TypeVar("R")
 T = TypeVar("T")
-
-
-def evolve(obj: T, **changes: object) -> T:
-    """A copy of a frozen dataclass instance with some fields changed: ``dataclasses.replace``
-    without re-running ``__init__`` (six times faster; the hot path of random play). Only for
-    dataclasses without ``__post_init__`` checks or slots; memoised values are not copied."""
-    new = object.__new__(type(obj))
-    d = new.__dict__
-    d.update(obj.__dict__)
-    d.pop("_legal_actions", None)
-    d.update(changes)
-    return new
 
 
 _MASK64 = (1 << 64) - 1
@@ -553,11 +545,8 @@ class Match(Generic[S, R]):
         order = fast_shuffled(game.deck(rules).cards, rng)
         setup = RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
         state = game.start_round(rules, order, setup)
-        # cls(game, rules, info, state, deck_order, rng_state), without the frozen dataclass's __init__
-        m = _new(cls)
-        m.__dict__.update(game=game, rules=rules, info=info, state=state, deck_order=tuple(map(CARD_ID, order)),
-                          rng_state=rng.state)
-        return m
+        return new(cls, game=game, rules=rules, info=info, state=state, deck_order=tuple(map(CARD_ID, order)),
+                   rng_state=rng.state)  # without the frozen dataclass's __init__ (hanafuda._construct)
 
     @property
     def over(self) -> bool:

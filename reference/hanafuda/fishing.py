@@ -341,15 +341,17 @@ class FishingRound(FastRound[S], Generic[S, C]):
     @abstractmethod
     def plays_from_masks(self) -> bool:
         """Whether the next action is a hand play whose legality the masks alone decide (the listed plays are
-        exactly :func:`plays_of` without a must-capture rule): then :meth:`replay` checks it so."""
+        exactly :func:`~hanafuda.fishing.plays_of` without a must-capture rule): then
+        :meth:`~hanafuda.fishing.FishingRound.replay` checks it so."""
 
     @abstractmethod
     def play_card(self, card: int, target: int) -> None:
         """The hand play of card mask ``card`` on ``target`` (a mask, 0 for none), and what follows it."""
 
     def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
-        """:meth:`FastRound.replay`, a hand play's legality read from the masks where
-        :meth:`plays_from_masks` says so: ``play c`` is listed by :func:`plays_of` when c is in the hand and
+        """:meth:`~hanafuda.engine.FastRound.replay`, a hand play's legality read from the masks where
+        :meth:`~hanafuda.fishing.FishingRound.plays_from_masks` says so: ``play c`` is listed by
+        :func:`~hanafuda.fishing.plays_of` when c is in the hand and
         the field does not hold exactly two cards of its month, ``play c t`` when it holds two and t is one
         of them. Other actions are searched among the listed ones."""
         plays, suit_of, default, from_masks = self.index.play_masks.get, self.index.suit_of, FastRound.replay, \

@@ -78,7 +78,6 @@ from hanafuda_spec.catalogue import GameSpec, RulesetSpec
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import LIMITS, GameRecord, Problem, parse_record
 
-from hanafuda._malloc import collector_paused
 from hanafuda.parallel import Executor
 from hanafuda.progress import OnProgress
 from hanafuda.records import replay
@@ -726,8 +725,7 @@ def _search_of(task: tuple[str, Sequence[GameRecord], str, Assignment, Score, Se
     key, recs, ruleset, values, start, known = task
     sc = _Scorer(recs)
     sc.known(ruleset, values).update(enumerate(known))
-    with collector_paused():  # as the program does (hanafuda._malloc); a pool's workers have it off already
-        score, end = _Search(game(key).spec, sc, ruleset).run(values, start)
+    score, end = _Search(game(key).spec, sc, ruleset).run(values, start)
     return score, end, [sc.summary(i, ruleset, end) for i in range(len(recs))], sc.replays
 
 

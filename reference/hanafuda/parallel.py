@@ -26,8 +26,15 @@ has no fork) or when other threads run, the workers are *spawned* (a fresh inter
 
 A run stopped in this process (Ctrl-C, or an error) stops the workers' items under way and those
 queued to them, rather than waiting for them (an ``identify`` search runs for many seconds): each
-worker is interrupted (a terminal's Ctrl-C reaches them by itself), and an interrupted worker runs no
-further item; between items an interrupt never ends a worker (which would print a traceback).
+worker is interrupted (a terminal's Ctrl-C reaches them by itself; each worker sends its pid when it
+starts, so the pool knows whom to interrupt), and an interrupted worker runs no further item; between
+items an interrupt never ends a worker (which would print a traceback).
+
+Work that makes no reference cycles and keeps many objects (``identify`` keeps every replay's
+summary) asks for ``collector=False``: Python's cyclic garbage collector is then off in this process
+while the executor is open, and in its workers (:func:`collector_paused`). Each full collection walks
+every object kept and finds nothing to free, while the workers wait for this process. Objects are
+still freed when their last reference goes.
 
 ``--cluster`` and ``--jobs`` are not given together: with a cluster, its workers set how much runs
 at once (``--jobs`` is for this machine's cores), and the command says so in one line (exit 2).
@@ -56,13 +63,14 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
 
-from hanafuda.commands._common import UsageError
+from hanafuda.errors import UsageError
 
 __all__ = [
     "CONNECT_TIMEOUT",
     "Executor",
     "add_cluster_argument",
     "cluster_address",
+    "collector_paused",
     "executor_for",
     "open_executor",
     "start_method",
@@ -123,6 +131,24 @@ def _ready() -> None:
     """The first task of each worker: nothing, so that the pool starts its processes at once."""
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off inside the ``with`` block, as it was after it (see the module
+    docstring).
+
+    >>> with collector_paused():
+    ...     gc.isenabled()
+    False
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 class _WorkerState:
     """In a worker process: whether the run was interrupted (``SIGINT``: the items still sent to it
     are not run) and whether an item is under way (an interrupt then stops it)."""
@@ -134,12 +160,14 @@ class _WorkerState:
 _WORKER = _WorkerState()
 
 
-def _worker_start(collector: bool = True) -> None:
+def _worker_start(started: Any, collector: bool = True) -> None:
     """Each worker's start: an interrupt stops the item under way, and the items queued after it, but
     never the worker itself between items (Python's default would end it there, with a traceback);
-    without ``collector``, the cyclic garbage collector is off for the worker's life (see
+    then the worker's pid goes to ``started`` (a queue), for the pool to interrupt it (:meth:`_Pool.abort`).
+    Without ``collector``, the cyclic garbage collector is off for the worker's life (see
     :func:`open_executor`)."""
     signal.signal(signal.SIGINT, _on_interrupt)
+    started.put(os.getpid())
     if not collector:
         gc.disable()
 
@@ -168,8 +196,11 @@ class _Pool(Executor):
         self.where = f"{jobs} processes"
         self.method = start_method()
         self.forked = self.method == "fork"
-        self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(self.method),
-                                         initializer=_worker_start, initargs=(collector,))
+        context = multiprocessing.get_context(self.method)
+        self._started = context.SimpleQueue()  # each worker's pid, sent when it starts (_worker_start)
+        self._pids: set[int] = set()
+        self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start,
+                                         initargs=(self._started, collector))
         self._pool.submit(_ready)  # start the processes now, while this process reads its input
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
@@ -188,6 +219,7 @@ class _Pool(Executor):
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
+        self._started.close()
 
     def abort(self) -> None:
         """The run is stopped: each worker is interrupted (its item under way stops, and the items
@@ -195,24 +227,28 @@ class _Pool(Executor):
         pool is closed. Closing alone would wait for the items under way and queued: an ``identify``
         search runs for many seconds. A terminal's interrupt reaches the workers by itself; an
         interrupt of this process alone, or an error here, reaches them so."""
-        for pid in list(getattr(self._pool, "_processes", None) or {}):  # the pool's workers, if it says
+        while not self._started.empty():  # the workers started so far (each sends its pid once)
+            self._pids.add(self._started.get())
+        for pid in self._pids:
             with contextlib.suppress(OSError):  # gone already
                 os.kill(pid, signal.SIGINT)
-        self._pool.shutdown(cancel_futures=True)
+        self.close()
 
 
 _DIED = ("a worker process stopped before finishing its work (killed, or out of memory?); the run is "
          "incomplete, try again or with --jobs 1")
 
 
-def _apply_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
-    """What a cluster worker runs for a chunk of items."""
-    return [fn(x) for x in chunk]
+def _apply_chunk(fn: Callable[[T], R], chunk: Sequence[T], collector: bool = True) -> list[R]:
+    """What a cluster worker runs for a chunk of items (without the collector: see :func:`open_executor`)."""
+    with contextlib.nullcontext() if collector else collector_paused():
+        return [fn(x) for x in chunk]
 
 
 class _Dask(Executor):
-    def __init__(self, client: Any, address: str) -> None:
+    def __init__(self, client: Any, address: str, collector: bool = True) -> None:
         self._client = client
+        self._collector = collector
         self.in_process = False
         self.chunk = 64
         self.where = f"cluster {address}"
@@ -222,7 +258,7 @@ class _Dask(Executor):
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
         items = list(items)
         chunks = [items[i:i + chunksize] for i in range(0, len(items), max(1, chunksize))]
-        futures = [self._client.submit(_apply_chunk, fn, c, pure=False) for c in chunks]
+        futures = [self._client.submit(_apply_chunk, fn, c, self._collector, pure=False) for c in chunks]
 
         def results() -> Iterator[R]:
             try:
@@ -292,19 +328,20 @@ def executor_for(args: argparse.Namespace, jobs: int | None = None, collector: b
 @contextmanager
 def open_executor(jobs: int = 1, cluster: str | None = None, collector: bool = True) -> Iterator[Executor]:
     """An executor: on the Dask cluster at ``cluster`` if given, else ``jobs`` processes here
-    (this process for ``jobs`` 1); closed on leaving. ``collector`` False: the worker processes here
-    run without the cyclic garbage collector, for work that makes no reference cycles and keeps many
-    objects (``identify``, whose main process runs so too: :func:`hanafuda._malloc.collector_paused`);
-    a cluster's workers are left as they are."""
+    (this process for ``jobs`` 1); closed on leaving. ``collector`` False: the work runs without the
+    cyclic garbage collector, for work that makes no reference cycles and keeps many objects (see the
+    module docstring): in this process while the executor is open, in the worker processes here for
+    their life, and in a cluster's workers for each chunk of items."""
     ex: Executor
     if cluster is not None:
-        ex = _Dask(_connect(cluster), cluster)
+        ex = _Dask(_connect(cluster), cluster, collector)
     elif jobs > 1:
         ex = _Pool(jobs, collector)
     else:
         ex = Executor()
     try:
-        yield ex
+        with contextlib.nullcontext() if collector else collector_paused():
+            yield ex
     except BaseException:
         ex.abort()  # interrupted, or an error: the work under way is not wanted
         raise

@@ -397,13 +397,14 @@ def _ids(xs: Sequence[int]) -> str:
 
 def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, lenient: bool = False,
            ruleset: str | None = None, options: Mapping[str, str] | None = None,
-           until_deal: int | None = None, again: bool = False) -> RecordReport:
+           until_deal: int | None = None, again: bool = False, fast: bool = True) -> RecordReport:
     """Replay a parsed record through the reference and report every problem (never raises for
     bad record content). ``ruleset``/``options``, when given, replace the record's own rules
     (``options`` alone are applied over the record's rules); ``until_deal`` stops after that deal.
     ``again``: the record is replayed many times (``identify`` replays it under hundreds of rule
     assignments), so the deck orders its seed gives are kept for the next time (:func:`_seeded_order`);
-    the report is the same."""
+    the report is the same. ``fast`` False replays every entry through the reference loop rather than
+    the games' fast rounds (``_Replay.fast_replay``): the same report, which the tests check."""
     sink = _Sink(record, line)
     report = RecordReport(record or 0, line, rec.game, len(rec.actions), 0, sink.problems,
                           status=rec.status, meta=rec.meta)
@@ -434,7 +435,7 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
             return report
     if rec.scores is not None and len(rec.scores) != seats:
         sink.add("REC-FIELD-1", f"{len(rec.scores)} final scores: one per seat ({seats})", path="$.result.scores")
-    _Replay(g, rules, rec, sink, report, lenient, until_deal, again).run()
+    _Replay(g, rules, rec, sink, report, lenient, until_deal, again, fast).run()
     report.dropped = sink.dropped
     return report
 
@@ -482,17 +483,12 @@ def _seeded_order(canonical: list[int], rng: SplitMix64) -> tuple[int, ...]:
     return order
 
 
-#: Replay plain entries through the games' fast rounds (``_Replay.fast_replay``); the tests turn
-#: it off to check that the reports are the same either way.
-FAST_REPLAY = True
-
-
 class _Replay:
     def __init__(self, g: AnyGame, rules: Any, rec: GameRecord, sink: _Sink, report: RecordReport,
-                 lenient: bool = False, until_deal: int | None = None, again: bool = False) -> None:
+                 lenient: bool = False, until_deal: int | None = None, again: bool = False,
+                 fast: bool = True) -> None:
         self.g, self.rules, self.rec, self.sink, self.report = g, rules, rec, sink, report
-        self.lenient, self.until_deal, self.again = lenient, until_deal, again
-        self.fast = FAST_REPLAY
+        self.lenient, self.until_deal, self.again, self.fast = lenient, until_deal, again, fast
         deck = g.deck(rules)
         self.cards = deck.cards
         self.by_id = {c.id: c for c in deck.cards}
@@ -942,9 +938,11 @@ def _snapshot_diff(want: Snapshot, got: Snapshot) -> str | None:
 
 
 def validate_document(doc: Any, record: int = 1, line: int | None = None, lenient: bool = False, *,
-                      ruleset: str | None = None, options: Mapping[str, str] | None = None) -> RecordReport:
-    """Parse and replay one decoded document (see :func:`replay` for ``ruleset`` and ``options``)."""
-    rec, problems = parse_record(doc, record=record, line=line, lenient=lenient)
+                      ruleset: str | None = None, options: Mapping[str, str] | None = None,
+                      fast: bool = True) -> RecordReport:
+    """Parse and replay one decoded document (see :func:`replay` for ``ruleset`` and ``options``;
+    ``fast`` False: without the parser's shortcuts and the fast replay, the same report)."""
+    rec, problems = parse_record(doc, record=record, line=line, lenient=lenient, fast=fast)
     if rec is None:
         g = doc.get("game") if isinstance(doc, dict) and isinstance(doc.get("game"), str) else None
         acts = doc.get("actions") if isinstance(doc, dict) else None
@@ -952,7 +950,7 @@ def validate_document(doc: Any, record: int = 1, line: int | None = None, lenien
         meta = doc.get("meta") if isinstance(doc, dict) and doc.get("format") == FORMAT_1_1 else None
         return RecordReport(record, line, g, len(acts) if isinstance(acts, list) else 0, 0, problems,
                             unusable=unusable, meta=meta)
-    report = replay(rec, record, line, lenient=lenient, ruleset=ruleset, options=options)
+    report = replay(rec, record, line, lenient=lenient, ruleset=ruleset, options=options, fast=fast)
     report.problems[:0] = problems
     report.source = rec
     return report
@@ -1137,16 +1135,17 @@ def read_documents(stream: IO[bytes], limit: int | None = None, decode: bool = T
 
 def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None = None, *,
                     ruleset: str | None = None, options: Mapping[str, str] | None = None,
-                    jobs: int = 1, executor: Executor | None = None) -> Iterator[RecordReport]:
+                    jobs: int = 1, executor: Executor | None = None, fast: bool = True) -> Iterator[RecordReport]:
     """Validate every record of a stream, one at a time, in stream order. With ``jobs`` > 1 (or an
     ``executor`` of :mod:`hanafuda.parallel`: worker processes or a Dask cluster) the records are
     read here and decoded and validated by the workers, a window of records at a time, the next
     window sent while this one's reports are read (so memory stays bounded); the reports come back
     in stream order, the same as with one. Streams of fewer than 64 records per worker are
-    validated in this process."""
+    validated in this process. ``fast`` as for :func:`validate_document`."""
     if executor is None and jobs > 1:
         with open_executor(jobs) as ex:
-            yield from validate_stream(stream, lenient, limit, ruleset=ruleset, options=options, executor=ex)
+            yield from validate_stream(stream, lenient, limit, ruleset=ruleset, options=options, executor=ex,
+                                       fast=fast)
         return
     workers = 1 if executor is None or executor.in_process else executor.workers
     sources = read_documents(stream, limit, decode=workers <= 1)
@@ -1155,9 +1154,9 @@ def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None 
     window = list(itertools.islice(sources, size)) if workers > 1 else []
     if executor is None or len(window) < workers * 64:  # one process, or too few records for the workers
         for src in itertools.chain(window, sources):
-            yield validate_source(src, lenient, ruleset, options)
+            yield validate_source(src, lenient, ruleset, options, fast)
         return
-    work = functools.partial(validate_source, lenient=lenient, ruleset=ruleset, options=options)
+    work = functools.partial(validate_source, lenient=lenient, ruleset=ruleset, options=options, fast=fast)
     running = executor.map(work, window, chunksize=chunk)
     while window:  # the next window is sent before this one's reports are read, so the workers keep busy
         window = list(itertools.islice(sources, size))
@@ -1167,11 +1166,12 @@ def validate_stream(stream: IO[bytes], lenient: bool = False, limit: int | None 
 
 
 def validate_source(src: Source, lenient: bool, ruleset: str | None,
-                    options: Mapping[str, str] | None) -> RecordReport:
+                    options: Mapping[str, str] | None, fast: bool = True) -> RecordReport:
     """One record of :func:`read_documents` decoded and validated: an unusable report for a line that
     is not a JSON record, else :func:`validate_document` (what :func:`validate_stream` does with each;
     ``hanafuda validate``'s workers call it on their blocks)."""
     src = src.decoded()
     if src.problem is not None:
         return RecordReport(src.record, src.line, None, 0, 0, [src.problem], unusable=True)
-    return validate_document(src.value, src.record, src.line, lenient, ruleset=ruleset, options=options)
+    return validate_document(src.value, src.record, src.line, lenient, ruleset=ruleset, options=options,
+                             fast=fast)

@@ -372,8 +372,8 @@ def schema(version: str = FORMAT) -> dict[str, Any]:
 
 
 class _Parser:
-    def __init__(self, record: int | None, line: int | None, lenient: bool) -> None:
-        self.record, self.line, self.lenient = record, line, lenient
+    def __init__(self, record: int | None, line: int | None, lenient: bool, fast: bool = True) -> None:
+        self.record, self.line, self.lenient, self.fast = record, line, lenient, fast
         self.v11 = False
         self.problems: list[Problem] = []
 
@@ -381,7 +381,7 @@ class _Parser:
         self.problems.append(Problem(Location(self.record, None, action, path, self.line), rule, reason))
 
     def unknown(self, obj: Mapping[str, Any], known: Sequence[str], path: str) -> tuple[str, ...]:
-        if FAST_PARSE and all(map(known.__contains__, obj)):  # every field known (the common case, at C speed)
+        if self.fast and all(map(known.__contains__, obj)):  # every field known (the common case, at C speed)
             return ()
         extra = tuple(k for k in obj if k not in known)
         if not self.lenient:
@@ -434,9 +434,6 @@ class _Parser:
 
 _INT = {int}
 _STR = {str}
-#: Take the parser's shortcuts for the common shapes (every action a text, every option value a string,
-#: a plain version-1 round entry); the tests turn it off to check that the parse is the same either way.
-FAST_PARSE = True
 
 
 def _is_int(v: Any) -> bool:
@@ -444,12 +441,14 @@ def _is_int(v: Any) -> bool:
 
 
 def parse_record(doc: Any, *, record: int | None = None, line: int | None = None,
-                 lenient: bool = False) -> tuple[GameRecord | None, list[Problem]]:
+                 lenient: bool = False, fast: bool = True) -> tuple[GameRecord | None, list[Problem]]:
     """Parse a decoded JSON document; returns the record (None if it cannot be replayed) and every
     problem found, each located by its JSON path. ``lenient`` ignores unknown fields (strictly they
     are problems, but the record is still returned for replay). Game-specific checks (known game
-    and options, deck contents, legality) are left to the replay."""
-    p = _Parser(record, line, lenient)
+    and options, deck contents, legality) are left to the replay. ``fast`` takes the shortcuts for the
+    common shapes (every action a text, every option value a string, a plain version-1 round entry);
+    False checks every field one by one, with the same result, which the tests compare."""
+    p = _Parser(record, line, lenient, fast)
     if not isinstance(doc, dict):
         p.bad("$", "REC-FORMAT-1", f"a record is a JSON object, not {_kind(doc)}")
         return None, p.problems
@@ -486,8 +485,8 @@ def parse_record(doc: Any, *, record: int | None = None, line: int | None = None
         opts = rules.get("options", {})
         if not isinstance(opts, dict):
             p.bad("$.rules.options", "REC-FIELD-1", "must be an object of option values (strings)")
-        elif FAST_PARSE and set(map(type, opts.values())) <= _STR and max(map(len, opts.values()),
-                                                                           default=0) <= LIMITS["text"]:
+        elif p.fast and set(map(type, opts.values())) <= _STR and max(map(len, opts.values()),
+                                                                      default=0) <= LIMITS["text"]:
             options = dict(opts)  # every value a string within the limit: what the loop below gives
         else:
             for k, v in opts.items():
@@ -580,7 +579,7 @@ def _parse_actions(p: _Parser, v: Any) -> tuple[ActionEntry, ...] | None:
     if len(v) > LIMITS["actions"]:
         p.bad("$.actions", "REC-SIZE-1", f"{len(v)} actions (limit {LIMITS['actions']})")
         return None
-    if FAST_PARSE and set(map(type, v)) <= _STR and (not v or max(map(len, v)) <= LIMITS["text"]):
+    if p.fast and set(map(type, v)) <= _STR and (not v or max(map(len, v)) <= LIMITS["text"]):
         return tuple(map(_plain_entry, v))  # every action a text within the limit: what the loop below gives
     out: list[ActionEntry] = []
     before = len(p.problems)
@@ -665,7 +664,7 @@ def _parse_result(p: _Parser, v: Any) -> tuple[Any, Any, Any, Any]:
         else:
             rounds = []
             for i, r in enumerate(rv):
-                plain = _plain_round(r, i) if FAST_PARSE and not p.v11 else None
+                plain = _plain_round(r, i) if p.fast and not p.v11 else None
                 if plain is not None:
                     rounds.append(plain)
                     continue

@@ -1,7 +1,7 @@
 """Helpers shared by subcommands: one argument grammar (argument types, help layout), reading an
 input file robustly and writing an output directory so that nothing is left behind on failure.
 
-Every error these helpers raise is a :class:`~hanafuda.cli.UsageError` (or
+Every error these helpers raise is a :class:`~hanafuda.errors.UsageError` (or
 ``argparse.ArgumentTypeError`` inside argument parsing): one line, exit code 2.
 """
 
@@ -21,6 +21,9 @@ from typing import Any
 
 from hanafuda_spec.games import GAME_KEYS
 
+# explicitly re-exported: the commands import it from here
+from hanafuda.errors import UsageError as UsageError  # noqa: PLC0414
+
 #: The largest seed: seeds are 64-bit (the documented shuffle, SplitMix64), 0 to 2**64-1.
 MAX_SEED = 2**64 - 1
 #: The one limit of ``--games`` in every subcommand.
@@ -32,10 +35,6 @@ MAX_DIGITS = 4300
 
 EXIT_CODES = ("exit codes: 0 success, 1 a check failed, 2 bad input or unusable environment "
               "(one line on stderr), 3 internal error (a bug in hanafuda), 130 interrupted")
-
-
-class UsageError(ValueError):
-    """Bad command-line input or environment: reported in one line with exit code 2."""
 
 
 # -- help ---------------------------------------------------------------------------------------

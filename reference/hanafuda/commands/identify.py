@@ -7,7 +7,6 @@ import os
 import sys
 from typing import IO, Any
 
-from hanafuda._malloc import collector_paused
 from hanafuda.commands._common import GAMES_HELP, add_command, add_jobs_argument, game_name, nonempty, print_json
 from hanafuda.identify import held_for_workers, identify, parse_all
 from hanafuda.parallel import add_cluster_argument, executor_for
@@ -68,10 +67,9 @@ def run(args: argparse.Namespace) -> int:
     other = sorted({r.game for r in recs if game(r.game).spec.key != key} if recs else set())
     if other:
         return _fail(f"records of {', '.join(other)}, not {key}")
-    with (held_for_workers(recs) as held,  # the workers, forked holding the records, run without the collector
-          executor_for(args, collector=False) as ex,
-          progress("identify", None, unit="replay", no_progress=args.no_progress) as bar,
-          collector_paused()):  # the search makes no cycles (hanafuda._malloc)
+    with (held_for_workers(recs) as held,  # the workers are forked holding the records
+          executor_for(args, collector=False) as ex,  # the search makes no reference cycles (hanafuda.parallel)
+          progress("identify", None, unit="replay", no_progress=args.no_progress) as bar):
         found = identify(key, recs, ex, on_progress=bar, held=held)
     if args.json:
         print_json(found.to_json())
