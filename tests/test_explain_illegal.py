@@ -103,6 +103,8 @@ UNREACHABLE: Mapping[str, str] = {
     "kekoro": "'cannot be played so' (KE-CAP-1): a hand play the shared turn does not refuse is legal in Kekoro",
     "musashino": "'cannot be played so' (MB-CAP-1): a hand play the shared turn does not refuse is legal "
                  "in Musashino-Bana",
+    "kujuroku": "'cannot be played so' (KJ-CAP-2): a numbered card's play the shared turn does not refuse is "
+                "legal in Kujuroku",
 }
 
 

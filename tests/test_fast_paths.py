@@ -30,6 +30,7 @@ from hanafuda.engine import (
     fast_shuffled,
     play_match,
 )
+from hanafuda.fishing import FishingRound
 from hanafuda.games import kekoro as ke
 from hanafuda.games import koikoi as kk
 from hanafuda.games import musashino as mb
@@ -183,10 +184,14 @@ def test_fast_rounds_agree_over_forty_seeds_of_each_ruleset(key: str) -> None:
             _lockstep(game, rules, seed, seed + 1000)
 
 
-def test_unsupported_koikoi_options_fall_back_to_the_reference() -> None:
-    for opts in ({"turn": "draw-first"}, {"after_hands": "draw-pile"}, {"lightning": "wild"}):
+def test_koikoi_round_plays_the_options_the_earlier_fast_round_left_to_the_reference() -> None:
+    """Koi-Koi's round is its one turn: the options an earlier fast round refused (a second turn then
+    played them) are played in place too, and play_match agrees with the Match.apply loop."""
+    for opts in ({"turn": "draw-first"}, {"after_hands": "draw-pile"}, {"lightning": "wild"},
+                 {"turn": "keep-unmatched", "lightning": "wild", "discard": "must-capture"}):
         rules = kk.GAME.rules(None, opts)
-        assert kk.GAME.fast_round(Match.start(kk.GAME, rules, 3).state) is None
+        assert isinstance(kk.GAME.fast_round(Match.start(kk.GAME, rules, 3).state), kk.KoiKoiRound)
+        assert _lockstep(kk.GAME, rules, 3, 9) > 0
         info, played = play_match(kk.GAME, rules, 3, _random(SplitMix64(9)))
         assert (info, played) == _reference_match(kk.GAME, rules, 3, 9)
 
@@ -258,7 +263,7 @@ def test_fast_shuffled_is_the_documented_shuffle(seed: int, size: int) -> None:
 def test_records_are_the_same_through_the_fast_rounds(data: st.DataObject, seed: int, policy: int) -> None:
     """record_match through play_match gives the record of the reference loop (here, the policy given
     as a function other than random_policy, which takes the reference path), and validating it gives
-    the same report with and without the fast replay."""
+    the same report with and without the fast paths (the fast replay, the parser's shortcuts)."""
     game = data.draw(st.sampled_from(available()))
     opts = data.draw(_options(game))
     _rules(game, None, opts)
@@ -267,13 +272,7 @@ def test_records_are_the_same_through_the_fast_rounds(data: st.DataObject, seed:
                                 policy=lambda m, legal, rng: legal[rng.below(len(legal))])
     assert fast == slow
     line = json.dumps(fast).encode() + b"\n"
-    reports = []
-    for on in (True, False):
-        records.FAST_REPLAY = on
-        try:
-            reports.append([r for r in records.validate_stream(io.BytesIO(line))])
-        finally:
-            records.FAST_REPLAY = True
+    reports = [list(records.validate_stream(io.BytesIO(line), fast=on)) for on in (True, False)]
     assert reports[0] == reports[1]
     assert reports[0][0].ok
 
@@ -288,13 +287,7 @@ def test_a_broken_koikoi_record_gets_the_same_report_through_the_fast_replay(see
     assert isinstance(acts, list)
     acts[where % len(acts)] = bad
     line = json.dumps(rec).encode() + b"\n"
-    reports = []
-    for on in (True, False):
-        records.FAST_REPLAY = on
-        try:
-            reports.append(list(records.validate_stream(io.BytesIO(line))))
-        finally:
-            records.FAST_REPLAY = True
+    reports = [list(records.validate_stream(io.BytesIO(line), fast=on)) for on in (True, False)]
     assert reports[0] == reports[1]
 
 
@@ -342,7 +335,7 @@ def test_score_resolves_the_same_rules_once_per_options() -> None:
         kk.GAME.rules(None, opts), [kk.INDEX.by_id[i] for i in (30, 31, 32, 33)], 3)
 
 
-# -- Kujuroku's fast round (_FastKujuroku) -------------------------------------------------------
+# -- Kujuroku's round (KujurokuRound) ------------------------------------------------------------
 # Kujuroku's rounds played in place, against Game.apply: every option (the product of all their
 # values), the dealer's takes at the deal, hand-made positions for the Oni and Jizo meetings that random
 # play seldom reaches, play_match, and validation with the fast replay on and off.
@@ -559,15 +552,8 @@ def test_kujuroku_play_match_gives_the_reference_match(opts: dict[str, str], see
 
 
 def _validate_both_ways(line: bytes) -> list[list[Any]]:
-    """The validation reports of one record, with the fast replay on and off."""
-    reports = []
-    for on in (True, False):
-        records.FAST_REPLAY = on
-        try:
-            reports.append(list(records.validate_stream(io.BytesIO(line))))
-        finally:
-            records.FAST_REPLAY = True
-    return reports
+    """The validation reports of one record, with the fast paths on and off."""
+    return [list(records.validate_stream(io.BytesIO(line), fast=on)) for on in (True, False)]
 
 
 @given(_options(kj.GAME), st.integers(0, 2**16), st.integers(0, 2000),
@@ -618,10 +604,20 @@ def _kujuroku_candidates(fast: FastRound[Any]) -> list[Action | None]:
     return out
 
 
+def _kujuroku_listed(r: kj.KujurokuRound, a: Action | None) -> Action | None:
+    """What the default replay is offered in place of ``a``: where the masks decide a hand play
+    (``plays_from_masks``) the shared replay finds the play by its value, so an equal copy of a listed play
+    stands for the listed instance; elsewhere ``a`` itself."""
+    if a is None or not r.plays_from_masks():
+        return a
+    return next((x for x in r.legal() if x == a), a)
+
+
 def _kujuroku_replay_and_result(rules: kj.KujurokuRules, seed: int, policy_seed: int, rounds: int = 99) -> int:
     """A match played with the fast rounds (random actions): at every position of every round, every
-    candidate (:func:`_kujuroku_candidates`) offered twice to ``_FastKujuroku.replay`` and to the default
-    ``FastRound.replay`` from that position, which must play the same number of them to the same position;
+    candidate (:func:`_kujuroku_candidates`) offered twice to ``KujurokuRound.replay`` and to the default
+    ``FastRound.replay`` from that position (:func:`_kujuroku_listed`), which must play the same number of them
+    to the same position;
     at the end of each round, ``result()`` is ``round_result`` of its final state. Return the rounds played."""
     game = kj.GAME
     m: Match[Any, Any] = Match.start(game, rules, seed)
@@ -636,9 +632,10 @@ def _kujuroku_replay_and_result(rules: kj.KujurokuRules, seed: int, policy_seed:
         while not fast.over():
             state = fast.state()
             for a in _kujuroku_candidates(fast):
-                mine, default = kj._FastKujuroku(state), kj._FastKujuroku(state)
+                mine, default = kj.KujurokuRound(state), kj.KujurokuRound(state)
                 got = mine.replay([a, a], 0, 2)
-                assert got == FastRound[Any].replay(default, [a, a], 0, 2), (a, state.phase)
+                b = _kujuroku_listed(default, a)
+                assert got == FastRound[Any].replay(default, [b, b], 0, 2), (a, state.phase)
                 assert mine.state() == default.state()
                 if got and mine.over():
                     assert mine.result() == game.round_result(mine.state())
@@ -653,9 +650,9 @@ def _kujuroku_replay_and_result(rules: kj.KujurokuRules, seed: int, policy_seed:
 @given(_options(kj.GAME), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
 def test_kujuroku_fast_replay_accepts_what_the_listed_actions_accept(opts: dict[str, str], seed: int,
                                                                      policy: int) -> None:
-    """``_FastKujuroku.replay`` (a numbered card's play checked on the masks) plays exactly the actions the
+    """``KujurokuRound.replay`` (a numbered card's play checked on the masks) plays exactly the actions the
     default replay plays (those ``legal()`` lists, as the same objects), at every step of a match's
-    rounds, to the same position; ``_FastKujuroku.result`` is ``round_result`` of the final state."""
+    rounds, to the same position; ``KujurokuRound.result`` is ``round_result`` of the final state."""
     rules = _rules(kj.GAME, None, opts)
     assert _kujuroku_replay_and_result(rules, seed, policy, rounds=3) > 0
 
@@ -676,19 +673,20 @@ def test_kujuroku_fast_replay_and_result_on_the_joker_meetings() -> None:
     starts += [d for ph in (kj.Phase.DEAL_ONI, kj.Phase.DEAL_TRIPLE) for d in _kujuroku_deals(ph, {"jizo": "on"})]
     for s in starts:
         for first in range(len(kj.GAME.legal_actions(s))):
-            fast = kj._FastKujuroku(s)
+            fast = kj.KujurokuRound(s)
             step = 0
             while not fast.over() and step < 3:
                 here = fast.state()
                 for a in _kujuroku_candidates(fast):
-                    mine, default = kj._FastKujuroku(here), kj._FastKujuroku(here)
+                    mine, default = kj.KujurokuRound(here), kj.KujurokuRound(here)
+                    b = _kujuroku_listed(default, a)
                     try:
                         got = mine.replay([a, a], 0, 2)
                     except AssertionError:  # a hand-made position without a single remaining card (KJ-ONI-6)
                         with pytest.raises(AssertionError):
-                            FastRound[Any].replay(default, [a, a], 0, 2)
+                            FastRound[Any].replay(default, [b, b], 0, 2)
                         continue
-                    assert got == FastRound[Any].replay(default, [a, a], 0, 2)
+                    assert got == FastRound[Any].replay(default, [b, b], 0, 2)
                     assert mine.state() == default.state()
                 legal = fast.legal()
                 try:
@@ -700,7 +698,7 @@ def test_kujuroku_fast_replay_and_result_on_the_joker_meetings() -> None:
 
 def test_kujuroku_records_validate_the_same_with_the_fast_paths_under_every_combination_of_options() -> None:
     """Validation with the fast paths (the replay on masks, ``result``) on and off gives the same reports,
-    for a record of each combination of option values (``records.FAST_REPLAY``)."""
+    for a record of each combination of option values (``validate_stream(..., fast=False)``)."""
     for n, opts in enumerate(_kujuroku_options()):
         rec = records.record_match(kj.GAME, None, opts, n, n + 1)
         reports = _validate_both_ways(json.dumps(rec).encode() + b"\n")
@@ -736,7 +734,7 @@ def _check_kujuroku_deal_fast(rules: kj.KujurokuRules, order: Sequence[int], set
     return True
 
 
-_KJ_FIELD = kj._deal_positions("field")
+_KJ_FIELD = kj._DEAL["field"](range(len(kj.INDEX.cards)))  # the positions dealt to the field
 
 
 def _kujuroku_clumped(order: list[int], put: Sequence[int]) -> list[int]:
@@ -1001,15 +999,14 @@ def test_KK_DEAL_3_deal_fast_sweep_of_the_deals_the_checks_look_at(game: Game[An
 @given(st.integers(0, 2**48 - 1), st.integers(0, 2**48 - 1), st.booleans())
 def test_KK_DEAL_3_month_tests_on_hex_digits_agree_with_the_counts(a: int, b: int, sparse: bool) -> None:
     """deal_fast's tests of four, three and pairs of a month on all months at once (a hexadecimal digit
-    of the mask per month) against ``_month_counts``."""
+    of the mask per month) against the counts of each month."""
     mask = a & b if sparse else a
-    counts = kk._month_counts(mask)
+    counts = [(mask & m).bit_count() for m in kk.INDEX.suits.values()]
     n = kk._nibble_counts(mask)
-    assert bool(n & kk._FOURS) == kk._teshi(counts)
+    assert bool(n & kk._FOURS) == (4 in counts)
     assert kk._three(n) == (max(counts) >= 3)
-    assert (kk._pairs(n) >= 4) == kk._kuttsuki(counts)
     assert kk._pairs(n) == sum(c // 2 for c in counts)
-    assert ke._four_in(mask) == ke._four_of_a_month(mask)
+    assert ke._four_in(mask) == any(mask & m == m for m in ke.INDEX.suits.values())
 
 
 @given(st.integers(0, 2**48 - 1), st.integers(0, 2**48 - 1), _options(ke.GAME))
@@ -1044,8 +1041,8 @@ def test_fast_replay_accepts_what_the_listed_actions_accept(data: st.DataObject,
     rules = _rules(game, None, data.draw(_options(game)))
     index = {kk.GAME: kk.INDEX, ke.GAME: ke.INDEX, mb.GAME: mb.INDEX}[game]
     makers: dict[Any, Callable[[Any], FastRound[Any]]] = {
-        kk.GAME: lambda s: kk._FastKoiKoi(kk.GAME, s), ke.GAME: ke._FastKekoro,
-        mb.GAME: lambda s: mb._FastMusashino(mb.GAME, s)}
+        kk.GAME: kk.KoiKoiRound, ke.GAME: ke.KekoroRound,
+        mb.GAME: mb.MusashinoRound}
     make = makers[game]
     m: Match[Any, Any] = Match.start(game, rules, seed)
     rng = SplitMix64(policy)
@@ -1058,20 +1055,17 @@ def test_fast_replay_accepts_what_the_listed_actions_accept(data: st.DataObject,
             # two fast rounds from this position (in any phase: fast_round itself starts them at a play)
             mine, default = make(state), make(state)
             got = mine.replay([a, a], 0, 2)
-            assert got == FastRound[Any].replay(default, [a, a], 0, 2)
+            # where the masks decide a hand play (FishingRound.replay), an equal copy stands for the listed play
+            from_masks = isinstance(default, FishingRound) and default.plays_from_masks()
+            b = next((x for x in default.legal() if x == a), a) if from_masks else a
+            assert got == FastRound[Any].replay(default, [b, b], 0, 2)
             assert mine.state() == default.state()
         legal = fast.legal()
         fast.play(legal[rng.below(len(legal))])
 
 
 def _validate(line: bytes, fast: bool) -> list[records.RecordReport]:
-    records.FAST_REPLAY = fast
-    spec_records.FAST_PARSE = fast
-    try:
-        return list(records.validate_stream(io.BytesIO(line)))
-    finally:
-        records.FAST_REPLAY = True
-        spec_records.FAST_PARSE = True
+    return list(records.validate_stream(io.BytesIO(line), fast=fast))
 
 
 def _break_claim(rec: dict[str, Any], where: int, how: int) -> None:
@@ -1123,13 +1117,8 @@ _ODD = st.one_of(st.none(), st.booleans(), st.integers(-3, 70), st.floats(allow_
 
 
 def _parse_both(doc: Any, lenient: bool = False) -> None:
-    got = []
-    for on in (True, False):
-        spec_records.FAST_PARSE = on
-        try:
-            got.append(spec_records.parse_record(json.loads(json.dumps(doc)), record=3, line=4, lenient=lenient))
-        finally:
-            spec_records.FAST_PARSE = True
+    got = [spec_records.parse_record(json.loads(json.dumps(doc)), record=3, line=4, lenient=lenient, fast=on)
+           for on in (True, False)]
     assert got[0] == got[1]
 
 
@@ -1212,13 +1201,8 @@ def test_the_record_parser_gives_the_same_with_and_without_its_shortcuts(game: G
             if isinstance(r, dict):
                 r.pop(data.draw(st.sampled_from(spec_records._ROUND_FIELDS)), None)
     lenient = data.draw(st.booleans())
-    got = []
-    for on in (True, False):
-        spec_records.FAST_PARSE = on
-        try:
-            got.append(spec_records.parse_record(json.loads(json.dumps(rec)), record=3, line=4, lenient=lenient))
-        finally:
-            spec_records.FAST_PARSE = True
+    got = [spec_records.parse_record(json.loads(json.dumps(rec)), record=3, line=4, lenient=lenient, fast=on)
+           for on in (True, False)]
     assert got[0] == got[1]
 
 

@@ -564,7 +564,7 @@ def _first_violation(opts: dict[str, str]) -> str:
 
 
 def test_invariants_catch_a_missing_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ref.Kekoro, "_end_turn", lambda self, s, t: self._pass(s, t))
+    monkeypatch.setattr(ref.KekoroRound, "_end_turn", ref.KekoroRound._pass)
     assert _first_violation({}) == "KE-IV-1 instant victory exactly on a lead of 3"
 
 

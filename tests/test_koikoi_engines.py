@@ -10,7 +10,7 @@ import pytest
 from hanafuda.adapter import ReferenceAdapter, start_from_deck
 from hanafuda.engine import Action, MatchInfo, RoundResult
 from hanafuda.fishing import Table
-from hanafuda.games.koikoi import GAME, INDEX, KoiKoiState, Phase
+from hanafuda.games.koikoi import GAME, INDEX, KoiKoiRound, KoiKoiState, Phase, _shobu_points
 from hanafuda.records import problems_of, record_match
 from hanafuda.registry import game
 from hanafuda_spec.cards import card
@@ -127,7 +127,7 @@ def test_KK_YAKU_17_viewing_worth_1_then_3_after_own_call() -> None:
 def test_KK_YAKU_17_a_call_is_not_an_improvement() -> None:
     """The first call re-values the caller's viewing yaku (1 -> 3) without giving a new decision."""
     s = _call_state([42, 43], [30, 90], viewing_value="1-3")
-    s = replace(s, seen=(GAME._yaku_now(s, 0), ()))
+    s = replace(s, seen=(KoiKoiRound(s).yaku(0), ()))
     after = GAME.do(s, Action.parse("koikoi"))
     assert after.calls == (1, 0)
     assert {y.id: y.points for y in after.seen[0]} == {"flower-viewing": 3}
@@ -164,7 +164,7 @@ def test_KK_YAKU_16_each_card_counts_as_two_chaff_on_its_own(value: str, count: 
 def test_KK_SCORE_6_additive_koikoi_bonus(own: int, base: int, want: int) -> None:
     s = replace(_call_state([], [], calls=(own, 2), multiplier="additive", seven_double="off"),
                 phase=Phase.OVER, end="shobu", winner=0)
-    pts, _ = GAME._shobu_points(s, 0, ((replace_points(base),), ()))
+    pts, _ = _shobu_points(s.rules.opt, s.calls, s.field_brights, 0, ((replace_points(base),), ()))
     assert pts == want
 
 

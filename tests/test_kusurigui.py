@@ -610,12 +610,13 @@ def test_random_play_keeps_every_invariant(opts: dict[str, str], seed: int, poli
 def test_the_invariants_catch_a_wrong_payment(monkeypatch: pytest.MonkeyPatch) -> None:
     from hanafuda.games import kusurigui as ref
 
-    real = ref.KusuriGui._pay
+    real = ref.KusuriGuiRound._pay
 
-    def twice(self: ref.KusuriGui, s: KusuriGuiState, payer: int, payee: int) -> KusuriGuiState:
-        return real(self, real(self, s, payer, payee), payer, payee)
+    def twice(self: ref.KusuriGuiRound, payer: int, payee: int) -> None:
+        real(self, payer, payee)
+        real(self, payer, payee)
 
-    monkeypatch.setattr(ref.KusuriGui, "_pay", twice)
+    monkeypatch.setattr(ref.KusuriGuiRound, "_pay", twice)
     bad = [run_random(ReferenceAdapter(), PROFILE, SPEC.resolve(None, {"rounds": "6"}), seed, 1).violations
            for seed in range(3)]
     assert any(v and "Kusuri-gui payments" in v[0].message for v in bad)
@@ -624,12 +625,14 @@ def test_the_invariants_catch_a_wrong_payment(monkeypatch: pytest.MonkeyPatch) -
 def test_the_invariants_catch_a_wrong_redeal_order(monkeypatch: pytest.MonkeyPatch) -> None:
     from hanafuda.games import kusurigui as ref
 
-    real = ref.KusuriGui._next
+    real = ref.KusuriGuiRound._next
 
-    def swapped(self: ref.KusuriGui, s: KusuriGuiState) -> KusuriGuiState:
-        t = real(self, s)
-        return replace(t, hands=(t.hands[1], t.hands[0])) if t.redeals > s.redeals else t
+    def swapped(self: ref.KusuriGuiRound) -> None:
+        redeals = self.redeals
+        real(self)
+        if self.redeals > redeals:
+            self.hands.reverse()
 
-    monkeypatch.setattr(ref.KusuriGui, "_next", swapped)
+    monkeypatch.setattr(ref.KusuriGuiRound, "_next", swapped)
     rep = run_random(ReferenceAdapter(), PROFILE, SPEC.resolve(), 1, 1)
     assert rep.violations and "re-deal" in rep.violations[0].message

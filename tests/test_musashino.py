@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hanafuda.adapter import ReferenceAdapter, start_from_deck
 from hanafuda.cli import main
-from hanafuda.engine import Action, IllegalActionError, Match, RoundSetup
+from hanafuda.engine import Action, IllegalActionError, Match, RoundSetup, fast_shuffled
 from hanafuda.fishing import Table
 from hanafuda.games.musashino import GAME, INDEX, MusashinoState, Phase, score_mask
 from hanafuda.simulate import simulate
@@ -649,6 +649,33 @@ def test_random_play_keeps_every_invariant(opts: dict[str, str], seed: int, poli
     rep = run_random(ReferenceAdapter(), PROFILE, SPEC.resolve(None, opts), seed, policy)
     assert not rep.violations, str(rep.violations[0])
     assert rep.rounds == 3
+
+
+@given(options, st.integers(0, 2**64 - 1), st.integers(0, 3), st.integers(0, 2**32))
+def test_deal_fast_is_start_round_then_the_round(opts: dict[str, str], seed: int, dealer: int, policy: int) -> None:
+    """``deal_fast`` deals the first position ``start_round`` deals, into a round that plays on as the
+    reference (legal actions, positions and result); None only for a misdeal (MB-DEAL-4)."""
+    rules = GAME.rules(None, opts)
+    order = fast_shuffled([c.id for c in HANAFUDA.cards], SplitMix64(seed))
+    setup = RoundSetup(1, dealer % rules.seats, tuple(range(rules.seats)), (0,) * rules.seats)
+    fast, state = GAME.deal_fast(rules, order, setup), GAME.start_round(rules, [card(i) for i in order], setup)
+    assert (fast is None) == GAME.is_terminal(state)
+    rng = SplitMix64(policy)
+    while fast is not None and not fast.over():
+        legal = GAME.legal_actions(state)
+        assert fast.state() == state and tuple(fast.legal()) == legal
+        a = legal[rng.below(len(legal))]
+        fast.play(a)
+        state = GAME.apply(state, a)
+    assert fast is None or (fast.state() == state and fast.result() == GAME.round_result(state))
+
+
+def test_deal_fast_leaves_a_misdeal_to_start_round() -> None:
+    rules = GAME.rules()
+    order = deal_order("3", 0, {}, field=[10, 11, 12, 13, 20, 30])
+    setup = RoundSetup(1, 0, (0, 1, 2), (0, 0, 0))
+    assert GAME.deal_fast(rules, order, setup) is None
+    assert GAME.start_round(rules, [card(i) for i in order], setup).end == "misdeal"
 
 
 # -- MB-14: the Sun comes with the Storm -----------------------------------------------------------

@@ -47,28 +47,23 @@ def test_planted_wrong_yaku_value_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_planted_lost_capture_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """(b) A capture that loses the captured card (KK-CAP-1, card conservation). The Koi-Koi reference
-    resolves captures with the shared fishing turn (``capture``, ``resolve``) and may add them to a pile
-    with ``Table.add_captured``: each drops one card of a capture of two or more."""
+    """(b) A capture that loses the captured card (KK-CAP-1, card conservation). The Koi-Koi round
+    resolves captures with the shared fishing turn (``resolve``); ``Table.add_captured`` adds them to a
+    pile elsewhere: each drops one card of a capture of two or more."""
 
     def lose_one(mask: int) -> int:
         return mask & (mask - 1) if mask.bit_count() >= 2 else mask  # a captured card vanishes
 
-    orig_add, orig_capture, orig_resolve = Table.add_captured, fishing.capture, fishing.resolve
+    orig_add, orig_resolve = Table.add_captured, fishing.resolve
 
     def lossy(self: Table[Any], side: int, mask: int) -> Table[Any]:
         return orig_add(self, side, lose_one(mask))
-
-    def lossy_capture(t: Table[Any], card: Any, target: int | None) -> tuple[int, int]:
-        field, got = orig_capture(t, card, target)
-        return field, lose_one(got)
 
     def lossy_resolve(index: Any, field: int, card: Any, target: int | None) -> tuple[int, int]:
         field, got = orig_resolve(index, field, card, target)
         return field, lose_one(got)
 
     monkeypatch.setattr(Table, "add_captured", lossy)
-    monkeypatch.setattr(ref_koikoi, "capture", lossy_capture)
     monkeypatch.setattr(ref_koikoi, "resolve", lossy_resolve)
     adapter = ReferenceAdapter()
     bad = _first_failure(random_play_checks(adapter, "koikoi", FEW, 1))
@@ -88,19 +83,22 @@ def test_planted_oni_staying_on_the_field_is_caught(monkeypatch: pytest.MonkeyPa
     import hanafuda.games.kujuroku as ref_kujuroku
     from hanafuda_spec.games.kujuroku import ONI
 
-    turn = ref_kujuroku._Turn  # every capture goes through _Turn.to_pile; the turn's end calls remove_oni
+    rnd = ref_kujuroku.KujurokuRound  # every action is played by KujurokuRound.play
     oni = ref_kujuroku.INDEX.by_id[ONI].mask
-    orig_to_pile = turn.to_pile
+    orig_play = rnd.play
 
-    def keep_oni(self: Any, seat: int, cards: int) -> None:
-        orig_to_pile(self, seat, cards & ~oni)  # the other cards go to the pile,
-        self.field |= cards & oni  # the Oni stays on the field
+    def keep_oni(self: Any, a: Any) -> None:
+        out = self.out
+        orig_play(self, a)
+        for seat, pile in enumerate(self.piles):  # a capture leaves the Oni on the field,
+            if pile & oni:
+                self.piles[seat] = pile & ~oni
+                self.field |= oni
+        if self.out != out:  # and the end of the turn no longer removes it
+            self.out = out
+            self.field |= oni
 
-    def leave_oni(self: Any) -> None:
-        """The end of the turn no longer removes the Oni."""
-
-    monkeypatch.setattr(turn, "to_pile", keep_oni)
-    monkeypatch.setattr(turn, "remove_oni", leave_oni)
+    monkeypatch.setattr(rnd, "play", keep_oni)
     adapter = ReferenceAdapter()
     bad = _first_failure(random_play_checks(adapter, "kujuroku", Level("test", 12, 3), 1))
     cx = bad.counterexample  # type: ignore[attr-defined]

@@ -11,7 +11,6 @@ from unittest.mock import patch
 
 import pytest
 from hanafuda.adapter import ReferenceAdapter
-from hanafuda.engine import evolve
 from hanafuda.games import kekoro as ref
 from hanafuda_spec import z3layer as z
 from hanafuda_spec.games import kekoro as ke
@@ -111,23 +110,24 @@ def _caught(needle: str, adapter: ReferenceAdapter | None = None) -> None:
 
 
 def test_KE_IV_1_an_engine_not_offering_at_the_last_turn_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    end_turn = ref.Kekoro._end_turn
+    end_turn = ref.KekoroRound._end_turn
 
-    def wrong(self: ref.Kekoro, state: ref.KekoroState, table: Any) -> ref.KekoroState:
-        if not table.hand_masks[0] and not table.hand_masks[1]:
-            return self._pass(state, table)
-        return end_turn(self, state, table)
-    monkeypatch.setattr(ref.Kekoro, "_end_turn", wrong)
+    def wrong(self: ref.KekoroRound) -> None:
+        if not self.hands[0] and not self.hands[1]:
+            return self._pass()
+        return end_turn(self)
+    monkeypatch.setattr(ref.KekoroRound, "_end_turn", wrong)
     _caught("must offer the instant victory")
 
 
 def test_KE_IV_1_an_engine_offering_on_a_lead_of_2_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    def wrong(self: ref.Kekoro, state: ref.KekoroState, table: Any) -> ref.KekoroState:
-        count, p = state.rules.scorer.yaku_count, state.turn
-        if count(table.captured_masks[p]) - count(table.captured_masks[1 - p]) >= 2:
-            return evolve(state, table=table, phase=ref.Phase.DECLARE, pending=None)
-        return self._pass(state, table)
-    monkeypatch.setattr(ref.Kekoro, "_end_turn", wrong)
+    def wrong(self: ref.KekoroRound) -> None:
+        count, p = self.rules.scorer.yaku_count, self.turn
+        if count(self.caps[p]) - count(self.caps[1 - p]) >= 2:
+            self.phase, self.pending = ref.Phase.DECLARE, None
+            return None
+        return self._pass()
+    monkeypatch.setattr(ref.KekoroRound, "_end_turn", wrong)
     _caught("offered only at the end of a turn with a lead of 3")
 
 

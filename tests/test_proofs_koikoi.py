@@ -6,11 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from itertools import islice
-from typing import Any
 
 import pytest
 from hanafuda.adapter import ReferenceAdapter
-from hanafuda.engine import evolve
 from hanafuda.games import koikoi as ref
 from hanafuda_spec import z3layer as z
 from hanafuda_spec.adapter import EngineAdapter
@@ -141,13 +139,14 @@ def test_KK_WILD_4_stacked_deals_reach_every_counted_situation() -> None:
 
 
 def test_KK_END_5_an_engine_that_skips_draw_only_turns_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = ref.KoiKoi._pass
+    orig = ref.KoiKoiRound._pass
 
-    def stop_at_empty_hands(self: ref.KoiKoi, state: ref.KoiKoiState, t: Any, **changes: Any) -> ref.KoiKoiState:
-        if not t.hand_masks[0] and not t.hand_masks[1]:
-            return evolve(state, table=t, phase=ref.Phase.OVER, end="exhaustive", pending=None, **changes)
-        return orig(self, state, t, **changes)
-    monkeypatch.setattr(ref.KoiKoi, "_pass", stop_at_empty_hands)
+    def stop_at_empty_hands(self: ref.KoiKoiRound) -> None:
+        if not self.hands[0] and not self.hands[1]:
+            self.pending, self.phase, self.end = None, ref.Phase.OVER, "exhaustive"
+            return
+        orig(self)
+    monkeypatch.setattr(ref.KoiKoiRound, "_pass", stop_at_empty_hands)
     a = ReferenceAdapter()
     bad = _stacked_run(a, 8, 0, turn="standard", after_hands="draw-pile")
     assert bad is not None
@@ -159,33 +158,31 @@ def test_KK_END_5_an_engine_that_skips_draw_only_turns_is_caught(monkeypatch: py
 
 
 def test_KK_DEAL_8_an_engine_that_replaces_only_one_quad_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = ref.KoiKoi._check_deal
-
-    def one_quad(self: ref.KoiKoi, s: ref.KoiKoiState) -> ref.KoiKoiState:
-        t = s.table
-        quad = next((m for m in ref._MONTHS if (t.field_mask & m).bit_count() == 4), None)
-        if s.rules.opt["field_teyaku"] != "dealer-captures" or quad is None:
-            return orig(self, s)
-        t = evolve(t, field_mask=(t.field_mask & ~quad) | ref.INDEX.mask_of(t.stock[:4]),
-                       stock=t.stock[4:]).add_captured(s.dealer, quad)
-        return evolve(s, table=t)
-    monkeypatch.setattr(ref.KoiKoi, "_check_deal", one_quad)
+    def one_quad(self: ref.KoiKoiRound) -> int:
+        quad = next(m for m in ref.INDEX.suits.values() if (self.field & m).bit_count() == 4)
+        self.field = (self.field & ~quad) | ref.INDEX.mask_of(self.stock[:4])
+        self.stock = self.stock[4:]
+        self.caps[self.setup.dealer] |= quad
+        return ref._nibble_counts(self.field)
+    monkeypatch.setattr(ref.KoiKoiRound, "_dealer_captures", one_quad)
     bad = _stacked_run(ReferenceAdapter(), 8, 3, turn="standard", after_hands="stop")
     assert bad is not None and "captured 1 (KK-DEAL-8)" in bad[1]
 
 
 def test_KK_WILD_4_an_engine_whose_last_lightning_takes_one_card_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = ref.KoiKoi._play_drawn
+    orig = ref.KoiKoiRound._draw
 
-    def no_sweep(self: ref.KoiKoi, state: ref.KoiKoiState, t: Any, field: int, got: int, hand: int,
-                 keep: bool) -> ref.KoiKoiState:
-        targets = field & ~ref._WILLOW
-        if state.lightning_wild and len(t.stock) == 1 and t.stock[0].id == p.LIGHTNING and targets:
+    def no_sweep(self: ref.KoiKoiRound, keep: bool) -> None:
+        targets = self.field & ~ref._WILLOW
+        if self.wild and len(self.stock) - self.top == 1 and self.stock[self.top].id == p.LIGHTNING and targets:
             one = targets & -targets  # as if cards were left: it takes a single card (KK-WILD-3)
-            table = ref._moved(t, state.turn, field & ~one, got | one | t.stock[0].mask, hand=hand, stock=())
-            return self._end_turn(state, table)
-        return orig(self, state, t, field, got, hand, keep)
-    monkeypatch.setattr(ref.KoiKoi, "_play_drawn", no_sweep)
+            self.top += 1
+            self.field &= ~one
+            self.caps[self.turn] |= one | self.stock[-1].mask
+            self._end_turn()
+            return
+        orig(self, keep)
+    monkeypatch.setattr(ref.KoiKoiRound, "_draw", no_sweep)
     # one quad leaves 16 draw cards for 20 turns: the Lightning is drawn last with four turns to go
     bad = _stacked_run(ReferenceAdapter(), 10, 1, turn="standard", after_hands="stop")
     assert bad is not None and "no 3 moves of the model" in bad[1] and "sweeps 1" in bad[1]

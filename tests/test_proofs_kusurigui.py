@@ -100,24 +100,28 @@ def _caught(needle: str) -> dict[str, object]:
 
 
 def test_KG_PAY_3_an_engine_paying_for_an_eaten_willow_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    eat = ref.KusuriGui._eat
+    eat = ref.KusuriGuiRound._eat
 
-    def wrong(self: ref.KusuriGui, s: ref.KusuriGuiState, p: int, c: Any) -> ref.KusuriGuiState:
-        willow = len(s.pile) == 1 and s.bait == 1 - p and ref._is_willow(s.pile[0])
-        out = eat(self, s, p, c)
-        return self._pay(out, 1 - p, p) if willow else out
-    monkeypatch.setattr(ref.KusuriGui, "_eat", wrong)
+    def wrong(self: ref.KusuriGuiRound, c: Any) -> None:
+        p = self.turn
+        willow = len(self.pile) == 1 and self.bait == 1 - p and self.pile[0].suit == ref.WILLOW
+        eat(self, c)
+        if willow:
+            self._pay(1 - p, p)
+    monkeypatch.setattr(ref.KusuriGuiRound, "_eat", wrong)
     _caught("KG-PAY-3 a fresh willow eaten")
 
 
 def test_KG_PAY_1_an_engine_paying_for_the_dealt_card_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    eat = ref.KusuriGui._eat
+    eat = ref.KusuriGuiRound._eat
 
-    def wrong(self: ref.KusuriGui, s: ref.KusuriGuiState, p: int, c: Any) -> ref.KusuriGuiState:
-        dealt = len(s.pile) == 1 and s.plays == 1 and s.bait is None and not ref._is_willow(s.pile[0])
-        out = eat(self, s, p, c)
-        return self._pay(out, 1 - p, p) if dealt else out
-    monkeypatch.setattr(ref.KusuriGui, "_eat", wrong)
+    def wrong(self: ref.KusuriGuiRound, c: Any) -> None:
+        p = self.turn
+        dealt = len(self.pile) == 1 and self.plays == 1 and self.bait is None and self.pile[0].suit != ref.WILLOW
+        eat(self, c)
+        if dealt:
+            self._pay(1 - p, p)
+    monkeypatch.setattr(ref.KusuriGuiRound, "_eat", wrong)
     _caught("the round's face-up card taken by the first play")
 
 

@@ -1,7 +1,8 @@
 """Koi-Koi (こいこい), the two-player fishing game of koi-koi ("come on") and shōbu ("stop").
 
 Rules, citations and decisions: :mod:`hanafuda_spec.games.koikoi`. The oya is the dealer,
-the ko the other player; seat numbers are 0 and 1.
+the ko the other player; seat numbers are 0 and 1. The turn is :class:`KoiKoiRound`'s, played in
+place; :class:`KoiKoi` plays each action on a round built from the immutable position.
 
 >>> from hanafuda.engine import Match
 >>> from hanafuda_spec.cards import card
@@ -26,37 +27,33 @@ from hanafuda_spec.games import koikoi as spec
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
+from hanafuda._construct import new
 from hanafuda.engine import (
     ACTION_ORDER,
     Action,
-    FastRound,
     Game,
     MatchInfo,
     PileScore,
     RoundResult,
     RoundSetup,
     action,
-    evolve,
     pile_score,
 )
 from hanafuda.fishing import (
     PLAY,
     TAKE,
     CardIndex,
+    FishingRound,
+    Getter,
     Table,
-    capture,
-    deal_packets,
     explain_hand_play,
-    hand_plays,
-    match_mask,
-    packet_plan,
+    packet_getters,
     plays_of,
     resolve,
-    take_choices,
     takes_of,
 )
 
-__all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRules", "KoiKoiState", "Phase"]
+__all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRound", "KoiKoiRules", "KoiKoiState", "Phase"]
 
 KOIKOI = "koikoi"
 STOP = "stop"
@@ -72,9 +69,16 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+#: The phases as plain names, for the round's steps (an enum member read through its class costs more than
+#: the step that reads it).
+_PLAY, _PLAY_SECOND, _DRAW, _TAKE, _CALL, _OVER = (Phase.PLAY, Phase.PLAY_SECOND, Phase.DRAW, Phase.TAKE, Phase.CALL,
+                                                   Phase.OVER)
+
+
 @dataclass(frozen=True)
 class KoiKoiRules:
-    """Typed Koi-Koi rules, built from resolved option values (see the catalogue's options)."""
+    """Typed Koi-Koi rules, built from resolved option values (see the catalogue's options). The
+    properties below are the option values the turn reads, each read once per rules object."""
 
     values: tuple[tuple[str, str], ...]
 
@@ -94,32 +98,11 @@ class KoiKoiRules:
         """The scorer of the compiled yaku table for a month, sake-cup reading and whether the holder has
         called koi-koi (viewing_value=1-3): pile mask in, yaku in table order out; built once per rules
         object (so that scoring never hashes the long option tuple)."""
-        key = (month, sake, called and self.opt["viewing_value"] != "5")
+        key = (month, sake, called and self.call_revalues)
         found = self._scorers.get(key)
         if found is None:
             found = self._scorers[key] = _scorer(self.values, *key)
         return found
-
-    @functools.cached_property
-    def fast_turn(self) -> bool:
-        """The turn ``_FastKoiKoi`` implements: turn=standard and after_hands=stop."""
-        return self.opt["turn"] == "standard" and self.opt["after_hands"] == "stop"
-
-    @functools.cached_property
-    def turn_flags(self) -> tuple[bool, bool, bool, int, bool]:
-        """What the turn looks at, read once: viewing=weather (the field matters to scoring),
-        discard=must-capture, koikoi_on=new, koikoi_min, and viewing_value other than 5 (a call
-        re-values the viewing yaku)."""
-        o = self.opt
-        return (o["viewing"] == "weather", o["discard"] == "must-capture", o["koikoi_on"] == "new",
-                int(o["koikoi_min"]), o["viewing_value"] != "5")
-
-    @functools.cached_property
-    def plain_scorers(self) -> dict[int | None, Callable[[int], tuple[ScoredYaku, ...]]] | None:
-        """Under :attr:`plain_scoring`, the month given to :meth:`KoiKoi.score` -> :meth:`scorer` of
-        no call for that month (of no month where the Cards of the Month are off), filled as months are
-        met; else None."""
-        return {} if self.plain_scoring else None
 
     @functools.cached_property
     def month_cards(self) -> bool:
@@ -132,6 +115,46 @@ class KoiKoiRules:
         every yaku counts (yaku_count=all) and the Sake Cup has one reading (not sake_cup=either)."""
         o = self.opt
         return o["viewing"] in ("on", "off") and o["yaku_count"] != "best" and o["sake_cup"] != "either"
+
+    @functools.cached_property
+    def weather_viewing(self) -> bool:
+        """viewing=weather: the viewing yaku depend on the cards on the table."""
+        return self.opt["viewing"] == "weather"
+
+    @functools.cached_property
+    def call_revalues(self) -> bool:
+        """KK-YAKU-17: a koi-koi call re-values the caller's viewing yaku (viewing_value other than 5)."""
+        return self.opt["viewing_value"] != "5"
+
+    @functools.cached_property
+    def must_capture(self) -> bool:
+        """KK-CAP-5: no non-capturing hand play while a capture is possible (discard=must-capture)."""
+        return self.opt["discard"] == "must-capture"
+
+    @functools.cached_property
+    def draw_first(self) -> bool:
+        """KK-TURN-6: a turn draws a card into the hand, then plays two hand cards (turn=draw-first)."""
+        return self.opt["turn"] == "draw-first"
+
+    @functools.cached_property
+    def keep_unmatched(self) -> bool:
+        """KK-TURN-7: a drawn card that matches nothing goes to the hand for a second play (turn=keep-unmatched)."""
+        return self.opt["turn"] == "keep-unmatched"
+
+    @functools.cached_property
+    def draw_only_turns(self) -> bool:
+        """KK-END-5: once both hands are empty, turns draw from the pile until it is empty (after_hands=draw-pile)."""
+        return self.opt["after_hands"] == "draw-pile"
+
+    @functools.cached_property
+    def koikoi_on_new(self) -> bool:
+        """KK-TURN-3: only a new yaku, not an improved one, gives the call (koikoi_on=new)."""
+        return self.opt["koikoi_on"] == "new"
+
+    @functools.cached_property
+    def koikoi_min(self) -> int:
+        """KK-TURN-4: below this many points a yaku ends the round without a call."""
+        return int(self.opt["koikoi_min"])
 
     @functools.cached_property
     def koikoi_once(self) -> bool:
@@ -148,34 +171,18 @@ class KoiKoiRules:
         return int(self.opt["hand_size"])
 
     @functools.cached_property
-    def dealing(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], Callable[[Sequence[int]], tuple[int, ...]],
-                               Callable[[Sequence[int]], tuple[int, ...]]]:
-        """KK-DEAL-1 as positions in the deck order: getters of the cards dealt to the ko (the dealer's
-        opponent), the table and the dealer (:func:`packet_plan`; the rest, from :attr:`stock_start`,
-        is the draw pile)."""
-        plan = packet_plan((("ko", self.hand_size), ("field", 8), ("dealer", self.hand_size)), int(self.opt["packets"]))
-        where: dict[str, list[int]] = {"ko": [], "field": [], "dealer": []}
-        i = 0
-        for who, k in plan:
-            where[who] += range(i, i + k)
-            i += k
-        return _getter(where["ko"]), _getter(where["field"]), _getter(where["dealer"])
+    def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
+        """KK-DEAL-1 as positions in the deck order: the cards dealt to the ko (the dealer's opponent), the
+        table and the dealer, in packets of ``packets`` cards (the rest, from :attr:`stock_start`, is the
+        draw pile)."""
+        got = packet_getters((("ko", self.hand_size), ("field", 8), ("dealer", self.hand_size)),
+                             int(self.opt["packets"]))
+        return got["ko"], got["field"], got["dealer"]
 
     @property
     def stock_start(self) -> int:
         """The position of the draw pile's top card in the deck order (after the deal)."""
         return 2 * self.hand_size + 8
-
-    @functools.cached_property
-    def deal_checks(self) -> tuple[bool, bool, bool, bool] | None:
-        """What :meth:`KoiKoi.deal_fast` looks at, read once: field_three=misdeal, field_pairs=misdeal,
-        whether lucky hands are looked for (teyaku other than off) and hand_pairs=on; None where the
-        fast round does not play these rules (:attr:`fast_turn`) or the Lightning may be wild."""
-        o = self.opt
-        if not self.fast_turn or o["lightning"] == "wild":
-            return None
-        return (o["field_three"] == "misdeal", o["field_pairs"] == "misdeal", o["teyaku"] != "off",
-                o["hand_pairs"] == "on")
 
 
 @dataclass(frozen=True)
@@ -274,16 +281,19 @@ class _Block(NamedTuple):
     """Rows scored together: a run of rows of one group, or one ungrouped row. ``pool`` and
     ``doubled`` are the union of the rows' and ``need`` the least of theirs, so that a pile with
     too few of the block's cards skips every row of the block at once. ``cards`` is every card any of
-    the rows looks at; a block with few of them has ``lookup``, what it finds for each subset of
-    ``cards`` (a table of every case, built with the block). (A named tuple: the scoring loop unpacks
-    it.)"""
+    the rows looks at (a block with few of them gets a lookup table in :class:`_Scorer`). (A named tuple:
+    the scoring loop unpacks it.)"""
 
     pool: int
     doubled: int
     need: int
     rows: tuple[tuple[int, _Compiled], ...]  #: (index in the table, row)
     cards: int
-    lookup: dict[int, tuple[_Found, ...]] | None
+
+    @property
+    def small(self) -> bool:
+        """Few enough cards for a table of what the block finds in each subset of them."""
+        return self.cards.bit_count() <= _LOOKUP_BITS
 
 
 def _found(rows: tuple[tuple[int, _Compiled], ...], pile: int) -> tuple[_Found, ...]:
@@ -315,12 +325,6 @@ def _subsets(mask: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=512)
-def _found_table(rows: tuple[tuple[int, _Compiled], ...], cards: int) -> dict[int, tuple[_Found, ...]]:
-    """What a block's rows find in each subset of its cards (shared by every table holding the block)."""
-    return {sub: _found(rows, sub) for sub in _subsets(cards)}
-
-
-@functools.lru_cache(maxsize=512)
 def _blocks(rows: tuple[_Compiled, ...]) -> tuple[_Block, ...]:
     """The blocks of compiled rows (cached by the rows: assignments that differ only in options the
     yaku table does not read, as ``identify`` tries by the hundred, share one table)."""
@@ -337,9 +341,7 @@ def _blocks(rows: tuple[_Compiled, ...]) -> tuple[_Block, ...]:
             pool |= y.pool
             doubled |= y.doubled
             cards |= y.pool | y.required | y.forbidden | y.extra_pool | y.doubled
-        block = tuple(run)
-        lookup = _found_table(block, cards) if cards.bit_count() <= _LOOKUP_BITS else None
-        out.append(_Block(pool, doubled, min(y.need for _, y in run), block, cards, lookup))
+        out.append(_Block(pool, doubled, min(y.need for _, y in run), tuple(run), cards))
     return tuple(out)
 
 
@@ -363,18 +365,11 @@ def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
     The general scorer, for any table; :class:`_Scorer` is the fast one, checked against it."""
     best: dict[str, tuple[int, int, str]] = {}
     chosen: list[tuple[int, int, str]] = []
-    for pool, doubled, need, rows, cards, lookup in table:
-        if lookup is not None:
-            found = lookup[pile & cards]
-        else:
-            held = pile & pool
-            n = held.bit_count()
-            if doubled:
-                n += (held & doubled).bit_count()
-            if n < need:
-                continue  # too few of the block's cards for any of its rows
-            found = _found(rows, pile)
-        for i, v, yid, group in found:
+    for pool, doubled, need, rows, _ in table:
+        held = pile & pool
+        if held.bit_count() + (held & doubled).bit_count() < need:
+            continue  # too few of the block's cards for any of its rows
+        for i, v, yid, group in _found(rows, pile):
             if group is None:
                 chosen.append((i, v, yid))
             else:
@@ -460,7 +455,7 @@ class _Scorer:
 
     def __init__(self, table: tuple[_Block, ...]) -> None:
         *blocks, last = table
-        counted = _counted(last) if last.lookup is None else None
+        counted = None if last.small else _counted(last)
         if counted is None:
             blocks.append(last)
             self.tail: tuple[int, int, tuple[tuple[ScoredYaku, ...], ...]] | None = None
@@ -482,8 +477,8 @@ class _Scorer:
         """Whether every group's rows are one block, and every block has a lookup table but perhaps
         the last, which then only counts the cards of a pool."""
         groups = [b.rows[0][1].group for b in table if b.rows[0][1].group is not None]
-        return (len(groups) == len(set(groups)) and all(b.lookup is not None for b in table[:-1])
-                and (table[-1].lookup is not None or _counted(table[-1]) is not None))
+        return (len(groups) == len(set(groups)) and all(b.small for b in table[:-1])
+                and (table[-1].small or _counted(table[-1]) is not None))
 
     def __call__(self, pile: int) -> tuple[ScoredYaku, ...]:
         out: tuple[ScoredYaku, ...] = ()
@@ -574,88 +569,48 @@ def _filter(opt: Mapping[str, str], found: list[ScoredYaku], field: int) -> list
     return found
 
 
-# -- lucky hands ---------------------------------------------------------------------------
+# -- lucky hands and the wild Lightning ------------------------------------------------------------
 
 
 LIGHTNING = 113
-
-#: The cards of every hanafuda month as bit masks over :data:`INDEX`.
-_MONTHS = tuple(INDEX.suit_mask(m) for m in range(1, 13))
 _LIGHTNING = _CARD[LIGHTNING].mask
 _BRIGHTS = _mask(frozenset(spec.BRIGHTS))
 _SUSUKI = INDEX.suit_mask(8)
+_BY_MASK: dict[int, Card] = INDEX.by_mask
 
 
-def _lightning_wild(rules: KoiKoiRules, field: int) -> bool:
-    """KK-WILD-5: whether the Lightning is wild this round (always, or only if Susuki was dealt to the table)."""
-    mode = rules.opt["lightning"]
-    return mode == "wild" or (mode == "wild-if-susuki" and bool(field & _SUSUKI))
-
-
-def _month_counts(cards: int) -> list[int]:
-    """How many cards of each month (January first) a card set (a mask) holds."""
-    return [(cards & m).bit_count() for m in _MONTHS]
-
-
-def _teshi(counts: Sequence[int]) -> bool:
-    """All four cards of a month (``counts`` from :func:`_month_counts`)."""
-    return 4 in counts
-
-
-def _kuttsuki(counts: Sequence[int]) -> bool:
-    """At least four pairs of a month; four of a month counts as two pairs (decision KK-16)."""
-    return sum([n // 2 for n in counts]) >= 4
-
-
-# The same tests on every month at once: each month's four cards are four adjacent bits of INDEX (a
-# hexadecimal digit of a mask; checked below), so a digit of _nibble_counts(mask) is how many cards of
-# that month the mask holds.
+# Each month's four cards are four adjacent bits of INDEX (a hexadecimal digit of a mask; checked below),
+# so a digit of _nibble_counts(mask) is how many cards of that month the mask holds: the deal's tests of
+# four of a month (teshi), three, and four pairs (kuttsuki) look at every month at once.
 _DIGITS_1 = int("1" * 12, 16)
 _FOURS = 4 * _DIGITS_1  #: a count of 4 in some month (the counts are at most 4)
-if tuple(0xF << 4 * i for i in range(12)) != _MONTHS:  # pragma: no cover - the deck's bit layout
+if tuple(0xF << 4 * i for i in range(12)) != tuple(INDEX.suits.values()):  # pragma: no cover - the bit layout
     raise ImportError("Koi-Koi's month tests expect each month's cards in four adjacent bits")
 
 
 def _nibble_counts(mask: int) -> int:
-    """Each month's card count (:func:`_month_counts`) in that month's hexadecimal digit."""
+    """Each month's card count in that month's hexadecimal digit."""
     c2 = (mask & 0x555555555555) + ((mask >> 1) & 0x555555555555)
     return (c2 & 0x333333333333) + ((c2 >> 2) & 0x333333333333)
 
 
 def _three(n: int) -> bool:
-    """Some month with 3 or more cards, from :func:`_nibble_counts`: ``max(counts) >= 3``."""
+    """Some month with 3 or more cards, from :func:`_nibble_counts`."""
     return bool(n & _FOURS or n & (n >> 1) & _DIGITS_1)
 
 
 def _pairs(n: int) -> int:
-    """``sum(count // 2)`` over the months, from :func:`_nibble_counts` (each halved count is 0, 1 or 2)."""
+    """The pairs of a month, from :func:`_nibble_counts`: four of a month counts as two (decision KK-16)."""
     half = (n >> 1) & (7 * _DIGITS_1)
     return (half & _DIGITS_1).bit_count() + 2 * (half & (2 * _DIGITS_1)).bit_count()
 
 
-def _getter(positions: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
-    """A function giving the items at ``positions`` of a sequence, as a tuple."""
-    get = operator.itemgetter(*positions)
-    if len(positions) == 1:
-        return lambda seq: (get(seq),)
-    return get
-
-
-def _moved(t: Table[Card], seat: int, field: int, got: int, hand: int | None = None,
-           stock: tuple[Card, ...] | None = None) -> Table[Card]:
-    """The table after a play by ``seat``: the new field, ``got`` added to the seat's capture pile,
-    and the seat's new hand and the new stock where given (one copy of the table)."""
-    hands, caps = t.hand_masks, t.captured_masks
-    if hand is not None:
-        hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
-    if got:
-        caps = (caps[0] | got, caps[1]) if seat == 0 else (caps[0], caps[1] | got)
-    return evolve(t, hand_masks=hands, field_mask=field, captured_masks=caps,
-                  stock=t.stock if stock is None else stock)
+# -- the game ---------------------------------------------------------------------------------------
 
 
 class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
-    """Koi-Koi under the FudaWiki rules and their variations."""
+    """Koi-Koi under the FudaWiki rules and their variations. The turn is :class:`KoiKoiRound`'s:
+    :meth:`do` plays an action on a round built from the position."""
 
     spec = spec.SPEC
 
@@ -668,286 +623,53 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
     def seats(self, rules: KoiKoiRules) -> int:
         return 2
 
-    # -- the deal ----------------------------------------------------------------------
+    # -- a round -------------------------------------------------------------------------------
     def start_round(self, rules: KoiKoiRules, order: Sequence[BaseCard], setup: RoundSetup) -> KoiKoiState:
-        cards = [c for c in order if isinstance(c, Card)]
-        if len(cards) != 48:
-            raise ValueError("Koi-Koi deals from the 48-card hanafuda deck")
-        dealer = setup.dealer
-        # KK-DEAL-1: packets to the opponent (ko), the table and the dealer in turn
-        size = rules.hand_size
-        got = deal_packets(cards, packet_plan((("ko", size), ("field", 8), ("dealer", size)),
-                                              int(rules.opt["packets"])))
-        hands = (got["dealer"], got["ko"]) if dealer == 0 else (got["ko"], got["dealer"])
-        table = Table.deal(INDEX, hands, got["field"], got["stock"])
-        field = table.field_mask
-        state = KoiKoiState(rules, setup, table, dealer, Phase.PLAY, field_brights=(field & _BRIGHTS).bit_count(),
-                            lightning_wild=_lightning_wild(rules, field))
-        state = self._check_deal(state)
-        return self._begin_turn(state) if state.phase is Phase.PLAY else state
+        return KoiKoiRound.dealt(rules, [c.id for c in order if isinstance(c, Card)], setup).state()
 
-    def _check_deal(self, s: KoiKoiState) -> KoiKoiState:
-        opt = s.rules.opt
-        field = s.table.field_mask
-        mode = opt["field_teyaku"]
-        counts = _month_counts(field)
-        four = _teshi(counts)
-        if (mode == "misdeal" and four) or (opt["field_three"] == "misdeal" and max(counts) >= 3):
-            return evolve(s, phase=Phase.OVER, end="misdeal")  # KK-DEAL-3, KK-DEAL-9
-        pairs_void = opt["field_pairs"] == "misdeal"  # KK-DEAL-10
-        if pairs_void and mode != "dealer-captures" and _kuttsuki(counts):
-            return evolve(s, phase=Phase.OVER, end="misdeal")  # KK-DEAL-3
-        if mode == "dealer-wins" and four:
-            return evolve(s, phase=Phase.OVER, end="field-teyaku", winner=s.dealer,
-                           teyaku_points=(6, 0) if s.dealer == 0 else (0, 6))
-        if mode == "dealer-captures":
-            t = s.table
-            while _teshi(_month_counts(t.field_mask)):
-                if len(t.stock) < 4:  # KK-DEAL-8: the draw pile cannot replace the four cards
-                    return evolve(s, phase=Phase.OVER, end="misdeal")
-                quad = next(m for m in _MONTHS if (t.field_mask & m).bit_count() == 4)  # the earliest month
-                new = INDEX.mask_of(t.stock[:4])
-                t = evolve(t, field_mask=(t.field_mask & ~quad) | new, stock=t.stock[4:]).add_captured(s.dealer, quad)
-            if pairs_void and _kuttsuki(_month_counts(t.field_mask)):  # KK-DEAL-10: the table play begins with
-                return evolve(s, phase=Phase.OVER, end="misdeal")
-            s = evolve(s, table=t)
-        hand_mode = opt["teyaku"]
-        if hand_mode == "off":
-            return s
-        pts = []
-        hand_pairs = opt["hand_pairs"] == "on"  # KK-DEAL-11
-        for h in s.table.hand_masks:
-            counts = _month_counts(h)
-            a, b = _teshi(counts), hand_pairs and _kuttsuki(counts)
-            pts.append(int(opt["teyaku_both"]) if a and b else 6 if a or b else 0)
-        if not any(pts):
-            return s
-        if hand_mode == "misdeal":
-            return evolve(s, phase=Phase.OVER, end="misdeal")
-        if all(pts):
-            return evolve(s, phase=Phase.OVER, end="teyaku-draw")
-        w = 0 if pts[0] else 1  # KK-DEAL-4; points not multiplied (KK-DEAL-6)
-        return evolve(s, phase=Phase.OVER, end="teyaku", winner=w, teyaku_points=(pts[0], pts[1]))
+    def deal_fast(self, rules: KoiKoiRules, order: Sequence[int], setup: RoundSetup) -> KoiKoiRound | None:
+        """The round :meth:`start_round` deals, played in place; None for a deal over at once (a misdeal or
+        a lucky hand), left to :meth:`start_round`."""
+        r = KoiKoiRound.dealt(rules, order, setup)
+        return None if r.phase is _OVER else r
 
-    # -- play ----------------------------------------------------------------------------
+    def fast_round(self, state: KoiKoiState) -> KoiKoiRound | None:
+        return None if state.phase is _OVER else KoiKoiRound(state)
+
     def to_move(self, state: KoiKoiState) -> int | None:
-        return None if state.phase is Phase.OVER else state.turn
+        return None if state.phase is _OVER else state.turn
 
     def legal_actions(self, state: KoiKoiState) -> tuple[Action, ...]:
-        if state.phase is Phase.DRAW:
-            return (action(DRAW),)
-        t = state.table
-        if state.phase in (Phase.PLAY, Phase.PLAY_SECOND):
-            must = state.rules.opt["discard"] == "must-capture"
-            plays = hand_plays(t, state.turn, must)
-            if state.lightning_wild and t.hand_masks[state.turn] & _LIGHTNING:  # KK-WILD-1
-                wild = {action(PLAY, (LIGHTNING, f.id)) for f in INDEX.cards_of(t.field_mask & ~_WILLOW)}
-                plays = sorted(set(plays) | wild, key=ACTION_ORDER)
-                if must and wild:
-                    plays = [a for a in plays if a in wild or match_mask(t, _CARD[a.cards[0]])]
-            return tuple(plays)
-        if state.phase is Phase.TAKE:
-            assert state.pending is not None
-            if state.lightning_wild and state.pending.id == LIGHTNING:  # KK-WILD-3
-                return tuple(action(TAKE, (f.id,)) for f in INDEX.cards_of(t.field_mask & ~_WILLOW))
-            return tuple(take_choices(t, state.pending))
-        if state.phase is Phase.CALL:
-            return (action(KOIKOI), action(STOP)) if self._may_koikoi(state) else (action(STOP),)
-        return ()
-
-    def _may_koikoi(self, state: KoiKoiState) -> bool:
-        """KK-TURN-8 (once per round for both players) and KK-TURN-9 (not with an empty hand); with
-        neither, the decision point offers shōbu alone (decision KK-25)."""
-        r = state.rules
-        if r.koikoi_once and (state.calls[0] or state.calls[1]):
-            return False
-        return not (r.koikoi_needs_hand and not state.table.hand_masks[state.turn])
+        if state.phase is _PLAY or state.phase is _PLAY_SECOND:  # the round's, without building it
+            t = state.table
+            return tuple(_plays(state.rules.must_capture, state.lightning_wild, t.hand_masks[state.turn], t.field_mask))
+        return tuple(KoiKoiRound(state).legal())
 
     def do(self, state: KoiKoiState, action: Action) -> KoiKoiState:
-        t = state.table
-        p = state.turn
-        if action.kind == PLAY:
-            c = _CARD[action.cards[0]]
-            target = action.cards[1] if len(action.cards) > 1 else None
-            hand = t.hand_masks[p] & ~c.mask
-            if state.lightning_wild and c.id == LIGHTNING and target is not None and _CARD[target].suit != 11:
-                field, got = t.field_mask & ~_CARD[target].mask, c.mask | _CARD[target].mask  # KK-WILD-1
-            else:
-                field, got = capture(t, c, target)
-            mode = state.rules.opt["turn"]
-            if state.phase is Phase.PLAY and mode != "draw-first" and t.stock:  # KK-TURN-2: now the draw
-                return self._play_drawn(state, t, field, got, hand, keep=mode == "keep-unmatched")
-            t = _moved(t, p, field, got, hand=hand)
-            if state.phase is Phase.PLAY_SECOND:  # the turn's second hand play ends it (KK-TURN-6, KK-TURN-7)
-                return self._end_turn(state, t)
-            if mode == "draw-first" and hand:
-                return evolve(state, table=t, phase=Phase.PLAY_SECOND)  # KK-TURN-6
-            # draw-first with nothing left for a second play (only when the draw pile ran dry), or an
-            # empty draw pile (only after dealer-captures with 10-card hands, KK-TURN-5)
-            return self._end_turn(state, t)
-        if action.kind == DRAW:  # KK-END-5: a draw-only turn once both hands are empty
-            return self._play_drawn(state, t, t.field_mask, 0, t.hand_masks[p], keep=False)
-        if action.kind == TAKE:
-            drawn = state.pending
-            assert drawn is not None
-            if state.lightning_wild and drawn.id == LIGHTNING:  # KK-WILD-3
-                taken = _CARD[action.cards[0]].mask
-                field, got = t.field_mask & ~taken, drawn.mask | taken
-            else:
-                field, got = capture(t, drawn, action.cards[0])
-            return self._end_turn(state, _moved(t, p, field, got))
-        if action.kind == KOIKOI:
-            calls = (state.calls[0] + (p == 0), state.calls[1] + (p == 1))
-            if state.rules.opt["viewing_value"] != "5" and calls[p] == 1:
-                # KK-YAKU-17: the first call re-values the caller's viewing yaku; that is not an improvement
-                now = self._yaku_now(evolve(state, calls=calls), p)
-                seen = (now, state.seen[1]) if p == 0 else (state.seen[0], now)
-                return self._pass(state, t, calls=calls, seen=seen)
-            return self._pass(state, t, calls=calls)
-        if action.kind == STOP:
-            return evolve(state, phase=Phase.OVER, end="shobu", winner=p)
-        raise AssertionError(action)
-
-    def _play_drawn(self, state: KoiKoiState, t: Table[Card], field: int, got: int, hand: int,
-                    keep: bool) -> KoiKoiState:
-        """Turn the draw pile's top card and play it (KK-CAP-6), with the wild Lightning rules
-        (KK-WILD-2…4) and turn=keep-unmatched (KK-TURN-7). ``t`` is the table at the start of the play;
-        ``field``, ``got`` and ``hand`` are the field, the cards captured and the player's hand after the
-        hand card (all masks), so that the table of the turn is built once."""
-        p = state.turn
-        drawn, stock = t.stock[0], t.stock[1:]
-
-        def after(field: int, more: int = 0, hand: int = hand) -> Table[Card]:
-            return _moved(t, p, field, got | more, hand=hand, stock=stock)
-
-        if state.lightning_wild:
-            if drawn.id == LIGHTNING:
-                if not stock:  # KK-WILD-4: the last card of the draw pile takes everything left
-                    return self._end_turn(state, after(0, field | drawn.mask))
-                targets = field & ~_WILLOW
-                if targets.bit_count() > 1:  # KK-WILD-3: the player chooses which card it takes
-                    return evolve(state, table=after(field), phase=Phase.TAKE, pending=drawn)
-                if targets:
-                    return self._end_turn(state, after(field & ~targets, drawn.mask | targets))
-                if keep:  # nothing it may take: an unmatched drawn card (KK-TURN-7)
-                    return evolve(state, table=after(field, hand=hand | drawn.mask), phase=Phase.PLAY_SECOND)
-                return self._end_turn(state, after(field | drawn.mask))
-            if field & _LIGHTNING and drawn.suit != 11:  # KK-WILD-2: the first non-Willow drawn takes it
-                return self._end_turn(state, after(field & ~_LIGHTNING, drawn.mask | _LIGHTNING))
-        m = field & INDEX.suit_mask(drawn.suit)
-        if keep and not m:  # KK-TURN-7
-            return evolve(state, table=after(field, hand=hand | drawn.mask), phase=Phase.PLAY_SECOND)
-        if m.bit_count() == 2:
-            return evolve(state, table=after(field), phase=Phase.TAKE, pending=drawn)
-        field, more = resolve(INDEX, field, drawn, None)  # KK-CAP-6
-        return self._end_turn(state, after(field, more))
-
-    def _yaku_now(self, state: KoiKoiState, seat: int, t: Table[Card] | None = None) -> tuple[ScoredYaku, ...]:
-        """The yaku of ``seat``'s capture pile on table ``t`` (the state's table by default)."""
-        t = state.table if t is None else t
-        weather = state.rules.opt["viewing"] == "weather"  # only the weather rule looks at the field
-        return score_mask(state.rules, t.captured_masks[seat], self._month(state), t.field_mask if weather else 0,
-                          state.calls[seat] > 0)
-
-    def _month(self, state: KoiKoiState) -> int | None:
-        return state.month if state.rules.opt["month_cards"] == "on" else None
-
-    def _end_turn(self, state: KoiKoiState, t: Table[Card]) -> KoiKoiState:
-        """KK-TURN-3: after both plays (``t`` is the table they left), a new or improved yaku gives the
-        koi-koi/shōbu choice."""
-        p = state.turn
-        now = self._yaku_now(state, p, t)
-        if now == state.seen[p]:  # nothing new or improved (the common case)
-            return self._pass(state, t)
-        before = {y.id: y.points for y in state.seen[p]}
-        new = any(y.id not in before for y in now)
-        improved = new or any(y.points > before[y.id] for y in now if y.id in before)
-        seen = (now, state.seen[1]) if p == 0 else (state.seen[0], now)
-        last_improver = p if improved else state.last_improver
-        changes = {"seen": seen, "last_improver": last_improver}
-        decides = new if state.rules.opt["koikoi_on"] == "new" else improved
-        if decides:
-            if sum(y.points for y in now) < int(state.rules.opt["koikoi_min"]):
-                return evolve(state, table=t, pending=None, phase=Phase.OVER, end="shobu", winner=p,
-                              **changes)  # KK-TURN-4
-            return evolve(state, table=t, pending=None, phase=Phase.CALL, **changes)
-        return self._pass(state, t, **changes)
-
-    def _pass(self, state: KoiKoiState, t: Table[Card], **changes: object) -> KoiKoiState:
-        """The turn passes to the other player (with ``changes`` to the state), unless the round is over."""
-        p = state.turn
-        nxt = 1 - p
-        if not t.hand_masks[nxt]:
-            if state.rules.opt["after_hands"] == "draw-pile" and not t.hand_masks[p] and t.stock:
-                return evolve(state, table=t, turn=nxt, phase=Phase.DRAW, pending=None, **changes)  # KK-END-5
-            return evolve(state, table=t, phase=Phase.OVER, end="exhaustive", pending=None, **changes)  # KK-END-2
-        return self._begin_turn(evolve(state, table=t, turn=nxt, phase=Phase.PLAY, pending=None, **changes))
-
-    def _begin_turn(self, state: KoiKoiState) -> KoiKoiState:
-        """KK-TURN-6: with turn=draw-first the turn starts by drawing the top card into the hand."""
-        t = state.table
-        if state.rules.opt["turn"] != "draw-first" or not t.stock:
-            return state
-        p = state.turn
-        t = _moved(t, p, t.field_mask, 0, hand=t.hand_masks[p] | t.stock[0].mask, stock=t.stock[1:])
-        return evolve(state, table=t)
-
-    def fast_round(self, state: KoiKoiState) -> FastRound[KoiKoiState] | None:
-        """The round played in place (``_FastKoiKoi``) under the turn rules it implements: the
-        standard turn (turn=standard), no wild Lightning this round, and the round ending when the hands
-        are empty (after_hands=stop); every other option is the reference's (deals, scoring, results)."""
-        if state.phase is not Phase.PLAY or state.lightning_wild or not state.rules.fast_turn:
-            return None
-        return _FastKoiKoi(self, state)
-
-    def deal_fast(self, rules: KoiKoiRules, order: Sequence[int], setup: RoundSetup) -> FastRound[KoiKoiState] | None:
-        """The deal of :meth:`start_round` straight into the fast round, where :meth:`fast_round` would
-        take its first position: the fast round's rules, no wild Lightning, and a deal that none of
-        ``_check_deal``'s tests can touch (no four of a month on the table, nor three under
-        field_three=misdeal, nor four pairs under field_pairs=misdeal; where lucky hands are looked for,
-        no hand with four of a month or, under hand_pairs=on, four pairs). Any other deal, even one
-        that option values would let play, is left to :meth:`start_round` (None)."""
-        checks = rules.deal_checks
-        if checks is None or len(order) != 48:
-            return None
-        ko_of, field_of, dealer_of = rules.dealing
-        mask_of = _MASK_OF.__getitem__
-        field = sum(map(mask_of, field_of(order)))  # distinct bits: the sum is the union
-        if _lightning_wild(rules, field):  # KK-WILD-5 (lightning=wild-if-susuki): not the fast round's
-            return None
-        three_void, pairs_void, hands_looked_at, hand_pairs = checks
-        n = _nibble_counts(field)
-        if n & _FOURS or (three_void and _three(n)) or (pairs_void and _pairs(n) >= 4):
-            return None
-        ko, dealer = sum(map(mask_of, ko_of(order))), sum(map(mask_of, dealer_of(order)))
-        if hands_looked_at:
-            for h in (ko, dealer):
-                n = _nibble_counts(h)
-                if n & _FOURS or (hand_pairs and _pairs(n) >= 4):
-                    return None
-        h0, h1 = (dealer, ko) if setup.dealer == 0 else (ko, dealer)
-        return _FastKoiKoi(self, None, rules, setup, (tuple(order), h0, h1, field))
+        r = KoiKoiRound(state)
+        r.play(action)
+        return r.state()
 
     def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
-        p = state.turn
+        p, phase = state.turn, state.phase
         if action.kind == PLAY:
-            if state.phase not in (Phase.PLAY, Phase.PLAY_SECOND):
-                return "KK-TURN-2", f"seat {p} cannot play a hand card now (phase {state.phase.value})"
+            if phase not in (_PLAY, _PLAY_SECOND):
+                return "KK-TURN-2", f"seat {p} cannot play a hand card now (phase {phase.value})"
             found = explain_hand_play(state.table.hands[p], state.table.field, action, p,
                                       ("KK-TURN-2", "KK-CAP-2", "KK-CAP-1"))
             return found or ("KK-CAP-5", f"card {action.cards[0]} captures nothing while a capture is possible "
                                          "(discard=must-capture)")
         if action.kind == TAKE:
-            if state.phase is not Phase.TAKE:
+            if phase is not _TAKE:
                 return "KK-CAP-6", "no drawn card is waiting for a choice of target"
             return "KK-CAP-2", f"{action.cards} is not one of the two field cards the drawn card matches"
         if action.kind == DRAW:
             return "KK-END-5", "a draw-only turn comes only once both hands are empty (after_hands=draw-pile)"
-        if action.kind in (KOIKOI, STOP) and state.phase is Phase.CALL:
+        if action.kind in (KOIKOI, STOP) and phase is _CALL:
             if action.cards or action.label:
                 return "KK-TURN-3", f"{action.kind!r} names no card and no label"
             # a bare stop is always legal here: this is a koi-koi the decision point does not offer
-            if state.rules.koikoi_once and (state.calls[0] or state.calls[1]):
+            if KoiKoiRound(state).called_once():
                 return "KK-TURN-8", "koi-koi was already called in this round (koikoi_limit=once-per-round)"
             return "KK-TURN-9", (f"seat {p} holds no card any more: koi-koi needs a card in hand "
                                  "(koikoi_last_turn=forbidden)")
@@ -955,17 +677,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             return "KK-TURN-3", "koi-koi and shōbu are called only after forming a new or improved yaku"
         return "KK-TURN-2", f"unknown action kind {action.kind!r} for Koi-Koi"
 
-    # -- results -------------------------------------------------------------------------
     def round_result(self, state: KoiKoiState) -> RoundResult:
-        if state.phase is not Phase.OVER:
-            raise ValueError("the round is not over")
-        return _result(state.rules, state.end, state.dealer, state.winner, state.teyaku_points, state.last_improver,
-                       state.calls, state.field_brights, (self._yaku_now(state, 0), self._yaku_now(state, 1)))
-
-    def _shobu_points(self, state: KoiKoiState, w: int,
-                      yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
-        """The points of seat ``w``'s win in ``state`` and the notes saying how they are made."""
-        return _shobu_points(state.rules.opt, state.calls, state.field_brights, w, yaku)
+        return KoiKoiRound(state).result()
 
     def snapshot(self, state: KoiKoiState, info: MatchInfo | None = None) -> Snapshot:
         t = state.table
@@ -982,34 +695,31 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         return Snapshot("koikoi", tuple(zones), self.to_move(state), state.phase.value, state.dealer,
                         state.setup.number, scores)
 
+    # -- scoring -------------------------------------------------------------------------------
     def score(self, rules: KoiKoiRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         pile = 0
         for c in cards:  # INDEX.mask_of, inlined: this is the whole public scoring path
             pile |= c.mask
-        plain = rules.plain_scorers  # score_mask, without the options' filters where none applies
-        if plain is not None:
-            found = plain.get(month)
-            if found is None:
-                found = plain[month] = rules.scorer(month if rules.month_cards else None, None)
-            return pile_score(found(pile))
-        return pile_score(score_mask(rules, pile, month if rules.month_cards else None))
+        m = month if rules.month_cards else None
+        if rules.plain_scoring:  # score_mask, without the options' filters where none applies
+            return pile_score(rules.scorer(m, None)(pile))
+        return pile_score(score_mask(rules, pile, m))
 
     def month_matters(self, rules: KoiKoiRules) -> bool:
-        return rules.opt["month_cards"] == "on"
+        return rules.month_cards
 
     def table_matters(self, rules: KoiKoiRules) -> bool:
-        return rules.opt["viewing"] == "weather"  # only the weather rule looks at the field
+        return rules.weather_viewing  # only the weather rule looks at the field
 
     def score_on_table(self, rules: KoiKoiRules, cards: Sequence[BaseCard], table: Sequence[BaseCard],
                        month: int | None = None) -> PileScore:
-        m = month if rules.opt["month_cards"] == "on" else None
-        field = INDEX.mask_of(table) if self.table_matters(rules) else 0
-        return PileScore(score_mask(rules, INDEX.mask_of(cards), m, field), None)
+        field = INDEX.mask_of(table) if rules.weather_viewing else 0
+        return PileScore(score_mask(rules, INDEX.mask_of(cards), month if rules.month_cards else None, field), None)
 
     def yaku_names(self, rules: KoiKoiRules) -> Mapping[str, str]:
         return {y.id: y.name for y in spec.yaku_table(rules.opt, 1)}
 
-    # -- the match -----------------------------------------------------------------------
+    # -- the match -----------------------------------------------------------------------------
     def new_match(self, rules: KoiKoiRules, first_dealer: int = 0) -> MatchInfo:
         start = int(rules.opt["start_points"])  # KK-GAME-3
         return MatchInfo((start, start), first_dealer)
@@ -1036,269 +746,359 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
                          (*info.history, result))
 
 
-#: ``play c`` and ``play c t`` (the shared instances :func:`plays_of` lists), by the id of the object,
-#: -> the masks of c and of t (0 for none): what a legal play is, read in one lookup by the fast
-#: replay. Keyed by identity: INDEX keeps these objects alive, so no other object has their ids.
-_PLAY_MASKS: dict[int, tuple[int, int]] = {
-    **{id(a): (m, 0) for m, a in INDEX.plays.items()},
-    **{id(a): (m, t) for m, on in INDEX.plays_on.items() for t, a in on.items()},
-}
-_BY_MASK: dict[int, Card] = INDEX.by_mask
+# -- the round ---------------------------------------------------------------------------------------
 
 
-class _FastKoiKoi(FastRound[KoiKoiState]):
-    """A Koi-Koi round played in place (see :class:`~hanafuda.engine.FastRound`): the zones as
-    mutable masks, the stock as a tuple of masks and the index of its top card. The turn is the
-    reference's (:meth:`KoiKoi.do`, :meth:`KoiKoi._end_turn`, :meth:`KoiKoi._pass`) for the options
-    :meth:`KoiKoi.fast_round` accepts: play a hand card (KK-TURN-2), draw and play the top card of the
-    draw pile (KK-CAP-6), choose a target among two matches (KK-CAP-2), then a new or improved yaku
-    gives the koi-koi/shōbu call (KK-TURN-3, KK-TURN-4), else the turn passes; the round ends when the
-    next player's hand is empty (KK-END-2) or on shōbu. Made from a position (:meth:`KoiKoi.fast_round`)
-    or straight from a deal (:meth:`KoiKoi.deal_fast`: then the first position is built only when
-    :meth:`state` is asked for it)."""
+def _plays(must: bool, wild: bool, hand: int, field: int) -> list[Action]:
+    """The hand plays: :func:`plays_of` (``must``: discard=must-capture, KK-CAP-5), and with the wild
+    Lightning in hand (``wild``) its plays on any non-Willow field card, which count as captures (KK-WILD-1)."""
+    plays = plays_of(INDEX, hand, field, must)
+    if not (wild and hand & _LIGHTNING):
+        return plays
+    on = {action(PLAY, (LIGHTNING, f.id)) for f in INDEX.cards_of(field & ~_WILLOW)}
+    plays = sorted(set(plays) | on, key=ACTION_ORDER)
+    if must and on:
+        plays = [a for a in plays if a in on or field & _SUIT_OF[_MASK_OF[a.cards[0]]]]
+    return plays
 
-    __slots__ = ("called_matters", "calls", "caps", "deal", "dealer", "end", "field", "field_brights", "game", "hands",
-                 "koikoi_min", "last", "last_improver", "month", "must", "new_only", "pending", "phase", "rules",
-                 "scorers", "seen", "start", "stock", "teyaku_points", "top", "turn", "weather", "winner")
-    start: KoiKoiState | None  # the first position, where it was built
-    deal: tuple[tuple[int, ...], RoundSetup] | None  # the deck order and setup it was dealt from (deal_fast)
-    phase: Phase
 
-    def __init__(self, game: KoiKoi, s: KoiKoiState | None, rules: KoiKoiRules | None = None,
-                 setup: RoundSetup | None = None, dealt: tuple[tuple[int, ...], int, int, int] | None = None) -> None:
-        """From position ``s``; or, with ``s`` None, from the first position of a deal: ``rules``, ``setup``
-        and ``dealt`` (the deck order's card ids, the two hands' masks, seat 0 first, and the field's)."""
-        self.game = game
-        if s is not None:
-            t = s.table
-            r = self.rules = s.rules
-            number = s.setup.number
-            self.start, self.deal, self.dealer = s, None, s.dealer
-            self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-            self.stock, self.top = tuple([c.mask for c in t.stock]), 0  # the draw pile is stock[top:]
-            self.turn, self.phase, self.pending = s.turn, s.phase, s.pending
-            self.calls, self.seen = list(s.calls), list(s.seen)
-            self.last_improver, self.end, self.winner = s.last_improver, s.end, s.winner
-            self.field_brights, self.teyaku_points = s.field_brights, s.teyaku_points
-        else:  # KoiKoi.start_round of a deal _check_deal lets play, KoiKoiState's defaults
-            assert rules is not None and setup is not None and dealt is not None
-            r = self.rules = rules
-            number = setup.number
-            order, h0, h1, field = dealt
-            self.start, self.deal, self.dealer = None, (order, setup), setup.dealer
-            self.hands, self.field, self.caps = [h0, h1], field, [0, 0]
-            self.stock, self.top = tuple(map(_MASK_OF.__getitem__, order[rules.stock_start:])), 0
-            self.turn, self.phase, self.pending = setup.dealer, Phase.PLAY, None
-            self.calls, self.seen = [0, 0], [(), ()]
-            self.last_improver, self.end, self.winner = None, "", None
-            self.field_brights, self.teyaku_points = (field & _BRIGHTS).bit_count(), (0, 0)
-        self.month = (number - 1) % 12 + 1 if r.month_cards else None
-        self.weather, self.must, self.new_only, self.koikoi_min, self.called_matters = r.turn_flags
-        # the scorers of this round's month, before and after a koi-koi call, where no option filters
-        # their answer (score_mask then returns it as it is); else None and _yaku calls score_mask
-        self.scorers = ((r.scorer(self.month, None, False), r.scorer(self.month, None, True))
-                        if r.plain_scoring else None)
-        #: per seat, the last pile scored by these scorers: (pile, called, yaku)
-        self.last: list[tuple[int, bool, tuple[ScoredYaku, ...]]] = [(-1, False, ()), (-1, False, ())]
+MISDEAL = "misdeal"
+_DRAW_ONLY = (action(DRAW),)
+_CALLS = (action(KOIKOI), action(STOP))  # sorted: 'koikoi' < 'stop'
+_STOP_ONLY = (action(STOP),)
 
+
+class KoiKoiRound(FishingRound[KoiKoiState, Card]):
+    """A Koi-Koi round played in place, the one implementation of its turn: the zones as masks over
+    :data:`INDEX`, the draw pile as ``stock[top:]``. Its methods are the steps of the round: the deal's
+    checks, a hand play, the draw, a drawn card's choice of target, the end of a turn, the koi-koi call,
+    the passing of the turn and the result."""
+
+    __slots__ = ("calls", "caps", "end", "field", "field_brights", "hands", "last_improver", "pending", "phase",
+                 "rules", "scorers", "seen", "setup", "stock", "teyaku_points", "top", "turn", "wild", "winner")
+    index = INDEX
+    calls: tuple[int, int]
+    seen: tuple[tuple[ScoredYaku, ...], tuple[ScoredYaku, ...]]
+    scorers: tuple[Callable[[int], tuple[ScoredYaku, ...]], Callable[[int], tuple[ScoredYaku, ...]]] | None
+
+    def __init__(self, s: KoiKoiState) -> None:
+        """The round from position ``s``."""
+        t = s.table
+        self.rules, self.setup = s.rules, s.setup
+        self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
+        self.stock, self.top = t.stock, 0
+        self.turn, self.phase, self.pending = s.turn, s.phase, s.pending
+        self.calls, self.seen, self.last_improver = s.calls, s.seen, s.last_improver
+        self.end, self.winner, self.teyaku_points = s.end, s.winner, s.teyaku_points
+        self.field_brights, self.wild, self.scorers = s.field_brights, s.lightning_wild, None
+
+    @classmethod
+    def dealt(cls, rules: KoiKoiRules, order: Sequence[int], setup: RoundSetup) -> KoiKoiRound:
+        """The round dealt from ``order`` (card ids, top first): KK-DEAL-1, the deal's checks, then the
+        dealer's first turn (KK-TURN-1)."""
+        if len(order) != 48:
+            raise ValueError("Koi-Koi deals from the 48-card hanafuda deck")
+        r = cls.__new__(cls)
+        ko_of, field_of, dealer_of = rules.dealing
+        mask = _MASK_OF.__getitem__
+        field = sum(map(mask, field_of(order)))  # distinct bits: the sum is the union
+        ko, dealer = sum(map(mask, ko_of(order))), sum(map(mask, dealer_of(order)))
+        r.rules, r.setup, r.field, r.caps = rules, setup, field, [0, 0]
+        r.hands = [dealer, ko] if setup.dealer == 0 else [ko, dealer]
+        r.stock, r.top = tuple(map(_CARD.__getitem__, order[rules.stock_start:])), 0
+        r.turn, r.phase, r.pending, r.calls, r.seen = setup.dealer, _PLAY, None, (0, 0), ((), ())
+        r.last_improver, r.end, r.winner, r.teyaku_points = None, "", None, (0, 0)
+        r.field_brights, r.scorers, wild = (field & _BRIGHTS).bit_count(), None, rules.opt["lightning"]
+        r.wild = wild == "wild" or (wild == "wild-if-susuki" and bool(field & _SUSUKI))  # KK-WILD-5
+        end = r._deal_end()
+        if end is not None:
+            r._over(*end)
+        elif rules.draw_first:
+            r._begin_turn()
+        return r
+
+    def _deal_end(self) -> tuple[str, int | None] | None:
+        """The deal's checks, on the table (KK-DEAL-3, KK-DEAL-7…10) then the hands (KK-DEAL-4, KK-DEAL-11):
+        how the round ends at once (the end and the winner), or None when play begins."""
+        opt, d = self.rules.opt, self.setup.dealer
+        mode = opt["field_teyaku"]
+        n = _nibble_counts(self.field)
+        if (mode == "misdeal" and n & _FOURS) or (opt["field_three"] == "misdeal" and _three(n)):
+            return MISDEAL, None  # KK-DEAL-3, KK-DEAL-9
+        if mode == "dealer-captures" and n & _FOURS:
+            found = self._dealer_captures()
+            if found is None:
+                return MISDEAL, None  # KK-DEAL-8: the draw pile cannot replace the four cards
+            n = found
+        if opt["field_pairs"] == "misdeal" and _pairs(n) >= 4:  # KK-DEAL-10: on the table the play begins with
+            return MISDEAL, None  # KK-DEAL-3
+        if mode == "dealer-wins" and n & _FOURS:
+            self.teyaku_points = (6, 0) if d == 0 else (0, 6)
+            return "field-teyaku", d
+        if opt["teyaku"] == "off":
+            return None
+        pts = []
+        for h in self.hands:  # four of a month, or four pairs under hand_pairs=on (KK-DEAL-11)
+            n = _nibble_counts(h)
+            a, b = bool(n & _FOURS), opt["hand_pairs"] == "on" and _pairs(n) >= 4
+            pts.append(int(opt["teyaku_both"]) if a and b else 6 if a or b else 0)
+        if not any(pts):
+            return None
+        if opt["teyaku"] == "misdeal" or all(pts):
+            return (MISDEAL if opt["teyaku"] == "misdeal" else "teyaku-draw"), None
+        self.teyaku_points = (pts[0], pts[1])  # KK-DEAL-4; points not multiplied (KK-DEAL-6)
+        return "teyaku", 0 if pts[0] else 1
+
+    def _dealer_captures(self) -> int | None:
+        """KK-DEAL-8 (field_teyaku=dealer-captures): the dealer captures each four of a month on the table,
+        the earliest month first, and four cards of the draw pile replace it, until no four is left; the
+        month counts of the table then (:func:`_nibble_counts`), or None, the table unchanged, when the
+        draw pile runs short."""
+        field, stock, got = self.field, self.stock, 0
+        while (n := _nibble_counts(field)) & _FOURS:
+            if len(stock) < 4:
+                return None
+            low = n & _FOURS & -(n & _FOURS)
+            quad = (low >> 2) * 0xF  # the month's digit
+            field = (field & ~quad) | sum(c.mask for c in stock[:4])
+            stock, got = stock[4:], got | quad
+        self.field, self.stock = field, stock
+        self.caps[self.setup.dealer] |= got
+        return n
+
+    def _over(self, end: str, winner: int | None = None) -> None:
+        self.phase, self.end, self.winner = _OVER, end, winner
+
+    # -- the turn ----------------------------------------------------------------------------------
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
         phase = self.phase
-        if phase is Phase.PLAY:
-            return plays_of(INDEX, self.hands[self.turn], self.field, self.must)
-        if phase is Phase.TAKE:
-            assert self.pending is not None
-            return takes_of(INDEX, self.field, self.pending)
-        if phase is Phase.CALL:
-            r = self.rules
-            if (r.koikoi_once and (self.calls[0] or self.calls[1])) or (
-                    r.koikoi_needs_hand and not self.hands[self.turn]):  # KK-TURN-8, KK-TURN-9
-                return (action(STOP),)
-            return (action(KOIKOI), action(STOP))
-        return ()
+        if phase is _PLAY or phase is _PLAY_SECOND:
+            hand = self.hands[self.turn]
+            if self.wild and hand & _LIGHTNING:
+                return _plays(self.rules.must_capture, True, hand, self.field)
+            return plays_of(INDEX, hand, self.field, self.rules.must_capture)
+        if phase is _TAKE:
+            d = self.pending
+            assert d is not None
+            if self.wild and d.mask == _LIGHTNING:  # KK-WILD-3
+                return [action(TAKE, (f.id,)) for f in INDEX.cards_of(self.field & ~_WILLOW)]
+            return takes_of(INDEX, self.field, d)
+        if phase is _CALL:
+            return _STOP_ONLY if self.called_once() or self.empty_handed() else _CALLS
+        return _DRAW_ONLY if phase is _DRAW else ()
 
-    def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
-        """:meth:`FastRound.replay`, a hand play's legality read from the masks: ``play c`` is listed by
-        :func:`plays_of` when c is in the hand and the field does not hold exactly two cards of its month,
-        ``play c t`` when it holds two, t one of them (discard=free; under discard=must-capture, and in
-        the other phases, the listed actions are searched)."""
-        plays, suit_of, default = _PLAY_MASKS.get, _SUIT_OF, FastRound.replay
-        while pos < stop:
-            phase = self.phase
-            if phase is not Phase.PLAY or self.must:
-                if phase is Phase.OVER:
-                    break
-                nxt = default(self, actions, pos, pos + 1)
-                if nxt == pos:
-                    break
-                pos = nxt
-                continue
-            found = plays(id(actions[pos]))
-            if found is None:
-                break
-            c, t = found
-            if not self.hands[self.turn] & c:
-                break
-            if (self.field & suit_of[c]).bit_count() == 2:
-                if not t & self.field:
-                    break
-            elif t:
-                break
-            self._play(c, t)
-            pos += 1
-        return pos
+    def called_once(self) -> bool:
+        """KK-TURN-8: koi-koi was called this round under koikoi_limit=once-per-round: no second call."""
+        return self.rules.koikoi_once and bool(self.calls[0] or self.calls[1])
+
+    def empty_handed(self) -> bool:
+        """KK-TURN-9: the caller's hand is empty under koikoi_last_turn=forbidden: no call (decision KK-25:
+        the decision point then offers shōbu alone)."""
+        return self.rules.koikoi_needs_hand and not self.hands[self.turn]
+
+    def plays_from_masks(self) -> bool:
+        """A hand play, listed as :func:`plays_of` lists it: not under discard=must-capture, nor with a wild
+        Lightning in hand (KK-WILD-1 adds plays)."""
+        phase = self.phase
+        return ((phase is _PLAY or phase is _PLAY_SECOND) and not self.rules.must_capture
+                and not (self.wild and self.hands[self.turn] & _LIGHTNING))
 
     def play(self, a: Action) -> None:
-        p = self.turn
-        kind = a.kind
+        kind, cards = a.kind, a.cards
         if kind == PLAY:
-            cards = a.cards
-            self._play(_MASK_OF[cards[0]], _MASK_OF[cards[1]] if len(cards) > 1 else 0)
+            self.play_card(_MASK_OF[cards[0]], _MASK_OF[cards[1]] if len(cards) > 1 else 0)
         elif kind == TAKE:
-            assert self.pending is not None
-            t = _MASK_OF[a.cards[0]]
-            self.field &= ~t
-            self.caps[p] |= t | self.pending.mask
-            self._end_turn()
+            self._take(cards[0])
         elif kind == KOIKOI:
-            self.calls[p] += 1
-            if self.called_matters and self.calls[p] == 1:  # KK-YAKU-17: re-valued, not an improvement
-                self.seen[p] = self._yaku(p)
-            self._pass()
-        elif kind == STOP:
-            self.phase, self.end, self.winner = Phase.OVER, "shobu", p
+            self._koikoi()
+        elif kind == STOP:  # KK-TURN-3: shōbu ends the round
+            self._over("shobu", self.turn)
+        elif kind == DRAW:  # KK-END-5: a draw-only turn once both hands are empty
+            self._draw(False)
         else:
             raise AssertionError(a)
 
-    def _play(self, c: int, target: int) -> None:
-        """A legal hand play of card ``c`` (its mask) on ``target`` (a mask, 0 for none), then the draw:
-        the captures of fishing.resolve, written out on masks (a target is named exactly when two field
-        cards match)."""
-        p = self.turn
-        self.hands[p] &= ~c
-        field = self.field
-        m = field & _SUIT_OF[c]
-        if not m:  # no match: the card joins the field
-            field |= c
-            got = 0
-        else:  # one match or three; or two, the target named
-            if target:
-                m = target
-            field &= ~m
-            got = m | c
-        stock = self.stock
-        if self.top < len(stock):  # KK-CAP-6: the draw
-            d = stock[self.top]
-            self.top += 1
-            m = field & _SUIT_OF[d]
-            if not m:
-                field |= d
-            elif m.bit_count() == 2:  # KK-CAP-2: a choice to make
-                self.field, self.pending, self.phase = field, _BY_MASK[d], Phase.TAKE
-                self.caps[p] |= got
+    def play_card(self, card: int, target: int) -> None:
+        """KK-TURN-2: a hand card (a mask; ``target`` the mask of the field card named, or 0) resolved against
+        the field as :func:`~hanafuda.fishing.resolve` does, on masks: it stays there, takes its one match, the
+        one named of two, or all three (KK-CAP-1…4); the wild Lightning takes the non-Willow card named
+        (KK-WILD-1). Then the draw, or under turn=draw-first a second hand card (KK-TURN-6). A second hand
+        card (KK-TURN-6, KK-TURN-7) ends the turn; so does a play with no draw left (the draw pile empty
+        after dealer-captures with 10-card hands, KK-TURN-5)."""
+        p, r, field = self.turn, self.rules, self.field
+        self.hands[p] &= ~card
+        m = target if target else field & _SUIT_OF[card]  # a target is named for two matches, or the wild card
+        if m:
+            self.field = field & ~m
+            self.caps[p] |= m | card
+        else:
+            self.field = field | card
+        first = self.phase is _PLAY
+        if first and not r.draw_first and self.top < len(self.stock):
+            self._draw(r.keep_unmatched)
+        elif first and r.draw_first and self.hands[p]:
+            self.phase = _PLAY_SECOND
+        else:
+            self._end_turn()
+
+    def _draw(self, keep: bool) -> None:
+        """KK-CAP-6: the draw pile's top card, played against the field: it waits for a choice between two
+        matches (KK-CAP-2), or is resolved as a hand card is; under turn=keep-unmatched (``keep``) a card
+        matching nothing goes to the hand for a second play (KK-TURN-7). The wild Lightning drawn takes a
+        non-Willow card, chosen among several (KK-WILD-3), or the whole table as the pile's last card
+        (KK-WILD-4); a wild Lightning on the table goes to the first non-Willow card drawn (KK-WILD-2)."""
+        p, drawn = self.turn, self.stock[self.top]
+        self.top += 1
+        d, field = drawn.mask, self.field
+        if self.wild:
+            if d == _LIGHTNING:
+                targets = field & ~_WILLOW
+                if self.top == len(self.stock):  # KK-WILD-4: the pile's last card takes the whole table
+                    self.field, self.caps[p] = 0, self.caps[p] | field | d
+                elif targets.bit_count() > 1:  # KK-WILD-3: the player chooses the card it takes
+                    self.pending, self.phase = drawn, _TAKE
+                    return
+                elif targets:
+                    self.field, self.caps[p] = field & ~targets, self.caps[p] | d | targets
+                elif keep:  # nothing it may take (KK-TURN-7)
+                    self.hands[p] |= d
+                    self.phase = _PLAY_SECOND
+                    return
+                else:
+                    self.field = field | d
+                self._end_turn()
                 return
-            else:
-                field &= ~m
-                got |= m | d
-        self.field = field
-        self.caps[p] |= got
+            if field & _LIGHTNING and not d & _WILLOW:  # KK-WILD-2
+                self.field, self.caps[p] = field & ~_LIGHTNING, self.caps[p] | d | _LIGHTNING
+                self._end_turn()
+                return
+        m = field & _SUIT_OF[d]
+        if keep and not m:  # KK-TURN-7
+            self.hands[p] |= d
+            self.phase = _PLAY_SECOND
+        elif m.bit_count() == 2:  # KK-CAP-2
+            self.pending, self.phase = drawn, _TAKE
+        else:
+            self.field, got = resolve(INDEX, field, drawn, None)
+            self.caps[p] |= got
+            self._end_turn()
+
+    def _take(self, target: int) -> None:
+        """KK-CAP-2: the drawn card takes the field card chosen (the wild Lightning: any non-Willow one, KK-WILD-3)."""
+        drawn = self.pending
+        assert drawn is not None
+        if self.wild and drawn.mask == _LIGHTNING:
+            t = _MASK_OF[target]
+            self.field &= ~t
+            self.caps[self.turn] |= drawn.mask | t
+        else:
+            self.field, got = resolve(INDEX, self.field, drawn, target)
+            self.caps[self.turn] |= got
         self._end_turn()
 
-    def _yaku(self, seat: int) -> tuple[ScoredYaku, ...]:
-        if self.scorers is not None:  # the pile alone decides (and whether its holder has called)
-            pile, called = self.caps[seat], self.calls[seat] > 0
-            last = self.last[seat]
-            if last[0] == pile and last[1] == called:  # a turn that captured nothing
-                return last[2]
-            now = self.scorers[called](pile)
-            self.last[seat] = (pile, called, now)
-            return now
-        return score_mask(self.rules, self.caps[seat], self.month, self.field if self.weather else 0,
-                          self.calls[seat] > 0)
-
     def _end_turn(self) -> None:
-        """:meth:`KoiKoi._end_turn`: KK-TURN-3, KK-TURN-4."""
-        p = self.turn
+        """KK-TURN-3: after both plays a new or improved yaku gives the koi-koi/shōbu call (KK-TURN-4: a
+        shōbu at once below koikoi_min points); else the turn passes."""
+        p, r = self.turn, self.rules
         self.pending = None
-        now = self._yaku(p)
-        seen = self.seen[p]
-        if now == seen:  # nothing new or improved (the common case): _pass, written out
-            nxt = 1 - p
-            if not self.hands[nxt]:
-                self.phase, self.end = Phase.OVER, "exhaustive"
-            else:
-                self.turn, self.phase = nxt, Phase.PLAY
+        now, seen = self.yaku(p), self.seen[p]
+        if now == seen:  # nothing new or improved (the common case)
+            self._pass()
             return
         before = {y.id: y.points for y in seen}
-        new = any(y.id not in before for y in now)
-        improved = new or any(y.points > before[y.id] for y in now if y.id in before)
-        self.seen[p] = now
+        new_yaku = any(y.id not in before for y in now)
+        improved = new_yaku or any(y.points > before[y.id] for y in now if y.id in before)
+        self.seen = (now, self.seen[1]) if p == 0 else (self.seen[0], now)
         if improved:
             self.last_improver = p
-        if new if self.new_only else improved:
-            if sum(y.points for y in now) < self.koikoi_min:
-                self.phase, self.end, self.winner = Phase.OVER, "shobu", p  # KK-TURN-4
+        if new_yaku if r.koikoi_on_new else improved:
+            if sum(y.points for y in now) < r.koikoi_min:
+                self._over("shobu", p)  # KK-TURN-4
             else:
-                self.phase = Phase.CALL
-            return
+                self.phase = _CALL
+        else:
+            self._pass()
+
+    def _koikoi(self) -> None:
+        """KK-TURN-3: koi-koi, play goes on; the first call re-values the caller's viewing yaku, which is not
+        an improvement (KK-YAKU-17)."""
+        p, (c0, c1) = self.turn, self.calls
+        self.calls = (c0 + 1, c1) if p == 0 else (c0, c1 + 1)
+        if self.rules.call_revalues and self.calls[p] == 1:
+            now = self.yaku(p)
+            self.seen = (now, self.seen[1]) if p == 0 else (self.seen[0], now)
         self._pass()
 
     def _pass(self) -> None:
-        """:meth:`KoiKoi._pass` with after_hands=stop: KK-END-2."""
+        """The turn passes to the other player. When their hand is empty the round ends (KK-END-2), unless
+        under after_hands=draw-pile both hands are empty and the draw pile is not: then draw-only turns
+        (KK-END-5)."""
         self.pending = None
-        nxt = 1 - self.turn
-        if not self.hands[nxt]:
-            self.phase, self.end = Phase.OVER, "exhaustive"
+        p = self.turn
+        if self.hands[1 - p]:
+            self.turn, self.phase = 1 - p, _PLAY
+            if self.rules.draw_first:
+                self._begin_turn()
+        elif self.rules.draw_only_turns and not self.hands[p] and self.top < len(self.stock):
+            self.turn, self.phase = 1 - p, _DRAW
         else:
-            self.turn, self.phase = nxt, Phase.PLAY
+            self.phase, self.end = _OVER, "exhaustive"
 
-    def result(self) -> RoundResult | None:
-        """:meth:`KoiKoi.round_result` of :meth:`state`, from the round's own fields."""
-        if self.phase is not Phase.OVER:
-            raise ValueError("the round is not over")
-        return _result(self.rules, self.end, self.dealer, self.winner, self.teyaku_points, self.last_improver,
-                       self.calls, self.field_brights, (self._yaku(0), self._yaku(1)))
+    def _begin_turn(self) -> None:
+        """KK-TURN-6: under turn=draw-first a turn starts by drawing the top card into the hand."""
+        if self.rules.draw_first and self.top < len(self.stock):
+            self.hands[self.turn] |= self.stock[self.top].mask
+            self.top += 1
+
+    # -- positions and results -------------------------------------------------------------------
+    def yaku(self, seat: int) -> tuple[ScoredYaku, ...]:
+        """The yaku of ``seat``'s capture pile now (re-valued once it has called koi-koi, KK-YAKU-17)."""
+        called, plain = self.calls[seat] > 0, self.scorers
+        if plain is None:
+            r = self.rules
+            month = (self.setup.number - 1) % 12 + 1 if r.month_cards else None
+            if not r.plain_scoring:
+                return score_mask(r, self.caps[seat], month, self.field if r.weather_viewing else 0, called)
+            # score_mask without the options' filters where none applies: the round's scorers, read once
+            plain = self.scorers = (r.scorer(month, None), r.scorer(month, None, True))
+        return plain[called](self.caps[seat])
 
     def state(self) -> KoiKoiState:
-        s = self.start
-        if s is None:  # made from a deal: its first position, as the reference deals it
-            assert self.deal is not None
-            order, setup = self.deal
-            s = self.start = self.game.start_round(self.rules, list(map(_CARD.__getitem__, order)), setup)
-        table = evolve(s.table, hand_masks=tuple(self.hands), field_mask=self.field,
-                       stock=tuple(map(_BY_MASK.__getitem__, self.stock[self.top:])),
-                       captured_masks=tuple(self.caps))
-        return evolve(s, table=table, turn=self.turn, phase=self.phase, pending=self.pending,
-                      calls=(self.calls[0], self.calls[1]), seen=(self.seen[0], self.seen[1]),
-                      last_improver=self.last_improver, end=self.end, winner=self.winner)
+        h, c = self.hands, self.caps
+        table = new(Table, index=INDEX, hand_masks=(h[0], h[1]), field_mask=self.field, stock=self.stock[self.top:],
+                    captured_masks=(c[0], c[1]))
+        return new(KoiKoiState, rules=self.rules, setup=self.setup, table=table, turn=self.turn, phase=self.phase,
+                   pending=self.pending, calls=self.calls, seen=self.seen, last_improver=self.last_improver,
+                   field_brights=self.field_brights, end=self.end, winner=self.winner,
+                   teyaku_points=self.teyaku_points, lightning_wild=self.wild)
 
-
-def _result(rules: KoiKoiRules, end: str, dealer: int, winner: int | None, teyaku_points: tuple[int, int],
-            last_improver: int | None, calls: Sequence[int], field_brights: int,
-            yaku: tuple[tuple[ScoredYaku, ...], tuple[ScoredYaku, ...]]) -> RoundResult:
-    """The result of a round that ended so (:meth:`KoiKoi.round_result`, and the fast round's
-    :meth:`_FastKoiKoi.result`): ``yaku`` are each seat's yaku at the end."""
-    opt = rules.opt
-    d = dealer
-    zero = opt["zero_sum"] == "on"
-    if end == "misdeal":
-        return RoundResult("misdeal", (0, 0), counts=False, next_dealer=d)
-    if end in ("teyaku", "field-teyaku"):
-        w = winner
-        assert w is not None
-        pts = max(teyaku_points)
-        return RoundResult(end, _deltas(w, pts, zero), w, next_dealer=w)
-    if end == "shobu" or (end == "exhaustive" and opt["exhaustive"] == "last-yaku" and last_improver is not None):
-        w = winner if end == "shobu" else last_improver
-        assert w is not None
-        pts, notes = _shobu_points(opt, calls, field_brights, w, yaku)
-        return RoundResult(end, _deltas(w, pts, zero), w, yaku, next_dealer=w, notes=notes)
-    # exhaustive draw or both players holding lucky hands: a drawn round
-    priv = int(opt["oyaken"])
-    nxt = d if opt["draw_dealer"] == "stay" else 1 - d
-    return RoundResult(end, _deltas(d, priv, zero), None, yaku, next_dealer=nxt, notes=(("oyaken", priv),))
+    def result(self) -> RoundResult:
+        """:meth:`KoiKoi.round_result`: how the round ended and what it scores."""
+        if self.phase is not _OVER:
+            raise ValueError("the round is not over")
+        opt, d, end, w = self.rules.opt, self.setup.dealer, self.end, self.winner
+        zero = opt["zero_sum"] == "on"
+        if end == MISDEAL:
+            return RoundResult(MISDEAL, (0, 0), counts=False, next_dealer=d)
+        if end in ("teyaku", "field-teyaku"):
+            assert w is not None
+            pts = max(self.teyaku_points)
+            return RoundResult(end, _deltas(w, pts, zero), w, next_dealer=w)
+        yaku = (self.yaku(0), self.yaku(1))
+        if end == "exhaustive" and opt["exhaustive"] == "last-yaku":
+            w = self.last_improver  # the last player to form or improve a yaku wins
+        elif end != "shobu":
+            w = None
+        if w is not None:  # a shōbu, or an exhaustive round won by the last yaku
+            pts, notes = _shobu_points(opt, self.calls, self.field_brights, w, yaku)
+            return RoundResult(end, _deltas(w, pts, zero), w, yaku, next_dealer=w, notes=notes)
+        # an exhaustive draw, or both players holding lucky hands: a drawn round
+        priv = int(opt["oyaken"])
+        nxt = d if opt["draw_dealer"] == "stay" else 1 - d
+        return RoundResult(end, _deltas(d, priv, zero), None, yaku, next_dealer=nxt, notes=(("oyaken", priv),))
 
 
 def _shobu_points(opt: Mapping[str, str], calls: Sequence[int], field_brights: int, w: int,

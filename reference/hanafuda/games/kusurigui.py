@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from hanafuda_spec.cards import HANAFUDA, KUSURIGUI, BaseCard, Card, Deck, card
@@ -31,8 +31,8 @@ from hanafuda_spec.games import kusurigui as spec
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
+from hanafuda._construct import new
 from hanafuda.engine import (
-    ACTION_ORDER,
     CARD_ORDER,
     Action,
     FastRound,
@@ -42,10 +42,9 @@ from hanafuda.engine import (
     RoundResult,
     RoundSetup,
     action,
-    evolve,
 )
 
-__all__ = ["GAME", "KusuriGui", "KusuriGuiRules", "KusuriGuiState", "Phase", "score_mask"]
+__all__ = ["GAME", "KusuriGui", "KusuriGuiRound", "KusuriGuiRules", "KusuriGuiState", "Phase", "score_mask"]
 
 PLAY = "play"
 DISCARD = "discard"
@@ -140,17 +139,18 @@ class _Row:
 _CARD: dict[int, Card] = {c.id: c for c in HANAFUDA.cards if isinstance(c, Card)}
 
 
-def _mask(ids: frozenset[int]) -> int:
+def _mask(cards: Iterable[BaseCard]) -> int:
     m = 0
-    for i in ids:
-        m |= _CARD[i].mask
+    for c in cards:
+        m |= c.mask
     return m
 
 
 def _row(y: YakuDef) -> _Row:
     if y.forbidden or y.doubled or (y.extra_pool and y.extra != 1):
         raise ValueError(f"{y.id}: not a plain counting dekiyaku")
-    return _Row(y.id, y.points, _mask(y.pool), y.need, _mask(y.required), _mask(y.extra_pool), y.extra_from)
+    pool, required, extra = ([_CARD[i] for i in ids] for ids in (y.pool, y.required, y.extra_pool))
+    return _Row(y.id, y.points, _mask(pool), y.need, _mask(required), _mask(extra), y.extra_from)
 
 
 @functools.lru_cache(maxsize=64)
@@ -180,17 +180,6 @@ def score_mask(rules: KusuriGuiRules, pile: int) -> tuple[ScoredYaku, ...]:
     if rules.rainy_higher and any(rows[i].yid == _THREE for i in formed):
         kept = [i for i in kept if rows[i].yid != _RAINY]
     return tuple(ScoredYaku(rows[i].yid, values[i]) for i in kept)
-
-
-def _pile_mask(cards: Sequence[BaseCard]) -> int:
-    m = 0
-    for c in cards:
-        m |= c.mask
-    return m
-
-
-def _is_willow(c: Card) -> bool:
-    return c.suit == WILLOW
 
 
 # -- the game ----------------------------------------------------------------------------------
@@ -226,98 +215,27 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         cards = [c for c in order if isinstance(c, Card)]
         if len(cards) != len(KUSURIGUI) or sorted(c.id for c in cards) != list(spec.DECK):
             raise ValueError("Kusuri-gui deals from the 44-card Kusuri-gui deck")
-        dealer = setup.dealer
-        ko = 1 - dealer
-        # KG-DEAL-2: ko 2, oya 2, field 3 face down, ko 2, oya 2, field 1 face up.
-        hands: list[tuple[Card, ...]] = [(), ()]
-        hands[ko] = tuple(sorted(cards[0:2] + cards[7:9], key=CARD_ORDER))
-        hands[dealer] = tuple(sorted(cards[2:4] + cards[9:11], key=CARD_ORDER))
-        facedown, up = cards[4:7], cards[11]
-        state = KusuriGuiState(rules, setup, (hands[0], hands[1]), (up,), tuple(cards[12:]), ((), ()),
-                               tuple(facedown), (), dealer, Phase.PLAY)
-        if not _is_willow(up):
-            return state  # KG-DEAL-3
-        # KG-DEAL-4: turn the face-down cards in the order dealt until a non-willow shows.
-        turned = [up]
-        for i, c in enumerate(facedown):
-            if not _is_willow(c):
-                return evolve(state, pile=(c,), facedown=tuple(facedown[i + 1:]), willows=tuple(turned))
-            turned.append(c)
-        # KG-DEAL-5: four willows on the field: a misdeal.
-        return evolve(state, pile=(), facedown=(), willows=tuple(turned), phase=Phase.OVER, end="misdeal")
+        return KusuriGuiRound.dealt(rules, cards, setup).state()
+
+    def deal_fast(self, rules: KusuriGuiRules, order: Sequence[int], setup: RoundSetup) -> KusuriGuiRound | None:
+        """The round :meth:`start_round` deals, played in place; None for a misdeal (KG-DEAL-5)."""
+        r = KusuriGuiRound.dealt(rules, list(map(_CARD.__getitem__, order)), setup)
+        return None if r.over() else r
 
     # -- play ----------------------------------------------------------------------------
     def to_move(self, state: KusuriGuiState) -> int | None:
         return None if state.phase is Phase.OVER else state.turn
 
     def legal_actions(self, state: KusuriGuiState) -> tuple[Action, ...]:
-        if state.phase is Phase.OVER:
-            return ()
-        hand = state.hands[state.turn]
-        plays = [action(PLAY, (c.id,)) for c in hand]
-        if state.rules.oni_choice and state.pile:
-            # KG-ONI-1 with oni_play=choice: a willow may be discarded onto a non-empty pile.
-            plays.extend(action(DISCARD, (c.id,)) for c in hand if _is_willow(c))
-        return tuple(sorted(plays, key=ACTION_ORDER))
-
-    def captures(self, state: KusuriGuiState, c: Card) -> bool:
-        """Whether playing ``c`` takes the pile (KG-PLAY-2, KG-ONI-1/2): a non-empty pile whose top card
-        is of ``c``'s month, or any non-empty pile when ``c`` is a willow."""
-        return bool(state.pile) and (_is_willow(c) or c.suit == state.pile[-1].suit)
+        return tuple(_legal(state.phase, state.hands[state.turn], bool(state.pile), state.rules.oni_choice))
 
     def do(self, state: KusuriGuiState, action: Action) -> KusuriGuiState:
-        p = state.turn
-        c = _CARD[action.cards[0]]
-        hands = list(state.hands)
-        hands[p] = tuple(x for x in hands[p] if x.id != c.id)
-        s = evolve(state, hands=(hands[0], hands[1]), plays=state.plays + 1)
-        if action.kind == PLAY and self.captures(state, c):
-            s = self._eat(s, p, c)
-        elif not state.pile:
-            s = evolve(s, pile=(c,), bait=p)  # KG-PLAY-3, KG-ONI-2: onto an empty pile
-        else:
-            s = evolve(s, pile=(*state.pile, c), bait=None)  # KG-PLAY-3 (or a discarded willow)
-        return self._next(s)
+        r = KusuriGuiRound(state)
+        r.play(action)
+        return r.state()
 
-    def _eat(self, s: KusuriGuiState, p: int, c: Card) -> KusuriGuiState:
-        """Take the whole pile (KG-PLAY-2, KG-ONI-1); a Kusuri-gui is paid at once (KG-PAY-1…4)."""
-        pile = s.pile
-        kusurigui = (len(pile) == 1 and s.bait == 1 - p and not _is_willow(pile[0])  # KG-PAY-1, KG-PAY-3
-                     and (s.rules.oni_pays or not _is_willow(c)))  # KG-PAY-4
-        caps = list(s.captured)
-        caps[p] = tuple(sorted((*caps[p], *pile, c), key=CARD_ORDER))
-        s = evolve(s, pile=(), captured=(caps[0], caps[1]), bait=None)
-        return self._pay(s, 1 - p, p) if kusurigui else s
-
-    def _pay(self, s: KusuriGuiState, payer: int, payee: int) -> KusuriGuiState:
-        """KG-PAY-2, KG-PAY-5, KG-SCORE-3: the payment, cut to the payer's chips with bust=end, is booked
-        for the round's result."""
-        amount = s.rules.payment
-        if s.rules.bust_ends:
-            amount = max(0, min(amount, s.setup.scores[payer] + s.paid[payer]))
-        paid, eaten = list(s.paid), list(s.eaten)
-        paid[payer] -= amount
-        paid[payee] += amount
-        eaten[payee] += 1
-        return evolve(s, paid=(paid[0], paid[1]), eaten=(eaten[0], eaten[1]))
-
-    def _next(self, s: KusuriGuiState) -> KusuriGuiState:
-        """Pass the turn; re-deal when both hands are empty (KG-PLAY-4); end the round when the stock is
-        exhausted too (KG-END-1)."""
-        nxt = 1 - s.turn
-        if s.hands[0] or s.hands[1]:
-            return evolve(s, turn=nxt)
-        if not s.stock:
-            return evolve(s, turn=nxt, phase=Phase.OVER, end="played-out")
-        dealer, st = s.dealer, s.stock
-        hands: list[tuple[Card, ...]] = [(), ()]
-        hands[1 - dealer] = tuple(sorted(st[0:2] + st[4:6], key=CARD_ORDER))  # KG-PLAY-4: non-dealer first (KG-17)
-        hands[dealer] = tuple(sorted(st[2:4] + st[6:8], key=CARD_ORDER))
-        return evolve(s, hands=(hands[0], hands[1]), stock=st[8:], redeals=s.redeals + 1, turn=nxt)
-
-    def fast_round(self, state: KusuriGuiState) -> FastRound[KusuriGuiState] | None:
-        """The round played in place (``_FastKusuriGui``), under every option."""
-        return None if state.phase is Phase.OVER else _FastKusuriGui(state)
+    def fast_round(self, state: KusuriGuiState) -> KusuriGuiRound | None:
+        return None if state.phase is Phase.OVER else KusuriGuiRound(state)
 
     def explain_illegal(self, state: KusuriGuiState, action: Action) -> tuple[str, str]:
         p = state.turn
@@ -343,16 +261,14 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         if state.end == "misdeal":
             return RoundResult("misdeal", (0, 0), counts=False, next_dealer=d)  # KG-DEAL-5
         rules = state.rules
-        yaku = tuple(score_mask(rules, _pile_mask(side)) for side in state.captured)
+        yaku = tuple(score_mask(rules, _mask(side)) for side in state.captured)
         totals = [sum(y.points for y in side) for side in yaku]
         chips = [state.setup.scores[i] + state.paid[i] for i in (0, 1)]
         settle = [0, 0]
         winner: int | None = None
         if totals[0] != totals[1]:  # KG-SCORE-1
             winner = 0 if totals[0] > totals[1] else 1
-            amount = abs(totals[0] - totals[1])
-            if rules.bust_ends:
-                amount = max(0, min(amount, chips[1 - winner]))  # KG-SCORE-3
+            amount = _cut(rules, abs(totals[0] - totals[1]), chips[1 - winner])
             settle[winner], settle[1 - winner] = amount, -amount
         deltas = (state.paid[0] + settle[0], state.paid[1] + settle[1])
         if winner is not None:
@@ -367,22 +283,16 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         return RoundResult("played-out", deltas, winner, (yaku[0], yaku[1]), None, True, ends, nxt, notes)
 
     def snapshot(self, state: KusuriGuiState, info: MatchInfo | None = None) -> Snapshot:
-        zones: tuple[tuple[str, tuple[int, ...]], ...] = (
-            ("hand.0", tuple(c.id for c in state.hands[0])),
-            ("hand.1", tuple(c.id for c in state.hands[1])),
-            ("pile", tuple(c.id for c in state.pile)),
-            ("stock", tuple(c.id for c in state.stock)),
-            ("captured.0", tuple(c.id for c in state.captured[0])),
-            ("captured.1", tuple(c.id for c in state.captured[1])),
-            ("out.facedown", tuple(c.id for c in state.facedown)),
-            ("out.willows", tuple(c.id for c in state.willows)),
-        )
+        zones = tuple((name, tuple(c.id for c in cards)) for name, cards in (
+            ("hand.0", state.hands[0]), ("hand.1", state.hands[1]), ("pile", state.pile), ("stock", state.stock),
+            ("captured.0", state.captured[0]), ("captured.1", state.captured[1]), ("out.facedown", state.facedown),
+            ("out.willows", state.willows)))
         scores = info.scores if info else state.setup.scores
         return Snapshot("kusurigui", zones, self.to_move(state), state.phase.value, state.dealer,
                         state.setup.number, scores)
 
     def score(self, rules: KusuriGuiRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
-        return PileScore(score_mask(rules, _pile_mask(cards)), None)
+        return PileScore(score_mask(rules, _mask(cards)), None)
 
     # -- the match -----------------------------------------------------------------------
     def new_match(self, rules: KusuriGuiRules, first_dealer: int = 0) -> MatchInfo:
@@ -405,92 +315,130 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, reason, (*info.history, result))
 
 
-class _FastKusuriGui(FastRound[KusuriGuiState]):
-    """A Kusuri-gui round played in place (see :class:`~hanafuda.engine.FastRound`): hands, pile and
-    capture piles as lists, the stock as a tuple and the index of its top. The turn is
-    :meth:`KusuriGui.do` with :meth:`KusuriGui._eat`, :meth:`KusuriGui._pay` and
-    :meth:`KusuriGui._next`: a card played onto a pile whose top is of its month, or a willow onto any
-    pile, takes it (KG-PLAY-2, KG-ONI-1), a Kusuri-gui is paid at once (KG-PAY-1…5), else the card
-    joins the pile (KG-PLAY-3); empty hands are dealt again from the stock (KG-PLAY-4) until it is
-    exhausted (KG-END-1). Capture piles are sorted when :meth:`state` is asked for."""
+def _cut(rules: KusuriGuiRules, amount: int, chips: int) -> int:
+    """KG-SCORE-3: with bust=end, a player pays no more than the chips they have left."""
+    return max(0, min(amount, chips)) if rules.bust_ends else amount
 
-    __slots__ = ("bait", "captured", "eaten", "end", "hands", "paid", "phase", "pile", "plays", "redeals", "rules",
-                 "start", "stock", "top", "turn")
+
+def _legal(phase: Phase, hand: Sequence[Card], pile: bool, oni_choice: bool) -> list[Action]:
+    """The legal actions: any card of ``hand`` (in id order, so its plays are sorted) is played (KG-PLAY-1);
+    with oni_play=choice a willow may be discarded onto a non-empty ``pile`` (KG-ONI-1)."""
+    if phase is Phase.OVER:
+        return []
+    plays = [_PLAY[c.id] for c in hand]
+    if oni_choice and pile:  # ('discard' sorts before 'play')
+        return [_DISCARD[c.id] for c in hand if c.suit == WILLOW] + plays
+    return plays
+
+
+class KusuriGuiRound(FastRound[KusuriGuiState]):
+    """A Kusuri-gui round played in place, the one implementation of its turn: hands, pile and capture
+    piles as lists (the capture piles sorted when :meth:`state` is asked for), the stock as
+    ``stock[top:]``."""
+
+    __slots__ = ("bait", "captured", "eaten", "end", "facedown", "hands", "paid", "phase", "pile", "plays", "redeals",
+                 "rules", "setup", "stock", "top", "turn", "willows")
 
     def __init__(self, s: KusuriGuiState) -> None:
-        self.start, self.rules = s, s.rules
+        self.rules, self.setup, self.facedown, self.willows = s.rules, s.setup, s.facedown, s.willows
         self.hands = [list(s.hands[0]), list(s.hands[1])]
-        self.pile = list(s.pile)
-        self.captured = [list(s.captured[0]), list(s.captured[1])]
-        self.stock, self.top = s.stock, 0  # the stock is stock[top:]
+        self.pile, self.captured = list(s.pile), [list(s.captured[0]), list(s.captured[1])]
+        self.stock, self.top = s.stock, 0
         self.turn, self.phase, self.plays, self.redeals, self.bait = s.turn, s.phase, s.plays, s.redeals, s.bait
         self.paid, self.eaten, self.end = list(s.paid), list(s.eaten), s.end
+
+    @classmethod
+    def dealt(cls, rules: KusuriGuiRules, cards: list[Card], setup: RoundSetup) -> KusuriGuiRound:
+        """The round dealt from ``cards`` (the deck order, top first), over at once for a misdeal."""
+        r = cls.__new__(cls)
+        r.rules, r.setup, r.hands, r.captured = rules, setup, [[], []], [[], []]
+        # KG-DEAL-2: ko 2, oya 2, field 3 face down, ko 2, oya 2, field 1 face up
+        r._give(cards[0:2] + cards[7:9], cards[2:4] + cards[9:11])
+        facedown, up = tuple(cards[4:7]), cards[11]
+        r.pile, r.facedown, r.willows, r.stock, r.top = [up], facedown, (), tuple(cards[12:]), 0
+        r.turn, r.phase, r.plays, r.redeals, r.bait, r.paid, r.eaten, r.end = \
+            setup.dealer, Phase.PLAY, 0, 0, None, [0, 0], [0, 0], ""
+        if up.suit == WILLOW:  # KG-DEAL-4: the face-down cards are turned in the order dealt until a non-willow
+            for i, c in enumerate(facedown):
+                if c.suit != WILLOW:
+                    r.pile, r.facedown, r.willows = [c], facedown[i + 1:], (up, *facedown[:i])
+                    break
+            else:  # KG-DEAL-5: four willows on the field, a misdeal
+                r.pile, r.facedown, r.willows, r.phase, r.end = [], (), (up, *facedown), Phase.OVER, "misdeal"
+        return r  # KG-DEAL-3: the dealer plays first
+
+    def _give(self, ko: Sequence[Card], oya: Sequence[Card]) -> None:
+        """New hands for the ko and the oya (the dealer), each in id order."""
+        dealer = self.setup.dealer
+        self.hands[1 - dealer] = sorted(ko, key=CARD_ORDER)
+        self.hands[dealer] = sorted(oya, key=CARD_ORDER)
 
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
     def legal(self) -> Sequence[Action]:
-        hand = self.hands[self.turn]
-        plays = [_PLAY[c.id] for c in hand]  # the hand is in id order: so are its plays
-        if self.rules.oni_choice and self.pile:  # KG-ONI-1 with oni_play=choice ("discard" sorts first)
-            return [_DISCARD[c.id] for c in hand if c.suit == WILLOW] + plays
-        return plays
+        return _legal(self.phase, self.hands[self.turn], bool(self.pile), self.rules.oni_choice)
 
     def play(self, a: Action) -> None:
+        """A card from the hand: it takes the pile when its top card is of the card's month, a willow any
+        pile (KG-PLAY-2, KG-ONI-1), unless discarded; else it joins the pile (KG-PLAY-3), as the pile's only
+        card the bait of a Kusuri-gui (KG-ONI-2 for a willow)."""
         p = self.turn
-        cid = a.cards[0]
-        hand = self.hands[p]
-        c = next(x for x in hand if x.id == cid)
-        hand.remove(c)
+        c = _CARD[a.cards[0]]
+        self.hands[p].remove(c)
         self.plays += 1
         pile = self.pile
-        if a.kind == PLAY and pile and (c.suit == WILLOW or c.suit == pile[-1].suit):  # KG-PLAY-2, KG-ONI-1
-            r = self.rules
-            kusurigui = (len(pile) == 1 and self.bait == 1 - p and pile[0].suit != WILLOW  # KG-PAY-1, KG-PAY-3
-                         and (r.oni_pays or c.suit != WILLOW))  # KG-PAY-4
-            self.captured[p] += (*pile, c)
-            self.pile = []
-            self.bait = None
-            if kusurigui:  # KG-PAY-2, KG-PAY-5, KG-SCORE-3
-                payer = 1 - p
-                amount = r.payment
-                if r.bust_ends:
-                    amount = max(0, min(amount, self.start.setup.scores[payer] + self.paid[payer]))
-                self.paid[payer] -= amount
-                self.paid[p] += amount
-                self.eaten[p] += 1
-        elif not pile:
-            pile.append(c)
-            self.bait = p  # KG-PLAY-3, KG-ONI-2: onto an empty pile
+        if a.kind == PLAY and pile and (c.suit == WILLOW or c.suit == pile[-1].suit):
+            self._eat(c)
         else:
+            self.bait = None if pile else p
             pile.append(c)
-            self.bait = None
-        # KusuriGui._next
-        nxt = 1 - p
-        self.turn = nxt
+        self._next()
+
+    def _eat(self, c: Card) -> None:
+        """``c`` takes the whole pile; eating the opponent's bait is a Kusuri-gui, paid at once (KG-PAY-1),
+        unless the bait is a willow (KG-PAY-3) or, with oni_pays=no, the eater is one (KG-PAY-4)."""
+        p, pile = self.turn, self.pile
+        kusurigui = (len(pile) == 1 and self.bait == 1 - p and pile[0].suit != WILLOW
+                     and (self.rules.oni_pays or c.suit != WILLOW))
+        self.captured[p] += (*pile, c)
+        self.pile, self.bait = [], None
+        if kusurigui:
+            self._pay(1 - p, p)
+
+    def _pay(self, payer: int, payee: int) -> None:
+        """KG-PAY-2, KG-PAY-5: the payment is booked for the round's result."""
+        amount = _cut(self.rules, self.rules.payment, self.setup.scores[payer] + self.paid[payer])
+        self.paid[payer] -= amount
+        self.paid[payee] += amount
+        self.eaten[payee] += 1
+
+    def _next(self) -> None:
+        """The turn passes; both hands empty are dealt again from the stock, the non-dealer first
+        (KG-PLAY-4), and the round ends when the stock is exhausted too (KG-END-1)."""
+        self.turn = 1 - self.turn
         if self.hands[0] or self.hands[1]:
             return
         if self.top >= len(self.stock):
-            self.phase, self.end = Phase.OVER, "played-out"  # KG-END-1
+            self.phase, self.end = Phase.OVER, "played-out"
             return
-        dealer, t = self.start.setup.dealer, self.top
-        st = self.stock[t:t + 8]
-        self.hands[1 - dealer] = sorted(st[0:2] + st[4:6], key=CARD_ORDER)  # KG-PLAY-4: non-dealer first
-        self.hands[dealer] = sorted(st[2:4] + st[6:8], key=CARD_ORDER)
+        st = self.stock[self.top:self.top + 8]
+        self._give(st[0:2] + st[4:6], st[2:4] + st[6:8])
         self.top += 8
         self.redeals += 1
 
     def state(self) -> KusuriGuiState:
-        caps = [tuple(sorted(c, key=CARD_ORDER)) for c in self.captured]
-        return evolve(self.start, hands=(tuple(self.hands[0]), tuple(self.hands[1])), pile=tuple(self.pile),
-                      stock=self.stock[self.top:], captured=(caps[0], caps[1]), turn=self.turn, phase=self.phase,
-                      plays=self.plays, redeals=self.redeals, bait=self.bait, paid=(self.paid[0], self.paid[1]),
-                      eaten=(self.eaten[0], self.eaten[1]), end=self.end)
+        hands, caps = self.hands, self.captured
+        return new(KusuriGuiState, rules=self.rules, setup=self.setup, hands=(tuple(hands[0]), tuple(hands[1])),
+                   pile=tuple(self.pile), stock=self.stock[self.top:],
+                   captured=(tuple(sorted(caps[0], key=CARD_ORDER)), tuple(sorted(caps[1], key=CARD_ORDER))),
+                   facedown=self.facedown, willows=self.willows, turn=self.turn, phase=self.phase, plays=self.plays,
+                   redeals=self.redeals, bait=self.bait, paid=(self.paid[0], self.paid[1]),
+                   eaten=(self.eaten[0], self.eaten[1]), end=self.end)
 
 
 #: ``play c`` and ``discard c`` by card id, built once.
 _PLAY = {i: action(PLAY, (i,)) for i in _CARD}
 _DISCARD = {i: action(DISCARD, (i,)) for i in _CARD}
-
 
 GAME = KusuriGui()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -29,22 +30,21 @@ from hanafuda_spec.games import musashino as spec
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda.engine import Action, FastRound, Game, MatchInfo, PileScore, RoundResult, RoundSetup, evolve
+from hanafuda._construct import new
+from hanafuda.engine import Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup
 from hanafuda.fishing import (
     PLAY,
     TAKE,
     CardIndex,
+    FishingRound,
     Table,
     deal_packets,
     explain_hand_play,
-    hand_plays,
     plays_of,
-    resolve,
-    take_choices,
     takes_of,
 )
 
-__all__ = ["GAME", "INDEX", "Musashino", "MusashinoRules", "MusashinoState", "Phase", "score_mask"]
+__all__ = ["GAME", "INDEX", "Musashino", "MusashinoRound", "MusashinoRules", "MusashinoState", "Phase", "score_mask"]
 
 INSTA_WIN = "insta-win"
 HANDS_EMPTY = "hands-empty"
@@ -65,11 +65,8 @@ class Phase(enum.Enum):
 INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Card))
 
 
-def _mask(ids: frozenset[int]) -> int:
-    m = 0
-    for i in ids:
-        m |= INDEX.by_id[i].mask
-    return m
+def _mask(ids: Iterable[int]) -> int:
+    return INDEX.mask_of(map(INDEX.by_id.__getitem__, ids))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,26 +84,6 @@ class _Compiled:
     def formed(self, pile: int) -> bool:
         """Whether ``pile`` forms this row (the definition; :class:`_Judge` finds every row at once)."""
         return pile & self.required == self.required and all(pile & m for m in self.any_of)
-
-
-def _compile(y: spec.Dekiyaku) -> _Compiled:
-    required = _mask(frozenset(next(iter(p)) for p in y.parts if len(p) == 1))
-    any_of = tuple(_mask(p) for p in y.parts if len(p) > 1)
-    return _Compiled(y.id, ScoredYaku(y.id, y.points), required, any_of, y.stops_round, y.absorbs)
-
-
-#: Every card of the deck, as a mask.
-_DECK = INDEX.mask_of(INDEX.cards)
-
-
-def _subsets(mask: int) -> list[int]:
-    """Every subset of a mask (the empty set included)."""
-    out, sub = [], mask
-    while sub:
-        out.append(sub)
-        sub = (sub - 1) & mask
-    out.append(0)
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,36 +121,35 @@ class _Judge:
         return tuple(out)
 
 
-def _judge(rows: tuple[_Compiled, ...]) -> _Judge:
-    """The judge of a dekiyaku table (rows in table order)."""
+@functools.lru_cache(maxsize=64)
+def _judge_for(insta_value: str, four_brights: str) -> _Judge:
+    """The judge of the dekiyaku table these option values give (rows in table order)."""
+    rows = tuple(_Compiled(y.id, ScoredYaku(y.id, y.points), _mask(next(iter(p)) for p in y.parts if len(p) == 1),
+                           tuple(_mask(p) for p in y.parts if len(p) > 1), y.stops_round, y.absorbs)
+                 for y in spec.yaku_table({"insta_win_value": insta_value, "four_brights": four_brights}))
     months = tuple(INDEX.suits.values())
     if any(not any(part & m == part for m in months) for y in rows for part in y.any_of):
         raise ValueError("a dekiyaku part spans two months: the month-by-month judge does not apply")
-
-    bit = {y.yid: 1 << i for i, y in enumerate(rows)}
+    bit, deck = {y.yid: 1 << i for i, y in enumerate(rows)}, INDEX.mask_of(INDEX.cards)
 
     def row_set(ids: Iterable[str]) -> int:
         return sum(bit[i] for i in ids)
 
-    def formed(pile: int) -> int:
-        return row_set(y.yid for y in rows if y.formed(pile))
+    def met(m: int) -> dict[int, int]:
+        """Each subset of month ``m`` -> the rows whose parts in ``m`` it meets: those it forms with every
+        card of the other months."""
+        cards = [c.mask for c in INDEX.cards_of(m)]
+        subsets = (sum(cs) for k in range(len(cards) + 1) for cs in itertools.combinations(cards, k))
+        return {sub: row_set(y.yid for y in rows if y.formed(sub | (deck & ~m))) for sub in subsets}
 
-    # a row's parts in month m are met by the cards sub of m when the row is formed by sub and every
-    # card of the other months
-    met = tuple((m, {sub: formed(sub | (_DECK & ~m)) for sub in _subsets(m)}) for m in months)
     absorbing = tuple((bit[y.yid], row_set(y.absorbs)) for y in rows if y.absorbs)
-    return _Judge(rows, met, row_set(y.yid for y in rows if y.stops_round), absorbing, row_set(spec.BANQUETS))
-
-
-@functools.lru_cache(maxsize=64)
-def _judge_for(insta_value: str, four_brights: str) -> _Judge:
-    return _judge(tuple(_compile(y) for y in spec.yaku_table({"insta_win_value": insta_value,
-                                                              "four_brights": four_brights})))
+    return _Judge(rows, tuple((m, met(m)) for m in months), row_set(y.yid for y in rows if y.stops_round),
+                  absorbing, row_set(spec.BANQUETS))
 
 
 _VICTIMS = _mask(spec.STORM_VICTIMS)
 #: The cards whose taker :attr:`MusashinoState.taken` records: the storm cards and the Crane.
-_SPECIAL = _mask(frozenset({*spec.STORM_CARDS, spec.SUN_CARD}))
+_SPECIAL = _mask({*spec.STORM_CARDS, spec.SUN_CARD})
 
 
 @dataclass(frozen=True)
@@ -249,46 +225,6 @@ class MusashinoState:
         return self.setup.dealer
 
 
-def _gain(side: int, piles: tuple[int, ...], taken: tuple[tuple[int, int, int], ...], got: int, turn: int,
-          ) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
-    """Add captured cards (a mask) to a side's pile; note who took a storm card or the Crane."""
-    pl = list(piles)
-    pl[side] |= got
-    if got & _SPECIAL:
-        taken += tuple((c.id, side, turn) for c in INDEX.cards_of(got & _SPECIAL))
-    return tuple(pl), taken
-
-
-def _stormed(rules: MusashinoRules, taken: tuple[tuple[int, int, int], ...], side: int) -> bool:
-    """Whether an active storm card is held by an opponent of ``side`` (MB-STORM-1…4)."""
-    if rules.storm == "off" or not taken:
-        return False
-    crane = next(((s, t) for c, s, t in taken if c == spec.SUN_CARD), None)
-    for c, holder, when in taken:
-        if c == spec.SUN_CARD or holder == side:
-            continue
-        if (rules.sun != "off" and crane is not None and crane[0] != holder
-                and (rules.sun == "any-order" or crane[1] > when)):
-            continue  # the Sun cancels this storm card: an opponent of its holder has the Crane
-        return True
-    return False
-
-
-def _effective(rules: MusashinoRules, piles: tuple[int, ...], taken: tuple[tuple[int, int, int], ...],
-               side: int) -> int:
-    """A side's pile as its dekiyaku see it: without the Storm's victim cards (storm=cards)."""
-    pile = piles[side]
-    if rules.storm == "cards" and taken and _stormed(rules, taken, side):
-        return pile & ~_VICTIMS
-    return pile
-
-
-def _sides_from(side_of: tuple[int, ...], seat: int) -> tuple[int, ...]:
-    """Every side once, in turn order from ``seat`` (``side_of`` gives each seat's side)."""
-    n = len(side_of)
-    return tuple(dict.fromkeys(side_of[(seat + k) % n] for k in range(n)))
-
-
 def _packets(plan: spec.DealPlan, dealer: int) -> tuple[tuple[str, int], ...]:
     """The deal of ``dealer`` as packets (recipient, size) for :func:`deal_packets`: in each round of
     the plan, a packet to every seat from the dealer's right, then one to the field (MB-DEAL-3)."""
@@ -302,8 +238,198 @@ def _packets(plan: spec.DealPlan, dealer: int) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
+def _deal(rules: MusashinoRules, cards: Sequence[Card], setup: RoundSetup) -> MusashinoState:
+    """The first position of a round dealt from ``cards`` (top first): packets from the dealer's right
+    (MB-DEAL-3), the dealer to play first; over at once when the field holds a whole month (MB-DEAL-4;
+    never a hand, MB-DEAL-5)."""
+    if len(cards) != 48:
+        raise ValueError("Musashino-Bana deals from the 48-card hanafuda deck")
+    dealt, mask_of = deal_packets(cards, rules.deals[setup.dealer]), INDEX.mask_of
+    field = mask_of(dealt.get("field", ()))
+    table = Table(INDEX, tuple([mask_of(dealt[str(p)]) for p in range(rules.seats)]), field, tuple(dealt["stock"]),
+                  (0,) * rules.sides)
+    if any(field & month == month for month in INDEX.suits.values()):
+        return MusashinoState(rules, setup, table, setup.dealer, Phase.OVER, end=MISDEAL)
+    return MusashinoState(rules, setup, table, setup.dealer, Phase.PLAY)
+
+
+def _choices(phase: Phase, hand: int, field: int, pending: Card | None) -> list[Action]:
+    """The legal actions: a hand play (MB-CAP-5), or the drawn card's choice of two field cards (MB-CAP-6)."""
+    if phase is Phase.PLAY:
+        return plays_of(INDEX, hand, field)
+    if phase is Phase.TAKE:
+        assert pending is not None
+        return takes_of(INDEX, field, pending)
+    return []
+
+
+_SUIT_OF = INDEX.suit_of
+
+
+class MusashinoRound(FishingRound[MusashinoState, Card]):
+    """A Musashino-Bana round played in place, the one implementation of its turn (:meth:`Musashino.do`
+    plays one action on a round built from the state). The fields are :class:`MusashinoState`'s, with
+    the hands, field and capture piles (``piles``, one per side) as masks over :data:`INDEX` and the
+    draw pile as ``stock[top:]``. The methods are the steps of a turn: the hand play, a capture, the
+    draw, the drawn card's choice, the insta-win check and the end of the turn; and the round's result."""
+
+    __slots__ = ("end", "field", "hands", "pending", "phase", "piles", "rules", "setup", "stock", "taken", "top",
+                 "turn", "turns", "winner")
+    index = INDEX
+
+    def __init__(self, s: MusashinoState) -> None:
+        t = s.table
+        self.rules, self.setup, self.turn, self.phase, self.pending = s.rules, s.setup, s.turn, s.phase, s.pending
+        self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
+        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.turns, self.taken, self.end, self.winner = s.turns, s.taken, s.end, s.winner
+
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal(self) -> Sequence[Action]:
+        return _choices(self.phase, self.hands[self.turn], self.field, self.pending)
+
+    def plays_from_masks(self) -> bool:
+        """A hand play is due (MB-CAP-5 lists every play the masks allow): the shared replay checks it so."""
+        return self.phase is Phase.PLAY
+
+    def play(self, action: Action) -> None:
+        if action.kind == PLAY:
+            self.play_card(*INDEX.play_masks[action])
+        elif action.kind == TAKE:
+            self.take(INDEX.by_id[action.cards[0]].mask)
+        else:
+            raise AssertionError(action)
+
+    def play_card(self, card: int, target: int) -> None:
+        """The hand play (MB-CAP-1…5), then the draw, unless its capture wins the round at once (MB-END-1,
+        insta_win_check=capture: no draw)."""
+        self.hands[self.turn] &= ~card
+        if self.capture(card, target) and self.rules.check_on_capture and self.insta_win():
+            return
+        drawn = self.stock[self.top]  # MB-TURN-2: the top card of the draw pile
+        self.top += 1
+        if (self.field & _SUIT_OF[drawn.mask]).bit_count() == 2:  # MB-CAP-6: two targets, the player chooses
+            self.phase, self.pending = Phase.TAKE, drawn
+        else:
+            self.end_turn(self.capture(drawn.mask, 0))
+
+    def take(self, target: int) -> None:
+        """The drawn card takes ``target``, one of the two field cards of its month (MB-CAP-6)."""
+        assert self.pending is not None
+        drawn, self.pending, self.phase = self.pending, None, Phase.PLAY
+        self.end_turn(self.capture(drawn.mask, target))
+
+    def capture(self, card: int, target: int) -> int:
+        """Card ``card`` (a mask) played against the field (MB-CAP-1…4, :func:`~hanafuda.fishing.resolve` on
+        masks): with no field card of its month it joins the field; it takes one or three, or ``target`` of
+        two. What it takes goes to the mover's side, and the storm cards and the Crane are noted with their
+        taker and the turn (MB-CAP-7). Returns the cards taken (0 for none)."""
+        field = self.field
+        m = field & _SUIT_OF[card]
+        if not m:
+            self.field = field | card
+            return 0
+        if target:
+            m = target
+        self.field = field & ~m
+        got = m | card
+        side = self.rules.side_of[self.turn]
+        self.piles[side] |= got
+        if got & _SPECIAL:
+            self.taken += tuple([(c.id, side, self.turns) for c in INDEX.cards_of(got & _SPECIAL)])
+        return got
+
+    def end_turn(self, got: int) -> None:
+        """After the draw, which took ``got``: the insta-win check (MB-END-1: after both plays, or with
+        insta_win_check=capture after a capture); the round ends when the next seat's hand (and so the draw
+        pile) is empty (MB-END-1); else the next seat moves (MB-TURN-1)."""
+        if (got or not self.rules.check_on_capture) and self.insta_win():
+            return
+        nxt = (self.turn + 1) % self.rules.seats
+        if not self.hands[nxt]:
+            self.phase, self.end = Phase.OVER, HANDS_EMPTY
+        else:
+            self.turn, self.turns = nxt, self.turns + 1
+
+    def insta_win(self) -> bool:
+        """MB-END-1 / MB-10: the first side, the mover's then in turn order, holding an insta-win wins the
+        round. (What a side's dekiyaku see is part of its pile, so a row needing a card the pile lacks is
+        passed over before the Storm is looked at.)"""
+        for side in self.rules.sides_from[self.turn]:
+            pile = self.piles[side]
+            for y in self.rules.insta:
+                if pile & y.required == y.required and y.formed(self.seen(side)):
+                    self.phase, self.end, self.winner = Phase.OVER, INSTA_WIN, side
+                    return True
+        return False
+
+    # -- the Storm and the Sun ---------------------------------------------------------------
+    def stormed(self, side: int) -> bool:
+        """Whether an active storm card is held by an opponent of ``side`` (MB-STORM-1…4)."""
+        rules, taken = self.rules, self.taken
+        if rules.storm == "off" or not taken:
+            return False
+        crane = next(((s, t) for c, s, t in taken if c == spec.SUN_CARD), None)
+        for c, holder, when in taken:
+            if c == spec.SUN_CARD or holder == side:
+                continue
+            if (rules.sun != "off" and crane is not None and crane[0] != holder
+                    and (rules.sun == "any-order" or crane[1] > when)):
+                continue  # the Sun cancels this storm card: an opponent of its holder has the Crane
+            return True
+        return False
+
+    def seen(self, side: int) -> int:
+        """A side's pile as its dekiyaku see it: without the Storm's victim cards (storm=cards)."""
+        pile = self.piles[side]
+        return pile & ~_VICTIMS if self.rules.storm == "cards" and self.taken and self.stormed(side) else pile
+
+    def dekiyaku(self, side: int) -> tuple[ScoredYaku, ...]:
+        """The dekiyaku a side scores now, the Storm and the Sun applied."""
+        return score_mask(self.rules, self.seen(side), self.rules.storm == "banquets" and self.stormed(side))
+
+    def state(self) -> MusashinoState:
+        table = new(Table, index=INDEX, hand_masks=tuple(self.hands), field_mask=self.field,
+                    stock=self.stock[self.top:], captured_masks=tuple(self.piles))
+        return new(MusashinoState, rules=self.rules, setup=self.setup, table=table, turn=self.turn,
+                   phase=self.phase, pending=self.pending, turns=self.turns, taken=self.taken, end=self.end,
+                   winner=self.winner)
+
+    def result(self) -> RoundResult | None:
+        """The result of the round once it is over: a misdeal counts for nothing (MB-DEAL-4); an insta-win
+        pays its value once (MB-SCORE-1), else each side pays the difference to the best (MB-SCORE-2, ties
+        to the first from the dealer, MB-SCORE-3), within the round limit (MB-SCORE-4)."""
+        if self.phase is not Phase.OVER:
+            return None
+        rules, d, w = self.rules, self.setup.dealer, self.winner
+        n, sides = rules.seats, range(rules.sides)
+        if self.end == MISDEAL:
+            return RoundResult(MISDEAL, (0,) * n, counts=False, next_dealer=d)
+        if self.end == INSTA_WIN:  # the value once, however many formed (MB-22)
+            assert w is not None
+            won = self.dekiyaku(w)
+            yaku = tuple([won if sd == w else () for sd in sides])
+            totals = [sum([y.points for y in ys]) for ys in yaku]
+            amount = rules.pay(max(y.points for y in won))
+            side_delta = [0 if sd == w else -amount for sd in sides]
+        else:
+            yaku = tuple([self.dekiyaku(sd) for sd in sides])
+            totals = [sum([y.points for y in ys]) for ys in yaku]
+            top = max(totals)
+            w = next(sd for sd in rules.sides_from[d] if totals[sd] == top)
+            side_delta = [0 if sd == w else -rules.pay(top - totals[sd]) for sd in sides]
+        side_delta[w] = -sum(side_delta)  # every losing side pays the winning side
+        deltas = tuple([side_delta[sd] for sd in rules.side_of])  # MB-SCORE-5
+        nxt = w if rules.sides == 3 else (d if rules.side_of[d] == w else (d + 1) % n)  # MB-END-2
+        notes = (*[(f"total.{sd}", totals[sd]) for sd in sides], (f"won.{w}", 1))
+        return RoundResult(self.end, deltas, nxt, yaku, None, True, False, nxt, notes)
+
+
 class Musashino(Game[MusashinoState, MusashinoRules]):
-    """Musashino-Bana under the completed FudaWiki rules and the catalogue's decisions."""
+    """Musashino-Bana under the completed FudaWiki rules and the catalogue's decisions; its turn is
+    :class:`MusashinoRound`'s."""
 
     spec = spec.SPEC
 
@@ -314,21 +440,13 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         seats, sides = plan.players, spec.sides(players)
         side_of = tuple(seat % sides for seat in range(seats))  # MB-EQ-2: 3 sides, or teams 0-2 and 1-3
         return MusashinoRules(
-            values=tuple(sorted(values.items())),
-            players=players,
-            seats=seats,
-            sides=sides,
-            length=int(values["length"]),
-            cap=None if values["payment_cap"] == "none" else int(values["payment_cap"]),
-            check_on_capture=values["insta_win_check"] == "capture",
-            storm=values["storm"],
-            sun=values["sun"],
-            judge=judge,
-            insta=tuple(y for y in judge.rows if y.stops_round),
-            side_of=side_of,
-            sides_from=tuple(_sides_from(side_of, seat) for seat in range(seats)),
-            deals=tuple(_packets(plan, dealer) for dealer in range(seats)),
-        )
+            values=tuple(sorted(values.items())), players=players, seats=seats, sides=sides,
+            length=int(values["length"]), cap=None if values["payment_cap"] == "none" else int(values["payment_cap"]),
+            check_on_capture=values["insta_win_check"] == "capture", storm=values["storm"], sun=values["sun"],
+            judge=judge, insta=tuple(y for y in judge.rows if y.stops_round), side_of=side_of,
+            sides_from=tuple(tuple(dict.fromkeys(side_of[(seat + k) % seats] for k in range(seats)))
+                             for seat in range(seats)),
+            deals=tuple(_packets(plan, dealer) for dealer in range(seats)))
 
     def deck(self, rules: MusashinoRules) -> Deck:
         return HANAFUDA
@@ -336,104 +454,28 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
     def seats(self, rules: MusashinoRules) -> int:
         return rules.seats
 
-    # -- the deal ------------------------------------------------------------------------
+    # -- a round: MusashinoRound's steps ------------------------------------------------------
     def start_round(self, rules: MusashinoRules, order: Sequence[BaseCard], setup: RoundSetup) -> MusashinoState:
-        cards = [c for c in order if isinstance(c, Card)]
-        if len(cards) != 48:
-            raise ValueError("Musashino-Bana deals from the 48-card hanafuda deck")
-        dealt = deal_packets(cards, rules.deals[setup.dealer])  # MB-DEAL-3
-        table = Table.deal(INDEX, [dealt.get(str(p), []) for p in range(rules.seats)], dealt.get("field", []),
-                           dealt["stock"], [()] * rules.sides)
-        state = MusashinoState(rules, setup, table, setup.dealer, Phase.PLAY)
-        field = table.field_mask
-        if any(field & month == month for month in INDEX.suits.values()):  # MB-DEAL-4 (never a hand: MB-DEAL-5)
-            return evolve(state, phase=Phase.OVER, end=MISDEAL)
-        return state
+        return _deal(rules, [c for c in order if isinstance(c, Card)], setup)
 
-    # -- play ----------------------------------------------------------------------------
+    def deal_fast(self, rules: MusashinoRules, order: Sequence[int], setup: RoundSetup) -> MusashinoRound | None:
+        """:meth:`start_round`'s deal as a round; None for a misdeal (MB-DEAL-4), left to :meth:`start_round`."""
+        return self.fast_round(_deal(rules, [INDEX.by_id[i] for i in order], setup))
+
+    def fast_round(self, state: MusashinoState) -> MusashinoRound | None:
+        return None if state.phase is Phase.OVER else MusashinoRound(state)
+
     def to_move(self, state: MusashinoState) -> int | None:
         return None if state.phase is Phase.OVER else state.turn
 
     def legal_actions(self, state: MusashinoState) -> tuple[Action, ...]:
-        if state.phase is Phase.PLAY:
-            return tuple(hand_plays(state.table, state.turn))  # MB-CAP-5
-        if state.phase is Phase.TAKE:
-            assert state.pending is not None
-            return tuple(take_choices(state.table, state.pending))
-        return ()
+        t = state.table
+        return tuple(_choices(state.phase, t.hand_masks[state.turn], t.field_mask, state.pending))
 
     def do(self, state: MusashinoState, action: Action) -> MusashinoState:
-        rules = state.rules
-        p = state.turn
-        side = rules.side_of[p]
-        t = state.table
-        hands, field, stock, piles, taken = t.hand_masks, t.field_mask, t.stock, t.captured_masks, state.taken
-        if action.kind == PLAY:
-            cards = action.cards
-            played = INDEX.by_id[cards[0]]
-            hand = list(hands)
-            hand[p] &= ~played.mask
-            hands = tuple(hand)
-            field, got = resolve(INDEX, field, played, cards[1] if len(cards) > 1 else None)  # MB-CAP-1…5
-            if got:
-                piles, taken = _gain(side, piles, taken, got, state.turns)  # MB-CAP-7
-                if rules.check_on_capture:
-                    w = self._insta_side(rules, p, piles, taken)
-                    if w is not None:  # an insta-win on the hand play: no draw
-                        return evolve(state, table=Table(INDEX, hands, field, stock, piles), taken=taken,
-                                      phase=Phase.OVER, end=INSTA_WIN, winner=w)
-            drawn, stock = stock[0], stock[1:]  # MB-TURN-2
-            if (field & INDEX.suit_mask(drawn.suit)).bit_count() == 2:
-                return evolve(state, table=Table(INDEX, hands, field, stock, piles), taken=taken,
-                              phase=Phase.TAKE, pending=drawn)
-            target = None
-        elif action.kind == TAKE:
-            assert state.pending is not None
-            drawn, target = state.pending, action.cards[0]
-        else:
-            raise AssertionError(action)
-        field, got = resolve(INDEX, field, drawn, target)  # MB-CAP-6
-        if got:
-            piles, taken = _gain(side, piles, taken, got, state.turns)
-        table = Table(INDEX, hands, field, stock, piles)
-        if got or not rules.check_on_capture:  # MB-END-1: after both plays, or after a capture
-            w = self._insta_side(rules, p, piles, taken)
-            if w is not None:
-                return evolve(state, table=table, taken=taken, phase=Phase.OVER, end=INSTA_WIN, winner=w,
-                              pending=None)
-        nxt = (p + 1) % rules.seats
-        if not hands[nxt]:  # MB-END-1: the hands (and the draw pile) are empty
-            return evolve(state, table=table, taken=taken, phase=Phase.OVER, end=HANDS_EMPTY, pending=None)
-        return evolve(state, table=table, taken=taken, phase=Phase.PLAY, pending=None, turn=nxt,
-                      turns=state.turns + 1)  # MB-TURN-1
-
-    def _insta_side(self, rules: MusashinoRules, mover: int, piles: tuple[int, ...],
-                    taken: tuple[tuple[int, int, int], ...]) -> int | None:
-        """MB-END-1 / MB-10: the first side, the mover's then in turn order, holding an insta-win.
-        (What a side's dekiyaku see is part of its pile, so a row needing a card the pile lacks is
-        passed over before the Storm is looked at.)"""
-        insta = rules.insta
-        for sd in rules.sides_from[mover]:
-            pile = piles[sd]
-            for y in insta:
-                if pile & y.required == y.required and y.formed(_effective(rules, piles, taken, sd)):
-                    return sd
-        return None
-
-    # -- the Storm and the Sun ---------------------------------------------------------------
-    def stormed(self, state: MusashinoState, side: int) -> bool:
-        """Whether an active storm card is held by an opponent of ``side`` (MB-STORM-1…4)."""
-        return _stormed(state.rules, state.taken, side)
-
-    def side_dekiyaku(self, state: MusashinoState, side: int) -> tuple[ScoredYaku, ...]:
-        """The dekiyaku a side scores now, the Storm and Sun applied."""
-        rules = state.rules
-        void = rules.storm == "banquets" and _stormed(rules, state.taken, side)
-        return score_mask(rules, _effective(rules, state.table.captured_masks, state.taken, side), void)
-
-    def fast_round(self, state: MusashinoState) -> FastRound[MusashinoState] | None:
-        """The round played in place (``_FastMusashino``), under every option."""
-        return None if state.phase is not Phase.PLAY else _FastMusashino(self, state)
+        r = MusashinoRound(state)
+        r.play(action)
+        return r.state()
 
     def explain_illegal(self, state: MusashinoState, action: Action) -> tuple[str, str]:
         p = state.turn
@@ -449,54 +491,33 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
             return "MB-CAP-2", f"{list(action.cards)} is not one of the two field cards the drawn card matches"
         return "MB-TURN-2", f"Musashino-Bana has no {action.kind!r} action: a turn is a hand play and a draw"
 
+    # -- the Storm and the Sun ---------------------------------------------------------------
+    def stormed(self, state: MusashinoState, side: int) -> bool:
+        """Whether an active storm card is held by an opponent of ``side`` (MB-STORM-1…4)."""
+        return MusashinoRound(state).stormed(side)
+
+    def side_dekiyaku(self, state: MusashinoState, side: int) -> tuple[ScoredYaku, ...]:
+        """The dekiyaku a side scores now, the Storm and Sun applied."""
+        return MusashinoRound(state).dekiyaku(side)
+
     # -- results -------------------------------------------------------------------------
     def round_result(self, state: MusashinoState) -> RoundResult:
-        if state.phase is not Phase.OVER:
+        result = MusashinoRound(state).result()
+        if result is None:
             raise ValueError("the round is not over")
-        rules = state.rules
-        n, d, sides = rules.seats, state.dealer, range(rules.sides)
-        if state.end == MISDEAL:
-            return RoundResult(MISDEAL, (0,) * n, counts=False, next_dealer=d)  # MB-DEAL-4
-        if state.end == INSTA_WIN:
-            w = state.winner
-            assert w is not None
-            won = self.side_dekiyaku(state, w)
-            yaku = tuple([won if sd == w else () for sd in sides])
-            totals = [sum([y.points for y in ys]) for ys in yaku]
-            # MB-SCORE-1 (MB-22): the win pays the insta-win value once, however many formed; MB-SCORE-4
-            amount = rules.pay(max(y.points for y in won))
-            side_delta = [0 if sd == w else -amount for sd in sides]
-        else:
-            yaku = tuple([self.side_dekiyaku(state, sd) for sd in sides])
-            totals = [sum([y.points for y in ys]) for ys in yaku]
-            top = max(totals)
-            w = next(sd for sd in rules.sides_from[d] if totals[sd] == top)  # MB-SCORE-3
-            side_delta = [0 if sd == w else -rules.pay(top - totals[sd]) for sd in sides]  # MB-SCORE-2
-        side_delta[w] = -sum(side_delta)  # every losing side pays the winning side
-        deltas = tuple([side_delta[sd] for sd in rules.side_of])  # MB-SCORE-5
-        nxt = w if rules.sides == 3 else (d if rules.side_of[d] == w else (d + 1) % n)  # MB-END-2
-        notes = (*[(f"total.{sd}", totals[sd]) for sd in sides], (f"won.{w}", 1))
-        return RoundResult(state.end, deltas, nxt, yaku, None, True, False, nxt, notes)
+        return result
 
     def snapshot(self, state: MusashinoState, info: MatchInfo | None = None) -> Snapshot:
-        t = state.table
-        ids_of = INDEX.ids_of
-        zones: list[tuple[str, tuple[int, ...]]] = [(f"hand.{s}", ids_of(h)) for s, h in enumerate(t.hand_masks)]
-        zones += [
-            ("field", ids_of(t.field_mask)),
-            ("stock", tuple(c.id for c in t.stock)),
-            ("drawn", (state.pending.id,) if state.pending else ()),
-        ]
-        zones += [(f"captured.{sd}", ids_of(cap)) for sd, cap in enumerate(t.captured_masks)]
+        t, ids_of = state.table, INDEX.ids_of
+        zones = [*((f"hand.{s}", ids_of(h)) for s, h in enumerate(t.hand_masks)), ("field", ids_of(t.field_mask)),
+                 ("stock", tuple(c.id for c in t.stock)), ("drawn", (state.pending.id,) if state.pending else ()),
+                 *((f"captured.{sd}", ids_of(cap)) for sd, cap in enumerate(t.captured_masks))]
         scores = info.scores if info else (0,) * state.rules.seats
         return Snapshot("musashino", tuple(zones), self.to_move(state), state.phase.value, state.dealer,
                         state.setup.number, scores)
 
     def score(self, rules: MusashinoRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
-        pile = 0
-        for c in cards:
-            pile |= c.mask
-        return PileScore(score_mask(rules, pile), None)  # MB-EQ-1: no card points
+        return PileScore(score_mask(rules, INDEX.mask_of(cards)), None)  # MB-EQ-1: no card points
 
     # -- the match -----------------------------------------------------------------------
     def new_match(self, rules: MusashinoRules, first_dealer: int = 0) -> MatchInfo:
@@ -516,126 +537,6 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
             winners = tuple(i for i, v in enumerate(scores) if v == top)  # MB-GAME-2
         return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, "rounds" if over else "",
                          (*info.history, result))
-
-
-#: ``play c`` and ``play c t`` (the shared instances :func:`plays_of` lists), by the id of the object,
-#: -> the masks of c and of t (0 for none). Keyed by identity: INDEX keeps these objects alive, so no
-#: other object has their ids.
-_PLAY_MASKS: dict[int, tuple[int, int]] = {
-    **{id(a): (m, 0) for m, a in INDEX.plays.items()},
-    **{id(a): (m, t) for m, on in INDEX.plays_on.items() for t, a in on.items()},
-}
-
-
-class _FastMusashino(FastRound[MusashinoState]):
-    """A Musashino-Bana round played in place (see :class:`~hanafuda.engine.FastRound`): hands, field
-    and capture piles as masks (the piles and the ``taken`` record as tuples, since :func:`_gain` and
-    :meth:`Musashino._insta_side` take them so), the stock as a tuple and the index of its top card.
-    The turn is :meth:`Musashino.do`: a hand card (MB-CAP-1…5), an insta-win checked on a capture where
-    check_on_capture says so, the draw (MB-TURN-2, MB-CAP-6), the insta-win after the turn (MB-END-1),
-    and the next seat (MB-TURN-1) unless the hands are empty."""
-
-    __slots__ = ("end", "field", "game", "hands", "pending", "phase", "piles", "rules", "start", "stock", "taken",
-                 "top", "turn", "turns", "winner")
-
-    def __init__(self, game: Musashino, s: MusashinoState) -> None:
-        t = s.table
-        self.game, self.start, self.rules = game, s, s.rules
-        self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, t.captured_masks
-        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
-        self.turn, self.phase, self.pending, self.turns = s.turn, s.phase, s.pending, s.turns
-        self.taken, self.end, self.winner = s.taken, s.end, s.winner
-
-    def over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    def legal(self) -> Sequence[Action]:
-        if self.phase is Phase.PLAY:
-            return plays_of(INDEX, self.hands[self.turn], self.field)  # MB-CAP-5
-        if self.phase is Phase.TAKE:
-            assert self.pending is not None
-            return takes_of(INDEX, self.field, self.pending)
-        return ()
-
-    def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
-        """:meth:`FastRound.replay`, a hand play's legality read from the masks: ``play c`` is listed by
-        :func:`plays_of` when c is in the hand and the field does not hold exactly two cards of its month,
-        ``play c t`` when it holds two, t one of them (in the other phases the listed actions are
-        searched)."""
-        plays, suit_of, default = _PLAY_MASKS.get, INDEX.suit_of, FastRound.replay
-        while pos < stop:
-            phase = self.phase
-            if phase is not Phase.PLAY:
-                if phase is Phase.OVER:
-                    break
-                nxt = default(self, actions, pos, pos + 1)
-                if nxt == pos:
-                    break
-                pos = nxt
-                continue
-            a = actions[pos]
-            found = plays(id(a))
-            if found is None:
-                break
-            c, t = found
-            if not self.hands[self.turn] & c:
-                break
-            if (self.field & suit_of[c]).bit_count() == 2:
-                if not t & self.field:
-                    break
-            elif t:
-                break
-            self.play(a)  # type: ignore[arg-type]
-            pos += 1
-        return pos
-
-    def play(self, a: Action) -> None:
-        rules = self.rules
-        p = self.turn
-        side = rules.side_of[p]
-        if a.kind == PLAY:
-            cards = a.cards
-            played = INDEX.by_id[cards[0]]
-            self.hands[p] &= ~played.mask
-            field, got = resolve(INDEX, self.field, played, cards[1] if len(cards) > 1 else None)  # MB-CAP-1…5
-            self.field = field
-            if got:
-                self.piles, self.taken = _gain(side, self.piles, self.taken, got, self.turns)  # MB-CAP-7
-                if rules.check_on_capture:
-                    w = self.game._insta_side(rules, p, self.piles, self.taken)
-                    if w is not None:  # an insta-win on the hand play: no draw
-                        self.phase, self.end, self.winner = Phase.OVER, INSTA_WIN, w
-                        return
-            drawn = self.stock[self.top]  # MB-TURN-2
-            self.top += 1
-            if (field & INDEX.suits.get(drawn.suit, 0)).bit_count() == 2:
-                self.phase, self.pending = Phase.TAKE, drawn
-                return
-            target = None
-        elif a.kind == TAKE:
-            assert self.pending is not None
-            drawn, target = self.pending, a.cards[0]
-        else:
-            raise AssertionError(a)
-        self.pending = None
-        self.field, got = resolve(INDEX, self.field, drawn, target)  # MB-CAP-6
-        if got:
-            self.piles, self.taken = _gain(side, self.piles, self.taken, got, self.turns)
-        if got or not rules.check_on_capture:  # MB-END-1: after both plays, or after a capture
-            w = self.game._insta_side(rules, p, self.piles, self.taken)
-            if w is not None:
-                self.phase, self.end, self.winner = Phase.OVER, INSTA_WIN, w
-                return
-        nxt = (p + 1) % rules.seats
-        if not self.hands[nxt]:  # MB-END-1: the hands (and the draw pile) are empty
-            self.phase, self.end = Phase.OVER, HANDS_EMPTY
-            return
-        self.phase, self.turn, self.turns = Phase.PLAY, nxt, self.turns + 1  # MB-TURN-1
-
-    def state(self) -> MusashinoState:
-        table = Table(INDEX, tuple(self.hands), self.field, self.stock[self.top:], self.piles)
-        return evolve(self.start, table=table, turn=self.turn, phase=self.phase, pending=self.pending,
-                      turns=self.turns, taken=self.taken, end=self.end, winner=self.winner)
 
 
 GAME = Musashino()
