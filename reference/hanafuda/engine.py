@@ -47,6 +47,7 @@ __all__ = [
     "Match",
     "MatchInfo",
     "PileScore",
+    "RoundGame",
     "RoundObserver",
     "RoundResult",
     "RoundSetup",
@@ -55,6 +56,7 @@ __all__ = [
     "fast_shuffled",
     "pile_score",
     "play_match",
+    "settled",
 ]
 
 
@@ -249,6 +251,25 @@ R = TypeVar("R")
 T = TypeVar("T")
 
 
+def settled(info: MatchInfo, result: RoundResult, over: bool, reason: str,
+            winners: tuple[int, ...] | None = None) -> MatchInfo:
+    """The match after ``result`` is settled: its deltas added to the scores, a round used up unless the
+    deal was void, the next dealer, and the game's verdict (``over``, the end ``reason``). The winners, when
+    over and not given, are the seats with the top score.
+
+    >>> info = settled(MatchInfo((0, 0), 0), RoundResult("x", (5, -5), next_dealer=1), False, "")
+    >>> info.scores, info.dealer, info.rounds_played, info.deals
+    ((5, -5), 1, 1, 1)
+    """
+    scores = tuple([a + b for a, b in zip(info.scores, result.deltas, strict=True)])
+    if over and winners is None:
+        top = max(scores)
+        winners = tuple([i for i, v in enumerate(scores) if v == top])
+    return MatchInfo(scores, info.dealer if result.next_dealer is None else result.next_dealer,
+                     info.rounds_played + (1 if result.counts else 0), info.deals + 1, over,
+                     (winners or ()) if over else (), reason if over else "", (*info.history, result))
+
+
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 #: n -> the rejection limit of ``SplitMix64.below(n)``, for the deck sizes shuffled.
@@ -333,15 +354,11 @@ def _stepped(items: Sequence[T], rng: SplitMix64) -> list[T]:
 
 
 class FastRound(ABC, Generic[S]):
-    """A round played in place: one mutable object for the whole round instead of a new immutable
-    state per action (the fast path of :func:`play_match`, for random play and simulation).
-
-    It is a second implementation of a game's turn and must agree with the reference one exactly:
-    the same legal actions, in the same order, at every step, and the same positions
-    (:meth:`state` is the position as the game's immutable state, equal to the one
-    :meth:`Game.apply` gives). ``tests/test_fast_paths.py`` checks this action by action over many
-    seeds and option sets. A game offers it through :meth:`Game.fast_round` only for the options it
-    implements; for the others the reference loop plays."""
+    """A round played in place: one mutable object for the whole round, whose methods are the game's
+    steps. In the games here it is the one implementation of the turn (:class:`RoundGame`): the immutable
+    path (:meth:`Game.apply`) plays each action on a round built from the state, and :func:`play_match`,
+    record validation and identify play whole rounds on one. :meth:`state` gives the position as the
+    game's immutable state."""
 
     @abstractmethod
     def over(self) -> bool:
@@ -380,8 +397,8 @@ class FastRound(ABC, Generic[S]):
         return pos
 
     def result(self) -> RoundResult | None:
-        """The result of the round once it is over, where the fast round computes it itself (then equal to
-        :meth:`Game.round_result` of :meth:`state`); None (the default) leaves it to the game."""
+        """The result of the round once it is over (then :meth:`Game.round_result` of :meth:`state`); None
+        (the default) leaves it to the game."""
         return None
 
 
@@ -509,6 +526,34 @@ class Game(ABC, Generic[S, R]):
     @abstractmethod
     def settle(self, rules: R, info: MatchInfo, result: RoundResult) -> MatchInfo:
         """The match after a round: scores, next dealer, rounds, and whether it is over."""
+
+
+class RoundGame(Game[S, R]):
+    """A game whose turn is written once, in its round class: :meth:`round_of` builds the round (a
+    :class:`FastRound`) at a position, and the immutable contract is read from it. :meth:`do` plays the
+    action on a round built from the state and returns its new position; the legal actions, the in-place
+    round and the result are the round's."""
+
+    @abstractmethod
+    def round_of(self, state: S) -> FastRound[S]:
+        """The round at position ``state``, to be played in place (``state`` itself is not changed)."""
+
+    def legal_actions(self, state: S) -> tuple[Action, ...]:
+        return tuple(self.round_of(state).legal())
+
+    def do(self, state: S, action: Action) -> S:
+        r = self.round_of(state)
+        r.play(action)
+        return r.state()
+
+    def fast_round(self, state: S) -> FastRound[S] | None:
+        return None if self.is_terminal(state) else self.round_of(state)
+
+    def round_result(self, state: S) -> RoundResult:
+        result = self.round_of(state).result() if self.is_terminal(state) else None
+        if result is None:
+            raise ValueError("the round is not over")
+        return result
 
 
 G = TypeVar("G")

@@ -41,7 +41,7 @@ from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, FastRound, action,
 __all__ = [
     "PLAY", "TAKE", "CardIndex", "FishingRound", "Table", "capture", "deal_packets", "explain_hand_play",
     "hand_plays", "match_mask", "matches", "packet_getters", "packet_plan", "plays_of", "resolve", "take_choices",
-    "takes_of",
+    "takes_of", "zones",
 ]
 
 C = TypeVar("C", bound=BaseCard)
@@ -162,6 +162,15 @@ class Table(Generic[C]):
         caps = list(self.captured_masks)
         caps[side] |= mask
         return evolve(self, captured_masks=tuple(caps))
+
+
+def zones(t: Table[C], pending: BaseCard | None) -> list[tuple[str, tuple[int, ...]]]:
+    """The neutral form's zones of a fishing table (:class:`~hanafuda_spec.neutral.Snapshot`): each hand,
+    the field, the stock (top first), the drawn card waiting for a choice of target, each capture pile."""
+    ids = t.index.ids_of
+    return [*((f"hand.{i}", ids(h)) for i, h in enumerate(t.hand_masks)), ("field", ids(t.field_mask)),
+            ("stock", tuple([c.id for c in t.stock])), ("drawn", (pending.id,) if pending else ()),
+            *((f"captured.{i}", ids(c)) for i, c in enumerate(t.captured_masks))]
 
 
 def match_mask(t: Table[C], card: BaseCard) -> int:

@@ -30,7 +30,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda._construct import new
-from hanafuda.engine import Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup, action
+from hanafuda.engine import Action, MatchInfo, PileScore, RoundGame, RoundResult, RoundSetup, action, settled
 from hanafuda.fishing import (
     PLAY,
     TAKE,
@@ -42,6 +42,7 @@ from hanafuda.fishing import (
     packet_getters,
     plays_of,
     takes_of,
+    zones,
 )
 
 __all__ = ["GAME", "INDEX", "Kekoro", "KekoroRound", "KekoroRules", "KekoroState", "Phase", "Scorer"]
@@ -204,9 +205,9 @@ class KekoroState:
         return count(piles[0]), count(piles[1])
 
 
-class Kekoro(Game[KekoroState, KekoroRules]):
+class Kekoro(RoundGame[KekoroState, KekoroRules]):
     """Kekoro under the FudaWiki rules (SEED-004, completed by FW-KE) and their variants. The turn is
-    :class:`KekoroRound`'s: :meth:`do` plays an action on a round built from the position."""
+    :class:`KekoroRound`'s."""
 
     spec = spec.SPEC
 
@@ -238,16 +239,8 @@ class Kekoro(Game[KekoroState, KekoroRules]):
     def to_move(self, state: KekoroState) -> int | None:
         return None if state.phase is Phase.OVER else state.turn
 
-    def legal_actions(self, state: KekoroState) -> tuple[Action, ...]:
-        return tuple(KekoroRound(state).legal())
-
-    def do(self, state: KekoroState, action: Action) -> KekoroState:
-        r = KekoroRound(state)
-        r.play(action)
-        return r.state()
-
-    def fast_round(self, state: KekoroState) -> KekoroRound | None:
-        return None if state.phase is Phase.OVER else KekoroRound(state)
+    def round_of(self, state: KekoroState) -> KekoroRound:
+        return KekoroRound(state)
 
     def explain_illegal(self, state: KekoroState, action: Action) -> tuple[str, str]:
         p, phase = state.turn, state.phase
@@ -273,19 +266,9 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         return "KE-TURN-2", f"unknown action kind {action.kind!r} for Kekoro"
 
     # -- results ------------------------------------------------------------------------------
-    def round_result(self, state: KekoroState) -> RoundResult:
-        if state.phase is not Phase.OVER:
-            raise ValueError("the round is not over")
-        return KekoroRound(state).result()
-
     def snapshot(self, state: KekoroState, info: MatchInfo | None = None) -> Snapshot:
-        t, ids = state.table, INDEX.ids_of
-        zones = (("hand.0", ids(t.hand_masks[0])), ("hand.1", ids(t.hand_masks[1])), ("field", ids(t.field_mask)),
-                 ("stock", tuple(c.id for c in t.stock)), ("drawn", (state.pending.id,) if state.pending else ()),
-                 ("captured.0", ids(t.captured_masks[0])), ("captured.1", ids(t.captured_masks[1])))
-        scores = info.scores if info else (0, 0)
-        return Snapshot("kekoro", zones, self.to_move(state), state.phase.value, state.dealer,
-                        state.setup.number, scores)
+        return Snapshot("kekoro", tuple(zones(state.table, state.pending)), self.to_move(state), state.phase.value,
+                        state.dealer, state.setup.number, info.scores if info else (0, 0))
 
     def score(self, rules: KekoroRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         pile = INDEX.mask_of(cards)
@@ -299,25 +282,14 @@ class Kekoro(Game[KekoroState, KekoroRules]):
         return (0, 1)
 
     def settle(self, rules: KekoroRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
-        scores = (info.scores[0] + result.deltas[0], info.scores[1] + result.deltas[1])
-        played = info.rounds_played + (1 if result.counts else 0)
-        dealer = result.next_dealer if result.next_dealer is not None else info.dealer
-        history = (*info.history, result)
         if result.ends_game:  # KE-GAME-2
             assert result.winner is not None
-            return MatchInfo(scores, dealer, played, info.deals + 1, True, (result.winner,), INSTANT_VICTORY,
-                             history)
-        lead = abs(scores[0] - scores[1])
-        reached = lead > spec.LEAD if rules["lead_test"] == "more-than" else lead >= spec.LEAD  # KE-GAME-1
-        limit = rules.round_limit
-        over, reason = reached, LEAD_REACHED
-        if not over and limit is not None and played >= limit:  # KE-GAME-3
-            over, reason = True, ROUND_LIMIT
-        winners: tuple[int, ...] = ()
-        if over:
-            top = max(scores)
-            winners = tuple(i for i in (0, 1) if scores[i] == top)
-        return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, reason if over else "", history)
+            return settled(info, result, True, INSTANT_VICTORY, (result.winner,))
+        lead = abs(info.scores[0] + result.deltas[0] - info.scores[1] - result.deltas[1])
+        if lead > spec.LEAD if rules["lead_test"] == "more-than" else lead >= spec.LEAD:  # KE-GAME-1
+            return settled(info, result, True, LEAD_REACHED)
+        limit, played = rules.round_limit, info.rounds_played + (1 if result.counts else 0)
+        return settled(info, result, limit is not None and played >= limit, ROUND_LIMIT)  # KE-GAME-3
 
 
 class KekoroRound(FishingRound[KekoroState, Card]):

@@ -25,19 +25,20 @@ from typing import NamedTuple
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
 from hanafuda_spec.games import koikoi as spec
 from hanafuda_spec.neutral import Snapshot
-from hanafuda_spec.yaku import ScoredYaku, YakuDef
+from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda._construct import new
 from hanafuda.engine import (
     ACTION_ORDER,
     Action,
-    Game,
     MatchInfo,
     PileScore,
+    RoundGame,
     RoundResult,
     RoundSetup,
     action,
     pile_score,
+    settled,
 )
 from hanafuda.fishing import (
     PLAY,
@@ -51,7 +52,9 @@ from hanafuda.fishing import (
     plays_of,
     resolve,
     takes_of,
+    zones,
 )
+from hanafuda.yakumask import YakuRow
 
 __all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRound", "KoiKoiRules", "KoiKoiState", "Phase"]
 
@@ -216,34 +219,6 @@ class KoiKoiState:
 # -- scoring -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Compiled:
-    """A yaku row as bit masks (same meaning as :class:`YakuDef.value`)."""
-
-    yid: str
-    group: str | None
-    points: int
-    pool: int
-    need: int
-    required: int
-    forbidden: int
-    extra_pool: int
-    extra_from: int
-    extra: int
-    doubled: int
-
-    def value(self, pile: int) -> int:
-        if pile & self.required != self.required or pile & self.forbidden:
-            return 0
-        held = pile & self.pool
-        if held.bit_count() + (held & self.doubled).bit_count() < self.need:
-            return 0
-        if not self.extra_pool:
-            return self.points
-        ex = pile & self.extra_pool
-        return self.points + self.extra * max(0, ex.bit_count() + (ex & self.doubled).bit_count() - self.extra_from)
-
-
 #: The hanafuda deck as bits: the card sets of a Koi-Koi table are masks over this index.
 INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Card))
 
@@ -255,15 +230,7 @@ _SUIT_OF: dict[int, int] = INDEX.suit_of
 
 
 def _mask(ids: frozenset[int]) -> int:
-    m = 0
-    for i in ids:
-        m |= _CARD[i].mask
-    return m
-
-
-def _compile(y: YakuDef) -> _Compiled:
-    return _Compiled(y.id, y.group, y.points, _mask(y.pool), y.need, _mask(y.required), _mask(y.forbidden),
-                     _mask(y.extra_pool), y.extra_from, y.extra, _mask(y.doubled))
+    return sum(_MASK_OF[i] for i in ids)
 
 
 #: A yaku a block finds in a pile: (index in the table, points, id, group or None).
@@ -287,7 +254,7 @@ class _Block(NamedTuple):
     pool: int
     doubled: int
     need: int
-    rows: tuple[tuple[int, _Compiled], ...]  #: (index in the table, row)
+    rows: tuple[tuple[int, YakuRow], ...]  #: (index in the table, row)
     cards: int
 
     @property
@@ -296,7 +263,7 @@ class _Block(NamedTuple):
         return self.cards.bit_count() <= _LOOKUP_BITS
 
 
-def _found(rows: tuple[tuple[int, _Compiled], ...], pile: int) -> tuple[_Found, ...]:
+def _found(rows: tuple[tuple[int, YakuRow], ...], pile: int) -> tuple[_Found, ...]:
     """What a block's rows find in ``pile``: every ungrouped row that forms, and the best row of the
     group (the first on a tie)."""
     out: list[_Found] = []
@@ -325,10 +292,10 @@ def _subsets(mask: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=512)
-def _blocks(rows: tuple[_Compiled, ...]) -> tuple[_Block, ...]:
+def _blocks(rows: tuple[YakuRow, ...]) -> tuple[_Block, ...]:
     """The blocks of compiled rows (cached by the rows: assignments that differ only in options the
     yaku table does not read, as ``identify`` tries by the hundred, share one table)."""
-    runs: list[list[tuple[int, _Compiled]]] = []
+    runs: list[list[tuple[int, YakuRow]]] = []
     for i, y in enumerate(rows):
         if y.group is not None and runs and runs[-1][0][1].group == y.group:
             runs[-1].append((i, y))
@@ -346,9 +313,9 @@ def _blocks(rows: tuple[_Compiled, ...]) -> tuple[_Block, ...]:
 
 
 def _rows(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
-          called: bool = False) -> tuple[_Compiled, ...]:
+          called: bool = False) -> tuple[YakuRow, ...]:
     """The catalogue's yaku table for these options, compiled to masks."""
-    return tuple(_compile(y) for y in spec.yaku_table(dict(values), month, sake, called))
+    return tuple(YakuRow.of(y, _MASK_OF) for y in spec.yaku_table(dict(values), month, sake, called))
 
 
 _WILLOW = INDEX.suit_mask(11)
@@ -394,14 +361,14 @@ def _ready(found: tuple[_Found, ...]) -> tuple[ScoredYaku, ...]:
 
 
 @functools.lru_cache(maxsize=512)
-def _lookup(rows: tuple[tuple[int, _Compiled], ...], cards: int) -> dict[int, tuple[ScoredYaku, ...]]:
+def _lookup(rows: tuple[tuple[int, YakuRow], ...], cards: int) -> dict[int, tuple[ScoredYaku, ...]]:
     """A block's answers for every subset of its cards (shared by every table holding the block: the
     tables of the twelve months differ only in the Cards of the Month)."""
     return {sub: _ready(_found(rows, sub)) for sub in _subsets(cards)}
 
 
 @functools.lru_cache(maxsize=512)
-def _merged(blocks: tuple[tuple[tuple[tuple[int, _Compiled], ...], int], ...]) -> dict[int, tuple[ScoredYaku, ...]]:
+def _merged(blocks: tuple[tuple[tuple[tuple[int, YakuRow], ...], int], ...]) -> dict[int, tuple[ScoredYaku, ...]]:
     """One lookup table for adjacent blocks ``(rows, cards)``: for each subset of their cards, the
     concatenation of what each block finds (built from the blocks' own tables; shared by every table
     holding these blocks, as the twelve months' tables do)."""
@@ -528,7 +495,7 @@ def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | 
 
 
 @functools.lru_cache(maxsize=512)
-def _scorer_of(rows: tuple[_Compiled, ...]) -> Callable[[int], tuple[ScoredYaku, ...]]:
+def _scorer_of(rows: tuple[YakuRow, ...]) -> Callable[[int], tuple[ScoredYaku, ...]]:
     """:func:`_scorer` of compiled rows (built once per distinct table, whatever options led to it)."""
     table = _blocks(rows)
     if _Scorer.applies(table):
@@ -608,9 +575,8 @@ def _pairs(n: int) -> int:
 # -- the game ---------------------------------------------------------------------------------------
 
 
-class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
-    """Koi-Koi under the FudaWiki rules and their variations. The turn is :class:`KoiKoiRound`'s:
-    :meth:`do` plays an action on a round built from the position."""
+class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
+    """Koi-Koi under the FudaWiki rules and their variations. The turn is :class:`KoiKoiRound`'s."""
 
     spec = spec.SPEC
 
@@ -633,8 +599,8 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         r = KoiKoiRound.dealt(rules, order, setup)
         return None if r.phase is _OVER else r
 
-    def fast_round(self, state: KoiKoiState) -> KoiKoiRound | None:
-        return None if state.phase is _OVER else KoiKoiRound(state)
+    def round_of(self, state: KoiKoiState) -> KoiKoiRound:
+        return KoiKoiRound(state)
 
     def to_move(self, state: KoiKoiState) -> int | None:
         return None if state.phase is _OVER else state.turn
@@ -644,11 +610,6 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             t = state.table
             return tuple(_plays(state.rules.must_capture, state.lightning_wild, t.hand_masks[state.turn], t.field_mask))
         return tuple(KoiKoiRound(state).legal())
-
-    def do(self, state: KoiKoiState, action: Action) -> KoiKoiState:
-        r = KoiKoiRound(state)
-        r.play(action)
-        return r.state()
 
     def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
         p, phase = state.turn, state.phase
@@ -677,23 +638,9 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
             return "KK-TURN-3", "koi-koi and shōbu are called only after forming a new or improved yaku"
         return "KK-TURN-2", f"unknown action kind {action.kind!r} for Koi-Koi"
 
-    def round_result(self, state: KoiKoiState) -> RoundResult:
-        return KoiKoiRound(state).result()
-
     def snapshot(self, state: KoiKoiState, info: MatchInfo | None = None) -> Snapshot:
-        t = state.table
-        zones: list[tuple[str, tuple[int, ...]]] = [
-            ("hand.0", INDEX.ids_of(t.hand_masks[0])),
-            ("hand.1", INDEX.ids_of(t.hand_masks[1])),
-            ("field", INDEX.ids_of(t.field_mask)),
-            ("stock", tuple(c.id for c in t.stock)),
-            ("drawn", (state.pending.id,) if state.pending else ()),
-            ("captured.0", INDEX.ids_of(t.captured_masks[0])),
-            ("captured.1", INDEX.ids_of(t.captured_masks[1])),
-        ]
-        scores = info.scores if info else (0, 0)
-        return Snapshot("koikoi", tuple(zones), self.to_move(state), state.phase.value, state.dealer,
-                        state.setup.number, scores)
+        return Snapshot("koikoi", tuple(zones(state.table, state.pending)), self.to_move(state), state.phase.value,
+                        state.dealer, state.setup.number, info.scores if info else (0, 0))
 
     # -- scoring -------------------------------------------------------------------------------
     def score(self, rules: KoiKoiRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
@@ -728,22 +675,14 @@ class KoiKoi(Game[KoiKoiState, KoiKoiRules]):
         return (0, 1)
 
     def settle(self, rules: KoiKoiRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
-        scores = (info.scores[0] + result.deltas[0], info.scores[1] + result.deltas[1])
-        played = info.rounds_played + (1 if result.counts else 0)
-        dealer = result.next_dealer if result.next_dealer is not None else info.dealer
-        length = rules.opt["length"]
+        after, length = settled(info, result, False, ""), rules.opt["length"]
         if length == "to-50":
-            over, reason = max(scores) >= 50, "target"  # KK-GAME-2
+            over, reason = max(after.scores) >= 50, "target"  # KK-GAME-2
         else:
-            over, reason = played >= int(length), "rounds"  # KK-GAME-1
-            if not over and rules.opt["game_end"] == "zero" and min(scores) <= 0:
+            over, reason = after.rounds_played >= int(length), "rounds"  # KK-GAME-1
+            if not over and rules.opt["game_end"] == "zero" and min(after.scores) <= 0:
                 over, reason = True, "zero"  # KK-GAME-3
-        winners: tuple[int, ...] = ()
-        if over:
-            top = max(scores)
-            winners = tuple(i for i in (0, 1) if scores[i] == top)
-        return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, reason if over else "",
-                         (*info.history, result))
+        return settled(info, result, over, reason)  # the top scores win
 
 
 # -- the round ---------------------------------------------------------------------------------------

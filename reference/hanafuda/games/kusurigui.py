@@ -29,20 +29,22 @@ from dataclasses import dataclass
 from hanafuda_spec.cards import HANAFUDA, KUSURIGUI, BaseCard, Card, Deck, card
 from hanafuda_spec.games import kusurigui as spec
 from hanafuda_spec.neutral import Snapshot
-from hanafuda_spec.yaku import ScoredYaku, YakuDef
+from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda._construct import new
 from hanafuda.engine import (
     CARD_ORDER,
     Action,
     FastRound,
-    Game,
     MatchInfo,
     PileScore,
+    RoundGame,
     RoundResult,
     RoundSetup,
     action,
+    settled,
 )
+from hanafuda.yakumask import YakuRow
 
 __all__ = ["GAME", "KusuriGui", "KusuriGuiRound", "KusuriGuiRules", "KusuriGuiState", "Phase", "score_mask"]
 
@@ -76,7 +78,7 @@ class KusuriGuiRules:
         return dict(self.values)
 
     @functools.cached_property
-    def table(self) -> tuple[tuple[_Row, ...], tuple[frozenset[int], ...]]:
+    def table(self) -> tuple[tuple[YakuRow, ...], tuple[frozenset[int], ...]]:
         """The compiled dekiyaku rows and, per row, the rows it is part of."""
         return _table(self.values)
 
@@ -115,51 +117,22 @@ class KusuriGuiState:
 # -- scoring ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
-    """A dekiyaku row as bit masks (same meaning as :meth:`YakuDef.value`)."""
-
-    yid: str
-    points: int
-    pool: int
-    need: int
-    required: int
-    extra_pool: int
-    extra_from: int
-
-    def value(self, pile: int) -> int:
-        if pile & self.required != self.required or (pile & self.pool).bit_count() < self.need:
-            return 0
-        if not self.extra_pool:
-            return self.points
-        return self.points + max(0, (pile & self.extra_pool).bit_count() - self.extra_from)
-
-
-#: Every hanafuda card by id (``card(id)`` parses text; this is a plain table for the hot paths).
-_CARD: dict[int, Card] = {c.id: c for c in HANAFUDA.cards if isinstance(c, Card)}
-
-
 def _mask(cards: Iterable[BaseCard]) -> int:
-    m = 0
-    for c in cards:
-        m |= c.mask
-    return m
+    return sum(c.mask for c in cards)
 
 
-def _row(y: YakuDef) -> _Row:
-    if y.forbidden or y.doubled or (y.extra_pool and y.extra != 1):
-        raise ValueError(f"{y.id}: not a plain counting dekiyaku")
-    pool, required, extra = ([_CARD[i] for i in ids] for ids in (y.pool, y.required, y.extra_pool))
-    return _Row(y.id, y.points, _mask(pool), y.need, _mask(required), _mask(extra), y.extra_from)
+#: Every hanafuda card by id, and its mask (plain tables for the hot paths).
+_CARD: dict[int, Card] = {c.id: c for c in HANAFUDA.cards if isinstance(c, Card)}
+_MASK_OF = {i: c.mask for i, c in _CARD.items()}
 
 
 @functools.lru_cache(maxsize=64)
-def _table(values: tuple[tuple[str, str], ...]) -> tuple[tuple[_Row, ...], tuple[frozenset[int], ...]]:
+def _table(values: tuple[tuple[str, str], ...]) -> tuple[tuple[YakuRow, ...], tuple[frozenset[int], ...]]:
     """The compiled rows and, per row, the indices of the rows it is part of (KG-YAKU-2)."""
     rows = spec.yaku_table(dict(values))
     index = {y.id: i for i, y in enumerate(rows)}
     bigger = tuple(frozenset(index[b] for a, b in spec.PART_OF if a == y.id) for y in rows)
-    return tuple(_row(y) for y in rows), bigger
+    return tuple(YakuRow.of(y, _MASK_OF) for y in rows), bigger
 
 
 _THREE, _RAINY = "three-brights", "rainy-three-brights"
@@ -185,7 +158,7 @@ def score_mask(rules: KusuriGuiRules, pile: int) -> tuple[ScoredYaku, ...]:
 # -- the game ----------------------------------------------------------------------------------
 
 
-class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
+class KusuriGui(RoundGame[KusuriGuiState, KusuriGuiRules]):
     """Kusuri-gui under the FudaWiki rules (SEED-000) and the recorded decisions."""
 
     spec = spec.SPEC
@@ -229,13 +202,8 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
     def legal_actions(self, state: KusuriGuiState) -> tuple[Action, ...]:
         return tuple(_legal(state.phase, state.hands[state.turn], bool(state.pile), state.rules.oni_choice))
 
-    def do(self, state: KusuriGuiState, action: Action) -> KusuriGuiState:
-        r = KusuriGuiRound(state)
-        r.play(action)
-        return r.state()
-
-    def fast_round(self, state: KusuriGuiState) -> KusuriGuiRound | None:
-        return None if state.phase is Phase.OVER else KusuriGuiRound(state)
+    def round_of(self, state: KusuriGuiState) -> KusuriGuiRound:
+        return KusuriGuiRound(state)
 
     def explain_illegal(self, state: KusuriGuiState, action: Action) -> tuple[str, str]:
         p = state.turn
@@ -302,17 +270,10 @@ class KusuriGui(Game[KusuriGuiState, KusuriGuiRules]):
         return (0, 1)
 
     def settle(self, rules: KusuriGuiRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
-        scores = (info.scores[0] + result.deltas[0], info.scores[1] + result.deltas[1])
-        played = info.rounds_played + (1 if result.counts else 0)
-        dealer = result.next_dealer if result.next_dealer is not None else info.dealer
-        bust = rules.bust_ends and result.counts and min(scores) <= 0  # KG-GAME-3
-        over = bust or played >= rules.rounds  # KG-GAME-1
-        winners: tuple[int, ...] = ()
-        if over:  # KG-GAME-2
-            top = max(scores)
-            winners = tuple(i for i in (0, 1) if scores[i] == top)
-        reason = ("bust" if bust else "rounds") if over else ""
-        return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, reason, (*info.history, result))
+        after = settled(info, result, False, "")
+        bust = rules.bust_ends and result.counts and min(after.scores) <= 0  # KG-GAME-3
+        over = bust or after.rounds_played >= rules.rounds  # KG-GAME-1; KG-GAME-2: the top scores win
+        return settled(info, result, over, "bust" if bust else "rounds")
 
 
 def _cut(rules: KusuriGuiRules, amount: int, chips: int) -> int:

@@ -31,7 +31,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda._construct import new
-from hanafuda.engine import Action, Game, MatchInfo, PileScore, RoundResult, RoundSetup
+from hanafuda.engine import Action, MatchInfo, PileScore, RoundGame, RoundResult, RoundSetup, settled
 from hanafuda.fishing import (
     PLAY,
     TAKE,
@@ -42,6 +42,7 @@ from hanafuda.fishing import (
     explain_hand_play,
     plays_of,
     takes_of,
+    zones,
 )
 
 __all__ = ["GAME", "INDEX", "Musashino", "MusashinoRound", "MusashinoRules", "MusashinoState", "Phase", "score_mask"]
@@ -427,7 +428,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         return RoundResult(self.end, deltas, nxt, yaku, None, True, False, nxt, notes)
 
 
-class Musashino(Game[MusashinoState, MusashinoRules]):
+class Musashino(RoundGame[MusashinoState, MusashinoRules]):
     """Musashino-Bana under the completed FudaWiki rules and the catalogue's decisions; its turn is
     :class:`MusashinoRound`'s."""
 
@@ -460,10 +461,11 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
 
     def deal_fast(self, rules: MusashinoRules, order: Sequence[int], setup: RoundSetup) -> MusashinoRound | None:
         """:meth:`start_round`'s deal as a round; None for a misdeal (MB-DEAL-4), left to :meth:`start_round`."""
-        return self.fast_round(_deal(rules, [INDEX.by_id[i] for i in order], setup))
+        s = _deal(rules, [INDEX.by_id[i] for i in order], setup)
+        return None if s.phase is Phase.OVER else MusashinoRound(s)
 
-    def fast_round(self, state: MusashinoState) -> MusashinoRound | None:
-        return None if state.phase is Phase.OVER else MusashinoRound(state)
+    def round_of(self, state: MusashinoState) -> MusashinoRound:
+        return MusashinoRound(state)
 
     def to_move(self, state: MusashinoState) -> int | None:
         return None if state.phase is Phase.OVER else state.turn
@@ -472,10 +474,6 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         t = state.table
         return tuple(_choices(state.phase, t.hand_masks[state.turn], t.field_mask, state.pending))
 
-    def do(self, state: MusashinoState, action: Action) -> MusashinoState:
-        r = MusashinoRound(state)
-        r.play(action)
-        return r.state()
 
     def explain_illegal(self, state: MusashinoState, action: Action) -> tuple[str, str]:
         p = state.turn
@@ -501,20 +499,10 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         return MusashinoRound(state).dekiyaku(side)
 
     # -- results -------------------------------------------------------------------------
-    def round_result(self, state: MusashinoState) -> RoundResult:
-        result = MusashinoRound(state).result()
-        if result is None:
-            raise ValueError("the round is not over")
-        return result
-
     def snapshot(self, state: MusashinoState, info: MatchInfo | None = None) -> Snapshot:
-        t, ids_of = state.table, INDEX.ids_of
-        zones = [*((f"hand.{s}", ids_of(h)) for s, h in enumerate(t.hand_masks)), ("field", ids_of(t.field_mask)),
-                 ("stock", tuple(c.id for c in t.stock)), ("drawn", (state.pending.id,) if state.pending else ()),
-                 *((f"captured.{sd}", ids_of(cap)) for sd, cap in enumerate(t.captured_masks))]
-        scores = info.scores if info else (0,) * state.rules.seats
-        return Snapshot("musashino", tuple(zones), self.to_move(state), state.phase.value, state.dealer,
-                        state.setup.number, scores)
+        return Snapshot("musashino", tuple(zones(state.table, state.pending)), self.to_move(state),
+                        state.phase.value, state.dealer, state.setup.number,
+                        info.scores if info else (0,) * state.rules.seats)
 
     def score(self, rules: MusashinoRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         return PileScore(score_mask(rules, INDEX.mask_of(cards)), None)  # MB-EQ-1: no card points
@@ -527,16 +515,8 @@ class Musashino(Game[MusashinoState, MusashinoRules]):
         return tuple(range(rules.seats))
 
     def settle(self, rules: MusashinoRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
-        scores = tuple(a + b for a, b in zip(info.scores, result.deltas, strict=True))
         played = info.rounds_played + (1 if result.counts else 0)
-        dealer = result.next_dealer if result.next_dealer is not None else info.dealer
-        over = played >= rules.length  # MB-GAME-1
-        winners: tuple[int, ...] = ()
-        if over:
-            top = max(scores)
-            winners = tuple(i for i, v in enumerate(scores) if v == top)  # MB-GAME-2
-        return MatchInfo(scores, dealer, played, info.deals + 1, over, winners, "rounds" if over else "",
-                         (*info.history, result))
+        return settled(info, result, played >= rules.length, "rounds")  # MB-GAME-1; MB-GAME-2: the top scores win
 
 
 GAME = Musashino()
