@@ -34,24 +34,25 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 from itertools import combinations
-from operator import add, attrgetter
+from operator import attrgetter
 
 from hanafuda_spec.cards import DAINI, DAINI_JIZO, BaseCard, DainiCard, Deck
 from hanafuda_spec.games import kujuroku as spec
 from hanafuda_spec.games.kujuroku import JIZO, ONI
 from hanafuda_spec.neutral import Snapshot
-from hanafuda_spec.yaku import ScoredYaku, YakuDef
+from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda._construct import new
 from hanafuda.engine import (
     Action,
     FastRound,
-    Game,
     MatchInfo,
     PileScore,
+    RoundGame,
     RoundResult,
     RoundSetup,
     action,
+    settled,
 )
 from hanafuda.fishing import (
     PLAY,
@@ -64,7 +65,9 @@ from hanafuda.fishing import (
     packet_plan,
     plays_of,
     takes_of,
+    zones,
 )
+from hanafuda.yakumask import YakuRow
 
 __all__ = ["COLLECT", "GAME", "INDEX", "Kujuroku", "KujurokuRound", "KujurokuRules", "KujurokuState", "Phase",
            "score_mask"]
@@ -229,30 +232,6 @@ def _rank_counts(cards: int) -> int:
 # -- dekiyaku ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Dekiyaku:
-    """A dekiyaku row as bit masks: every card of ``required`` and ``need`` cards of ``pool``."""
-
-    yid: str
-    points: int
-    required: int
-    pool: int
-    need: int
-
-    def formed(self, pile: int) -> bool:
-        return pile & self.required == self.required and (pile & self.pool).bit_count() >= self.need
-
-
-def _mask(ids: Iterable[int]) -> int:
-    return INDEX.mask_of(INDEX.by_id[i] for i in ids)
-
-
-def _compile(y: YakuDef) -> _Dekiyaku:
-    if y.forbidden or y.extra_pool or y.doubled:
-        raise ValueError(f"dekiyaku {y.id}: only required cards and a pool are supported")
-    return _Dekiyaku(y.id, y.points, _mask(y.required), _mask(y.pool), y.need)
-
-
 class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
     """The dekiyaku of one configuration with one count rule (``stack``), remembered pile by pile.
 
@@ -264,7 +243,7 @@ class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
 
     def __init__(self, configuration: str, stack: bool) -> None:
         super().__init__()
-        self.rows = tuple(_compile(y) for y in spec.CONFIGURATIONS[configuration])
+        self.rows = tuple(YakuRow.of(y, _BIT_OF_ID) for y in spec.CONFIGURATIONS[configuration])
         if any(y.formed(0) for y in self.rows):  # (so an empty pile need not be looked up)
             raise ValueError(f"configuration {configuration}: a dekiyaku formed by no cards")
         self.stack = stack
@@ -544,7 +523,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
     def _collect(self, ids: tuple[int, ...]) -> None:
         """The dealer's choice at the deal: the card the dealt Oni takes (KJ-DEAL-4; it is the Oni's
         capture, KJ-3) or two of three cards of a number (KJ-DEAL-6); then the rest of the deal."""
-        taken = self.field & _mask(ids)
+        taken = self.field & sum(_BIT_OF_ID[i] for i in set(ids))
         self.field &= ~taken
         self.piles[self.setup.dealer] |= taken
         if self.phase is _DEAL_ONI:
@@ -747,7 +726,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
                        self.piles)
 
 
-class Kujuroku(Game[KujurokuState, KujurokuRules]):
+class Kujuroku(RoundGame[KujurokuState, KujurokuRules]):
     """Kujuroku under the FudaWiki rules (SEED-001, FW-KJ) and their variations. Its turn is
     :class:`KujurokuRound`'s."""
 
@@ -793,10 +772,8 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         r = KujurokuRound.deal(rules, setup, bits, tuple(map(INDEX.by_id.__getitem__, order[_DEALT:])))
         return r if r.phase is _PLAY and not any(r.piles) else None
 
-    def fast_round(self, state: KujurokuState) -> FastRound[KujurokuState] | None:
-        """The round from ``state`` on, played in place, under every option; None for a round already over
-        (a misdeal, a dekiyaku at the deal)."""
-        return None if state.phase is _OVER else KujurokuRound(state)
+    def round_of(self, state: KujurokuState) -> KujurokuRound:
+        return KujurokuRound(state)
 
     def to_move(self, state: KujurokuState) -> int | None:
         return None if state.phase is _OVER else state.turn
@@ -804,11 +781,6 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
     def legal_actions(self, state: KujurokuState) -> tuple[Action, ...]:
         t = state.table
         return tuple(_legal(state.phase, t.hand_masks[state.turn], t.field_mask, state.pending))
-
-    def do(self, state: KujurokuState, action: Action) -> KujurokuState:
-        r = KujurokuRound(state)
-        r.play(action)
-        return r.state()
 
     def explain_illegal(self, state: KujurokuState, action: Action) -> tuple[str, str]:
         """The rule an action breaks where it stands: the phase that takes it (the deal's choices, the hand
@@ -846,26 +818,10 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         """KJ-SCORE-1 / KJ-JIZO-5: the card points of a pile."""
         return sum(spec.card_points(c.id, rules.jizo) for c in cards)
 
-    def round_result(self, state: KujurokuState) -> RoundResult:
-        if state.phase is not _OVER:
-            raise ValueError("the round is not over")
-        return _result(state.rules, state.setup.dealer, state.end, state.captive, state.remaining, state.winner,
-                       state.won, state.table.captured_masks)
-
     def snapshot(self, state: KujurokuState, info: MatchInfo | None = None) -> Snapshot:
-        t, seats = state.table, state.rules.seats
-        ids = t.index.ids_of
-        zones: list[tuple[str, tuple[int, ...]]] = [(f"hand.{i}", ids(t.hand_masks[i])) for i in range(seats)]
-        zones += [
-            ("field", ids(t.field_mask)),
-            ("stock", tuple(c.id for c in t.stock)),
-            ("drawn", (state.pending.id,) if state.pending else ()),
-        ]
-        zones += [(f"captured.{i}", ids(t.captured_masks[i])) for i in range(seats)]
-        zones.append(("out.oni", tuple(c.id for c in state.out)))
-        scores = info.scores if info else state.setup.scores
-        return Snapshot("kujuroku", tuple(zones), self.to_move(state), state.phase.value, state.dealer,
-                        state.setup.number, scores)
+        found = (*zones(state.table, state.pending), ("out.oni", tuple(c.id for c in state.out)))
+        return Snapshot("kujuroku", found, self.to_move(state), state.phase.value, state.dealer, state.setup.number,
+                        info.scores if info else state.setup.scores)
 
     def score(self, rules: KujurokuRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         return PileScore(score_mask(rules, INDEX.mask_of(cards)), self.card_points(rules, cards))
@@ -878,22 +834,8 @@ class Kujuroku(Game[KujurokuState, KujurokuRules]):
         return _PARTICIPANTS[rules.seats][info.dealer]  # the dealer and the next two to the right
 
     def settle(self, rules: KujurokuRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
-        before, deltas = info.scores, result.deltas
-        if len(before) != len(deltas):
-            tuple(zip(before, deltas, strict=True))  # raises zip's ValueError
-        scores = tuple(map(add, before, deltas))
-        dealer = result.next_dealer if result.next_dealer is not None else info.dealer
-        played = info.rounds_played + (1 if result.counts else 0)
-        history = (*info.history, result)
-        losses = sum(map(_deal_lost, history))
-        over = losses >= rules.seats  # KJ-GAME-1
-        winners: tuple[int, ...] = ()
-        if over:  # KJ-GAME-2
-            top = max(scores)
-            winners = tuple(i for i, v in enumerate(scores) if v == top)
-        return new(MatchInfo, scores=scores, dealer=dealer, rounds_played=played, deals=info.deals + 1, over=over,
-                   winners=winners, end_reason="every player dealt and lost the deal" if over else "",
-                   history=history)  # without the frozen dataclass's __init__
+        over = _deal_lost(result) + sum(map(_deal_lost, info.history)) >= rules.seats  # KJ-GAME-1
+        return settled(info, result, over, "every player dealt and lost the deal")  # KJ-GAME-2: the top scores win
 
 
 GAME = Kujuroku()
