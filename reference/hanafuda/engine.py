@@ -112,17 +112,8 @@ class Action:
             return NotImplemented
         return self.kind == other.kind and self.cards == other.cards and self.label == other.label
 
-    def __post_init__(self) -> None:
-        # the hash, computed once: actions are dictionary keys on the replay's hot path
-        object.__setattr__(self, "_hash", hash((self.kind, self.cards, self.label)))
-
     def __hash__(self) -> int:
-        h: int = self.__dict__["_hash"]
-        return h
-
-    def __reduce__(self) -> tuple[Callable[[str, tuple[int, ...], str], Action], tuple[str, tuple[int, ...], str]]:
-        # rebuilt in the receiving process (its string hashes differ), as a shared instance
-        return action, (self.kind, self.cards, self.label)
+        return hash((self.kind, self.cards, self.label))
 
     def __str__(self) -> str:
         parts = [self.kind, *(str(c) for c in self.cards)]
@@ -366,11 +357,12 @@ class FastRound(ABC, Generic[S]):
 
     @abstractmethod
     def legal(self) -> Sequence[Action]:
-        """:meth:`Game.legal_actions` of the current position."""
+        """:meth:`~hanafuda.engine.Game.legal_actions` of the current position."""
 
     @abstractmethod
     def play(self, action: Action) -> None:
-        """:meth:`Game.do`, in place: ``action`` must be one of :meth:`legal` (it is not checked)."""
+        """:meth:`~hanafuda.engine.Game.do`, in place: ``action`` must be one of
+        :meth:`~hanafuda.engine.FastRound.legal` (it is not checked)."""
 
     @abstractmethod
     def state(self) -> S:
@@ -379,7 +371,7 @@ class FastRound(ABC, Generic[S]):
     def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
         """Play ``actions[pos:stop]`` in turn, each while it is legal where it stands and the round is not
         over; return the index of the first one not played (``stop`` when all were). ``None`` stops it, and
-        so does an action that :meth:`legal` does not list as the very object given (actions are shared
+        so does an action that :meth:`~hanafuda.engine.FastRound.legal` does not list as the very object given (actions are shared
         instances, :func:`action`; an equal copy is left to the caller, which compares values). A game may
         check legality more directly, accepting exactly what this accepts (record validation's fast replay)."""
         over, legal, play = self.over, self.legal, self.play
@@ -397,7 +389,8 @@ class FastRound(ABC, Generic[S]):
         return pos
 
     def result(self) -> RoundResult | None:
-        """The result of the round once it is over (then :meth:`Game.round_result` of :meth:`state`); None
+        """The result of the round once it is over (then :meth:`~hanafuda.engine.Game.round_result` of
+        :meth:`~hanafuda.engine.FastRound.state`); None
         (the default) leaves it to the game."""
         return None
 

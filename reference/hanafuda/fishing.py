@@ -87,10 +87,10 @@ class CardIndex(Generic[C]):
         self.plays_on: dict[int, dict[int, Action]] = {
             c.mask: {t.mask: action(PLAY, (c.id, t.id)) for t in self.cards if t.suit == c.suit and t is not c}
             for c in self.cards if c.suit}
-        #: every ``play c`` and ``play c t`` above -> the masks of c and of t (0 for none)
-        self.play_masks: dict[Action, tuple[int, int]] = {
-            **{a: (m, 0) for m, a in self.plays.items()},
-            **{a: (m, t) for m, on in self.plays_on.items() for t, a in on.items()}}
+        #: the cards of every ``play c`` and ``play c t`` above -> the masks of c and of t (0 for none)
+        self.play_masks: dict[tuple[int, ...], tuple[int, int]] = {
+            **{a.cards: (m, 0) for m, a in self.plays.items()},
+            **{a.cards: (m, t) for m, on in self.plays_on.items() for t, a in on.items()}}
 
     def suit_mask(self, suit: int) -> int:
         """The cards of ``suit`` (0 for suit 0, the jokers, which match nothing)."""
@@ -375,7 +375,9 @@ class FishingRound(FastRound[S], Generic[S, C]):
                 pos = nxt
                 continue
             a = actions[pos]
-            found = plays(a) if a is not None else None
+            if a is None or a.kind != PLAY or a.label:
+                break
+            found = plays(a.cards)
             if found is None:
                 break
             c, t = found

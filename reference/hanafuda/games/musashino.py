@@ -297,7 +297,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
 
     def play(self, action: Action) -> None:
         if action.kind == PLAY:
-            self.play_card(*INDEX.play_masks[action])
+            self.play_card(*INDEX.play_masks[action.cards])
         elif action.kind == TAKE:
             self.take(INDEX.by_id[action.cards[0]].mask)
         else:
