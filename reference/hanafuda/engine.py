@@ -33,7 +33,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda._construct import evolve, new
+from hanafuda._construct import blank, evolve, new
 
 __all__ = [
     "ACTION_ORDER",
@@ -178,7 +178,9 @@ class PileScore:
 def pile_score(yaku: tuple[ScoredYaku, ...], card_points: int | None = None) -> PileScore:
     """``PileScore(yaku, card_points)`` without the frozen dataclass's ``__init__`` (the scorers' hot
     path; :mod:`hanafuda._construct`)."""
-    return new(PileScore, yaku=yaku, card_points=card_points)
+    score, fields = blank(PileScore)
+    fields["yaku"], fields["card_points"] = yaku, card_points
+    return score
 
 
 @dataclass(frozen=True)
