@@ -373,9 +373,10 @@ class FastRound(ABC, Generic[S]):
     def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
         """Play ``actions[pos:stop]`` in turn, each while it is legal where it stands and the round is not
         over; return the index of the first one not played (``stop`` when all were). ``None`` stops it, and
-        so does an action that :meth:`~hanafuda.engine.FastRound.legal` does not list as the very object given (actions are shared
-        instances, :func:`action`; an equal copy is left to the caller, which compares values). A game may
-        check legality more directly, accepting exactly what this accepts (record validation's fast replay)."""
+        so does an action that :meth:`~hanafuda.engine.FastRound.legal` does not list as the very object
+        given (actions are shared instances, :func:`action`; an equal copy is left to the caller, which
+        compares values). A game may check legality more directly, accepting at least what this accepts
+        (the fishing games' :meth:`~hanafuda.fishing.FishingRound.replay` also accepts an equal copy)."""
         over, legal, play = self.over, self.legal, self.play
         while pos < stop and not over():
             a = actions[pos]

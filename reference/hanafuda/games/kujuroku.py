@@ -760,9 +760,10 @@ class Kujuroku(RoundGame[KujurokuState, KujurokuRules]):
 
     def deal_fast(self, rules: KujurokuRules, order: Sequence[int],
                   setup: RoundSetup) -> FastRound[KujurokuState] | None:
-        """:meth:`start_round` then :meth:`~hanafuda.engine.RoundGame.fast_round`, for the deals where ``start_round`` gives the first
-        position at once: the dealer to play, nothing taken (no misdeal, KJ-DEAL-3; nothing for the dealer
-        to take, KJ-DEAL-4…6). Every other deal, and an order that is not the deck, gets None."""
+        """:meth:`start_round` then :meth:`~hanafuda.engine.RoundGame.fast_round`, for the deals where
+        ``start_round`` gives the first position at once: the dealer to play, nothing taken (no misdeal,
+        KJ-DEAL-3; nothing for the dealer to take, KJ-DEAL-4…6). Every other deal, and an order that is
+        not the deck, gets None."""
         try:
             bits = list(map(_BIT_OF_ID.__getitem__, order))
         except KeyError:
