@@ -39,9 +39,26 @@ from hanafuda_spec.cards import BaseCard
 from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, FastRound, action, evolve
 
 __all__ = [
-    "PLAY", "TAKE", "CardIndex", "FishingRound", "Table", "capture", "deal_packets", "explain_hand_play",
-    "hand_plays", "match_mask", "matches", "packet_getters", "packet_plan", "plays_of", "resolve", "take_choices",
-    "takes_of", "zones",
+    "PLAY",
+    "TAKE",
+    "CardIndex",
+    "FishingRound",
+    "Table",
+    "capture",
+    "deal_packets",
+    "deal_two",
+    "explain_hand_play",
+    "hand_plays",
+    "match_mask",
+    "matches",
+    "packet_getters",
+    "packet_plan",
+    "plays_of",
+    "resolve",
+    "take_choices",
+    "takes_of",
+    "two_hand_dealing",
+    "zones",
 ]
 
 C = TypeVar("C", bound=BaseCard)
@@ -296,6 +313,25 @@ def packet_getters(wanted: tuple[tuple[str, int], ...], packet: int) -> dict[str
         where[who] += range(i, i + k)
         i += k
     return {who: _getter(positions) for who, positions in where.items()}
+
+
+@functools.cache
+def two_hand_dealing(hand: int, field: int, packet: int) -> tuple[Getter[int], Getter[int], Getter[int]]:
+    """The two-player deal (Koi-Koi, Kekoro): packets of ``packet`` cards to the ko (the dealer's
+    opponent), the field and the dealer in turn, ``hand`` cards to each hand and ``field`` to the table;
+    the getters of the ko's, the field's and the dealer's cards (:func:`packet_getters`)."""
+    got = packet_getters((("ko", hand), ("field", field), ("dealer", hand)), packet)
+    return got["ko"], got["field"], got["dealer"]
+
+
+def deal_two(dealing: tuple[Getter[int], Getter[int], Getter[int]], mask_of: dict[int, int],
+             order: Sequence[int], dealer: int) -> tuple[list[int], int]:
+    """The two hands (seat 0 first; ``dealer`` deals) and the field, as masks, dealt from ``order`` (card
+    ids, top first) by ``dealing`` (:func:`two_hand_dealing`); ``mask_of`` maps a card id to its mask."""
+    ko_of, field_of, dealer_of = dealing
+    mask = mask_of.__getitem__
+    ko, theirs = sum(map(mask, ko_of(order))), sum(map(mask, dealer_of(order)))  # distinct bits: sum = union
+    return [theirs, ko] if dealer == 0 else [ko, theirs], sum(map(mask, field_of(order)))
 
 
 def _getter(positions: Sequence[int]) -> Getter[int]:

@@ -38,10 +38,11 @@ from hanafuda.fishing import (
     FishingRound,
     Getter,
     Table,
+    deal_two,
     explain_hand_play,
-    packet_getters,
     plays_of,
     takes_of,
+    two_hand_dealing,
     zones,
 )
 
@@ -172,8 +173,7 @@ class KekoroRules:
     def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
         """KE-DEAL-1 as positions in the deck order: the cards dealt to the ko (the dealer's opponent), the
         table and the dealer, in packets of ``packets`` cards (the rest, from position 24, is the draw pile)."""
-        got = packet_getters((("ko", 8), ("field", 8), ("dealer", 8)), int(self.opt["packets"]))
-        return got["ko"], got["field"], got["dealer"]
+        return two_hand_dealing(8, 8, int(self.opt["packets"]))
 
     @property
     def round_limit(self) -> int | None:
@@ -313,16 +313,12 @@ class KekoroRound(FishingRound[KekoroState, Card]):
     def dealt(cls, rules: KekoroRules, order: Sequence[int], setup: RoundSetup) -> KekoroRound:
         """The round dealt from ``order`` (card ids, top first), over at once for a misdeal."""
         r = cls.__new__(cls)
-        ko_of, field_of, dealer_of = rules.dealing  # KE-DEAL-1: to the ko, the table and the dealer in turn
-        mask = _MASK_OF.__getitem__
-        field = sum(map(mask, field_of(order)))  # distinct bits: the sum is the union
-        ko, dealer = sum(map(mask, ko_of(order))), sum(map(mask, dealer_of(order)))
+        r.hands, field = deal_two(rules.dealing, _MASK_OF, order, setup.dealer)  # KE-DEAL-1
         r.rules, r.setup, r.field, r.caps, r.counters = rules, setup, field, [0, 0], None
-        r.hands = [dealer, ko] if setup.dealer == 0 else [ko, dealer]
         r.stock, r.top = tuple(map(INDEX.by_id.__getitem__, order[24:])), 0
         r.turn, r.phase, r.pending, r.end, r.winner = setup.dealer, Phase.PLAY, None, "", None  # KE-TURN-1
         mode = rules["misdeal"]  # KE-DEAL-3; no lucky hands are looked for (KE-DEAL-4)
-        if mode != "off" and (_four_in(field) or (mode == "field-or-hand" and (_four_in(ko) or _four_in(dealer)))):
+        if mode != "off" and (_four_in(field) or (mode == "field-or-hand" and any(map(_four_in, r.hands)))):
             r.phase, r.end = Phase.OVER, MISDEAL
         return r
 

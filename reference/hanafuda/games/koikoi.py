@@ -47,11 +47,12 @@ from hanafuda.fishing import (
     FishingRound,
     Getter,
     Table,
+    deal_two,
     explain_hand_play,
-    packet_getters,
     plays_of,
     resolve,
     takes_of,
+    two_hand_dealing,
     zones,
 )
 from hanafuda.yakumask import YakuRow
@@ -178,9 +179,7 @@ class KoiKoiRules:
         """KK-DEAL-1 as positions in the deck order: the cards dealt to the ko (the dealer's opponent), the
         table and the dealer, in packets of ``packets`` cards (the rest, from :attr:`stock_start`, is the
         draw pile)."""
-        got = packet_getters((("ko", self.hand_size), ("field", 8), ("dealer", self.hand_size)),
-                             int(self.opt["packets"]))
-        return got["ko"], got["field"], got["dealer"]
+        return two_hand_dealing(self.hand_size, 8, int(self.opt["packets"]))
 
     @property
     def stock_start(self) -> int:
@@ -738,12 +737,8 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if len(order) != 48:
             raise ValueError("Koi-Koi deals from the 48-card hanafuda deck")
         r = cls.__new__(cls)
-        ko_of, field_of, dealer_of = rules.dealing
-        mask = _MASK_OF.__getitem__
-        field = sum(map(mask, field_of(order)))  # distinct bits: the sum is the union
-        ko, dealer = sum(map(mask, ko_of(order))), sum(map(mask, dealer_of(order)))
+        r.hands, field = deal_two(rules.dealing, _MASK_OF, order, setup.dealer)  # KK-DEAL-1
         r.rules, r.setup, r.field, r.caps = rules, setup, field, [0, 0]
-        r.hands = [dealer, ko] if setup.dealer == 0 else [ko, dealer]
         r.stock, r.top = tuple(map(_CARD.__getitem__, order[rules.stock_start:])), 0
         r.turn, r.phase, r.pending, r.calls, r.seen = setup.dealer, _PLAY, None, (0, 0), ((), ())
         r.last_improver, r.end, r.winner, r.teyaku_points = None, "", None, (0, 0)
