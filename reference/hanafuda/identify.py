@@ -60,8 +60,7 @@ in the order of step 3, as one process would; the searches a start that explains
 unnecessary are cancelled if not yet begun. Queued behind them, the first checks of step 4 for the
 first start's end point run on a worker that has no search left; they are kept if that point is still
 the best. The answer is the same with or without workers; only the time and the number of replays
-differ. Records are replayed through :func:`hanafuda.records.replay`;
-a thousand three-deal Koi-Koi records take about 14 s in one process and 7 s with two (measured in
+differ. Records are replayed through :func:`hanafuda.records.replay` (its time on a thousand records:
 docs/engines.md).
 """
 
@@ -371,8 +370,8 @@ _WORKER_RECORDS: dict[str, tuple[GameRecord, ...]] = {}
 #: How a batch is cut into chunks (:func:`_guided`): the fewest items in a chunk, and how many chunks a
 #: worker gets of what is left at each cut.
 _Cut = tuple[int, int]
-#: Replays of one record under one assignment (:func:`_summary_of`): each is 0.1 to 0.4 ms of work and a chunk
-#: costs about 0.1 ms to send and answer, so 8 at least; of even cost, so big chunks first.
+#: Replays of one record under one assignment (:func:`_summary_of`): a replay costs about as much as sending a
+#: chunk and its answer, so 8 at least; of even cost, so big chunks first (benchmarks/README.md).
 _REPLAYS: _Cut = (8, 2)
 #: Checks of an assignment on every valid record (:func:`_fits_of`): most stop at the first record, one that
 #: fits replays them all (a thousand times more work), so small chunks from the start.
