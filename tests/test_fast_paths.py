@@ -1011,11 +1011,13 @@ def test_KK_DEAL_3_month_tests_on_hex_digits_agree_with_the_counts(a: int, b: in
 
 @given(st.integers(0, 2**48 - 1), st.integers(0, 2**48 - 1), _options(ke.GAME))
 def test_KE_IV_2_kekoro_yaku_counters_count_the_yaku(a: int, b: int, opts: dict[str, str]) -> None:
-    """The fast round's yaku counters (``Scorer.counters``, added card by card) give ``yaku_count``."""
+    """The round's yaku counters (``Scorer.counters``, added card by card) count the yaku the pile forms
+    (``yaku_of``, the table read row by row), and ``yaku_count`` is that count."""
     sc = _rules(ke.GAME, None, opts).scorer
     _, complement, tops = sc.counters
     for pile in (a, a & b, a | b):
-        assert ((sc.count_of(pile) + complement) & tops).bit_count() == sc.yaku_count(pile)
+        assert ((sc.count_of(pile) + complement) & tops).bit_count() == len(sc.yaku_of(pile))
+        assert sc.yaku_count(pile) == len(sc.yaku_of(pile))
     assert sc.count_of(a) + sc.count_of(b & ~a) == sc.count_of(a | b)
 
 

@@ -49,13 +49,13 @@ __all__ = [
     "deal_two",
     "explain_hand_play",
     "hand_plays",
+    "lands",
     "match_mask",
     "matches",
     "packet_getters",
     "packet_plan",
     "plays_of",
     "resolve",
-    "take_choices",
     "takes_of",
     "two_hand_dealing",
     "zones",
@@ -238,13 +238,9 @@ def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = Fa
     return out
 
 
-def take_choices(t: Table[C], card: BaseCard) -> list[Action]:
-    """``take t`` actions for a drawn card that matches exactly two field cards, else none."""
-    return takes_of(t.index, t.field_mask, card)
-
-
 def takes_of(index: CardIndex[C], field: int, card: BaseCard) -> list[Action]:
-    """:func:`take_choices` for a field given as a mask."""
+    """``take t`` actions for a drawn card that matches exactly two field cards of the mask ``field``, else
+    none."""
     m = field & index.suits.get(card.suit, 0)
     if m.bit_count() != 2:
         return []
@@ -261,18 +257,23 @@ def capture(t: Table[C], card: BaseCard, target: int | None) -> tuple[int, int]:
 
 
 def resolve(index: CardIndex[C], field: int, card: BaseCard, target: int | None) -> tuple[int, int]:
-    """:func:`capture` against a field given as a mask (for a drawn card resolved against the field
-    the hand card left, before a new table is made)."""
+    """:func:`capture` against a field given as a mask, the target checked (one of two matches)."""
     m = field & index.suits.get(card.suit, 0)
+    tc = index.by_id.get(target) if target is not None and m.bit_count() == 2 else None
+    if m.bit_count() == 2 and (tc is None or not m & tc.mask):
+        raise ValueError("two field cards match: a target must be chosen")
+    return lands(field, card.mask, m, tc.mask if tc is not None else 0)
+
+
+def lands(field: int, card: int, matched: int, target: int) -> tuple[int, int]:
+    """The one capture of the fishing turn, on masks: ``card`` played to ``field``, where ``matched`` are
+    the field cards of its suit. It takes ``target`` when one is named (one of two matches; Koi-Koi's wild
+    Lightning names any card it may take), else its one match or all three; with nothing to take it stays
+    on the field. Returns the new field and the cards captured (the played card included; 0 for none)."""
+    m = target or matched
     if not m:
-        return field | card.mask, 0
-    if m.bit_count() == 2:
-        tc = index.by_id.get(target) if target is not None else None
-        if tc is None or not m & tc.mask:
-            raise ValueError("two field cards match: a target must be chosen")
-        m = tc.mask
-    # one match, or three (all are captured)
-    return field & ~m, m | card.mask
+        return field | card, 0
+    return field & ~m, m | card
 
 
 @functools.cache

@@ -40,6 +40,7 @@ from hanafuda.fishing import (
     Table,
     deal_two,
     explain_hand_play,
+    lands,
     plays_of,
     takes_of,
     two_hand_dealing,
@@ -347,7 +348,8 @@ class KekoroRound(FishingRound[KekoroState, Card]):
             self.play_card(_MASK_OF[cards[0]], _MASK_OF[cards[1]] if len(cards) > 1 else 0)
         elif a.kind == TAKE:  # KE-CAP-6, KE-CAP-2: the drawn card takes the field card chosen
             assert self.pending is not None
-            self.field, got = _resolve(self.field, self.pending.mask, _MASK_OF[a.cards[0]])
+            d = self.pending.mask
+            self.field, got = lands(self.field, d, self.field & _SUIT_OF[d], _MASK_OF[a.cards[0]])
             self._capture(got)
             self.pending = None
             self._end_turn()
@@ -361,7 +363,7 @@ class KekoroRound(FishingRound[KekoroState, Card]):
     def play_card(self, card: int, target: int) -> None:
         """The hand play of ``card`` on ``target`` (masks, 0 for none), then the top card of the draw pile
         (KE-TURN-2), unless it matches two field cards: the player then chooses (KE-CAP-2, KE-CAP-6)."""
-        field, got = _resolve(self.field, card, target)
+        field, got = lands(self.field, card, self.field & _SUIT_OF[card], target)  # KE-CAP-1…4
         self.hands[self.turn] &= ~card
         drawn = self.stock[self.top]
         self.top += 1
@@ -369,7 +371,7 @@ class KekoroRound(FishingRound[KekoroState, Card]):
             self.field, self.pending, self.phase = field, drawn, Phase.TAKE
             self._capture(got)
             return
-        self.field, got_drawn = _resolve(field, drawn.mask, 0)
+        self.field, got_drawn = lands(field, drawn.mask, field & _SUIT_OF[drawn.mask], 0)
         self._capture(got | got_drawn)
         self._end_turn()
 
@@ -431,18 +433,6 @@ class KekoroRound(FishingRound[KekoroState, Card]):
                     stock=self.stock[self.top:], captured_masks=tuple(self.caps))
         return new(KekoroState, rules=self.rules, setup=self.setup, table=table, turn=self.turn, phase=self.phase,
                    pending=self.pending, end=self.end, winner=self.winner)
-
-
-def _resolve(field: int, card: int, target: int) -> tuple[int, int]:
-    """A card played to the field (:func:`~hanafuda.fishing.resolve` on masks): the new field and the cards
-    captured. The card stays on the field, takes its one match or all three (KE-CAP-1, KE-CAP-3, KE-CAP-4),
-    or takes ``target`` of two (KE-CAP-2: a target is given exactly then)."""
-    m = field & _SUIT_OF[card]
-    if not m:
-        return field | card, 0
-    if target:
-        m = target
-    return field & ~m, m | card
 
 
 _MASK_OF: dict[int, int] = {c.id: c.mask for c in INDEX.cards}

@@ -49,6 +49,7 @@ from hanafuda.fishing import (
     Table,
     deal_two,
     explain_hand_play,
+    lands,
     plays_of,
     resolve,
     takes_of,
@@ -862,14 +863,10 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         (KK-WILD-1). Then the draw, or under turn=draw-first a second hand card (KK-TURN-6). A second hand
         card (KK-TURN-6, KK-TURN-7) ends the turn; so does a play with no draw left (the draw pile empty
         after dealer-captures with 10-card hands, KK-TURN-5)."""
-        p, r, field = self.turn, self.rules, self.field
+        p, r = self.turn, self.rules
         self.hands[p] &= ~card
-        m = target if target else field & _SUIT_OF[card]  # a target is named for two matches, or the wild card
-        if m:
-            self.field = field & ~m
-            self.caps[p] |= m | card
-        else:
-            self.field = field | card
+        self.field, got = lands(self.field, card, self.field & _SUIT_OF[card], target)
+        self.caps[p] |= got
         first = self.phase is _PLAY
         if first and not r.draw_first and self.top < len(self.stock):
             self._draw(r.keep_unmatched)

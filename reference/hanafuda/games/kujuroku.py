@@ -61,6 +61,7 @@ from hanafuda.fishing import (
     FishingRound,
     Table,
     explain_hand_play,
+    lands,
     packet_getters,
     packet_plan,
     plays_of,
@@ -552,15 +553,11 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         named of two, or all three (KJ-CAP-1…4), else it stays on the field (KJ-CAP-5)."""
         p = self.turn
         self.hands[p] &= ~card
-        m = self.field & _MATCHED_BY[card]  # KJ-CAP-1
-        if m:
-            m = target or m  # KJ-CAP-3: of two matches, the one named
-            self.field &= ~m
-            self.piles[p] |= m | card
+        self.field, got = lands(self.field, card, self.field & _MATCHED_BY[card], target)  # KJ-CAP-1, KJ-CAP-3
+        if got:
+            self.piles[p] |= got
             if self._dekiyaku():  # KJ-YAKU-1: after the hand card
                 return
-        else:
-            self.field |= card
         self._draw()
 
     def _play_joker(self, bit: int, cards: tuple[int, ...]) -> None:

@@ -40,6 +40,7 @@ from hanafuda.fishing import (
     Table,
     deal_packets,
     explain_hand_play,
+    lands,
     plays_of,
     takes_of,
     zones,
@@ -327,15 +328,9 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         masks): with no field card of its month it joins the field; it takes one or three, or ``target`` of
         two. What it takes goes to the mover's side, and the storm cards and the Crane are noted with their
         taker and the turn (MB-CAP-7). Returns the cards taken (0 for none)."""
-        field = self.field
-        m = field & _SUIT_OF[card]
-        if not m:
-            self.field = field | card
+        self.field, got = lands(self.field, card, self.field & _SUIT_OF[card], target)
+        if not got:
             return 0
-        if target:
-            m = target
-        self.field = field & ~m
-        got = m | card
         side = self.rules.side_of[self.turn]
         self.piles[side] |= got
         if got & _SPECIAL:
