@@ -10,7 +10,9 @@ from typing import Any, TypeVar, cast
 
 import pytest
 from hanafuda.cli import main
-from hanafuda.identify import _chunk_of, _Search, identify, parse_all
+from hanafuda.identify import identify, parse_all
+from hanafuda.identify.search import Search as _Search
+from hanafuda.identify.workers import _chunk_of
 from hanafuda.parallel import Executor
 from hanafuda.records import record_match, replay
 from hanafuda.registry import game
@@ -152,7 +154,7 @@ def test_identify_with_workers_stops_at_the_first_start_that_explains_every_reco
     process's. (A search that ends with every record valid is made up here: the second start's; the
     searches are sent in the order of the starts, not longest first, so that the second start's is sent
     first.)"""
-    import hanafuda.identify as module
+    import hanafuda.identify.workers as module
 
     docs = _records("battle-hanafuda", {"length": "1", "seven_double": "off"}, range(3))
     docs[0] = {**docs[0], "actions": ["koikoi", *docs[0]["actions"][1:]]}
@@ -182,7 +184,7 @@ def test_identify_with_workers_drops_the_early_checks_of_a_point_a_later_start_b
     when a later start ends better (made up here: the third start's end scores higher), they are dropped
     and step 4 runs for the better point: the answer is the one process's. When the first start's end
     stays the best, they are taken."""
-    import hanafuda.identify as module
+    import hanafuda.identify.workers as module
 
     docs = _records("battle-hanafuda", {"length": "1", "seven_double": "off"}, range(3))
     docs[1] = {**docs[1], "actions": ["koikoi", *docs[1]["actions"][1:]]}
@@ -224,7 +226,7 @@ class _Forgetful(dict[str, Any]):
 def test_identify_with_workers_that_lack_the_records_sends_them_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """Batches after the first send record numbers only; a worker that does not hold the records (here:
     none ever does) answers so, and its items go again with the records: the same answer."""
-    import hanafuda.identify as module
+    import hanafuda.identify.workers as module
 
     docs = _records("battle-hanafuda", {"length": "1", "seven_double": "off"}, range(3))
     docs[1] = {**docs[1], "actions": ["koikoi", *docs[1]["actions"][1:]]}
@@ -243,7 +245,7 @@ def test_identify_batches_go_out_in_shrinking_chunks() -> None:
     """A batch is cut into chunks of what is left over twice the workers (or eight times), none under the
     least (the last excepted), every item once and in order; with the records, the first chunk of each
     worker carries them."""
-    from hanafuda.identify import _guided
+    from hanafuda.identify.workers import _guided
 
     lazy = _Lazy()
     sizes: list[int] = []
@@ -274,7 +276,7 @@ def test_identify_with_workers_forked_holding_the_records_sends_none(monkeypatch
     """Workers forked while the records are held (as the program does) have them: no batch carries them,
     and the answer is the one process's. Workers that do not have them (a pool opened before, or not
     forked) ask for them and get them: the same answer."""
-    import hanafuda.identify as module
+    import hanafuda.identify.workers as module
     from hanafuda.parallel import open_executor
 
     docs = _records("battle-hanafuda", {"length": "1", "seven_double": "off"}, range(4))
