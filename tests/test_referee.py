@@ -119,7 +119,9 @@ def test_a_wrong_deal_is_a_deal_disagreement() -> None:
     report = referee_match(engine, ReferenceAdapter, GAMES[0], _values(GAMES[0]), 2, 2, piles=0)
     assert [d.kind for d in report.disagreements] == ["deal"]
     d = report.disagreements[0]
-    assert not d.exact and "a different deal" in d.message and "hand" in d.message and d.rule_id in str(d)
+    # a deal from another seed breaks the protocol's shuffle rule, named exactly (no guessed game rule)
+    assert d.exact and d.rule_id == "REF-DEAL-1" and "a different deal" in d.message and "hand" in d.message
+    assert "[REF-DEAL-1]" in str(d) and "?" not in str(d)
 
 
 def test_rule_in_error_reads_the_rule_id() -> None:
