@@ -69,7 +69,7 @@ def test_an_action_the_reference_refuses_names_its_exact_rule() -> None:
     assert extra and all(d.exact for d in extra)
     from hanafuda.registry import game
 
-    assert all(game(GAMES[0]).spec.has_rule(d.rule_id) for d in extra)
+    assert all(d.rule_id is not None and game(GAMES[0]).spec.has_rule(d.rule_id) for d in extra)
 
 
 def test_cli_passes_the_example_and_catches_the_broken_copy(capsys: pytest.CaptureFixture[str]) -> None:
