@@ -47,10 +47,18 @@ string. Requests:
 :func:`referee_match` drives it in lockstep with a reference engine (any ``EngineAdapter``;
 the spec never imports the reference implementation).
 
-A disagreement names a rule id: for an action the external engine offers or accepts but the
-reference refuses, the rule the reference cites; otherwise, where no single rule can be named
-mechanically, the first rule of the catalogue chapter that governs that part of play (the
-disagreement's ``exact`` is then False).
+A disagreement names a rule id only when it is exact: for an action the external engine offers
+but the reference refuses, the rule the reference cites; at a difference of position, the rule of
+the reference's step that refuses the engine's next action; the rule of an option whose other
+value explains the difference; a yaku's rule. Otherwise it names none (never a guess).
+
+**Supervision.** An engine is another program, and may do anything. :class:`ProcessEngine` runs
+it in a process group (and session) of its own, marked in its environment; every write and read
+has a deadline, replies and action lists are capped, and its standard error is kept as a ring of
+its last lines (:class:`Limits` holds every bound and its default). A breach is an
+:class:`EngineError` naming one of the protocol's own rules (:data:`PROTOCOL_RULES`, ``REF-...``)
+and the request it happened at; :meth:`ProcessEngine.close` then ends the engine and every
+process it started (quit, SIGTERM, SIGKILL), and is safe on every exit path.
 """
 
 from __future__ import annotations
@@ -86,6 +94,7 @@ __all__ = [
     "Limits",
     "ProcessEngine",
     "RefereeReport",
+    "escaped",
     "referee_match",
 ]
 
