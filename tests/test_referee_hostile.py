@@ -9,6 +9,7 @@ so that a hang would be caught by the test's outer bound rather than hang the su
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import signal
@@ -138,6 +139,11 @@ def test_refusing_state_in_match_2_reports_match_1_and_names_the_request(tmp_pat
     assert "engine failed in match 2 (seed 1) at request " in run.err and "[REF-OK-1]" in run.err
     assert "match 1 reported above" in run.err
     assert "Koi-Koi: 2 match(es)" in run.out and "0 disagreement(s)" in run.out
+    _check_clean(run)
+    run = _referee(tmp_path, "refuse-state --after 1", "--json", games=3)
+    out = json.loads(run.out)
+    assert run.code == 2 and out["ok"] is False and out["matches"] == 2 and out["actions"] > 0
+    assert out["failure"].startswith("engine failed in match 2") and out["disagreements"][-1]["rule"] == "REF-OK-1"
     _check_clean(run)
 
 
