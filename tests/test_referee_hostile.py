@@ -189,3 +189,16 @@ def test_a_request_the_engine_never_reads_is_bounded() -> None:
 def test_engine_text_is_escaped_in_messages() -> None:
     assert escaped("a\nhanafuda: error: b\x1b") == "a\\nhanafuda: error: b\\x1b"
     assert escaped("é" * 400).endswith("…") and len(escaped("é" * 400)) == 301
+
+
+def test_every_protocol_rule_mentioned_exists() -> None:
+    """The REF- ids the referee's code and docs mention are the protocol's rules, and each is used."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    texts = [(root / rel).read_text(encoding="utf-8") for rel in (
+        "spec/hanafuda_spec/referee.py", "reference/hanafuda/commands/referee.py", "docs/validating.md")]
+    mentioned = {m for t in texts for m in re.findall(r"\bREF-[A-Z]+-\d+\b", t)}
+    assert mentioned and mentioned <= set(PROTOCOL_RULES), mentioned - set(PROTOCOL_RULES)
+    code = texts[0].split("PROTOCOL_RULES: Mapping", 1)[1].split("\n}\n", 1)[1]
+    assert {k for k in PROTOCOL_RULES if f'"{k}"' not in code} == set()  # every rule is raised somewhere
