@@ -202,3 +202,18 @@ def test_every_protocol_rule_mentioned_exists() -> None:
     assert mentioned and mentioned <= set(PROTOCOL_RULES), mentioned - set(PROTOCOL_RULES)
     code = texts[0].split("PROTOCOL_RULES: Mapping", 1)[1].split("\n}\n", 1)[1]
     assert {k for k in PROTOCOL_RULES if f'"{k}"' not in code} == set()  # every rule is raised somewhere
+
+
+@pytest.mark.parametrize("bad", [
+    {"reason": "exhaustive\nhanafuda: error: forged", "deltas": [0, 0]},
+    {"reason": "exhaustive", "deltas": [0, 0], "yaku": [[{"id": "x\x1b[2J", "points": 1}], []]},
+    {"reason": "exhaustive", "deltas": [0, 0], "notes": {"\n": 1}},
+    {"reason": "exhaustive", "deltas": [0.5, 0]},
+], ids=["reason", "yaku-id", "note", "float-delta"])
+def test_names_an_engine_reports_are_printable_text(bad: dict[str, object]) -> None:
+    """A round result's names (reason, yaku ids, notes) are shown in reports as they are, so an engine
+    that sends control characters is refused (REF-REPLY-1 through ProcessEngine), never echoed."""
+    from hanafuda_spec.referee import _outcome
+
+    with pytest.raises(EngineError):
+        _outcome(bad)

@@ -343,10 +343,11 @@ class ProcessEngine:
         return EngineError(what + (" — the engine's last stderr lines: " + " | ".join(tail) if tail else ""),
                            code, where)
 
-    def _drain_stderr(self, seconds: float) -> None:
-        """Read what the engine wrote to standard error, for at most ``seconds``."""
-        p, sel = self._p, self._sel
-        if p is None or sel is None or p.stderr is None or p.stderr.closed:
+    def _drain_stderr(self, seconds: float, p: subprocess.Popen[bytes] | None = None) -> None:
+        """Read what the engine (``p``, by default the running one) wrote to standard error, for at
+        most ``seconds``."""
+        p = p if p is not None else self._p
+        if p is None or p.stderr is None or p.stderr.closed:
             return
         fd = p.stderr.fileno()
         end = time.monotonic() + seconds
@@ -397,7 +398,7 @@ class ProcessEngine:
                     p.stdin.close()
             end = time.monotonic() + grace
             while p.poll() is None and time.monotonic() < end:
-                self._drain_stderr(min(0.05, max(0.0, end - time.monotonic())))
+                self._drain_stderr(min(0.05, max(0.0, end - time.monotonic())), p)
                 time.sleep(0.005)
             left = _engine_processes(p.pid, self._mark)
             if p.poll() is None or left:
@@ -633,13 +634,20 @@ class ProcessEngine:
             raise self._failed(str(e), "REF-REPLY-1") from None
 
 
+def _name(v: object) -> bool:
+    """Whether ``v`` is a name an engine may report (a yaku id, a reason, a note): printable text
+    of 1 to 100 characters, so that it can be shown as it is."""
+    return isinstance(v, str) and 0 < len(v) <= 100 and v.isprintable()
+
+
 def _yaku(v: Any) -> tuple[ScoredYaku, ...]:
     if not isinstance(v, list):
         raise EngineError("yaku must be a list of {id, points}")
     out = []
     for y in v:
-        if not isinstance(y, dict) or not isinstance(y.get("id"), str) or not isinstance(y.get("points"), int):
-            raise EngineError("yaku must be a list of {id, points}")
+        if not isinstance(y, dict) or not _name(y.get("id")) or type(y.get("points")) is not int:
+            raise EngineError("yaku must be a list of {id, points}, each id printable text of at most 100 "
+                              "characters")
         out.append(ScoredYaku(y["id"], y["points"]))
     return tuple(out)
 
@@ -648,8 +656,8 @@ def _outcome(r: Any) -> RoundOutcome:
     if not isinstance(r, dict):
         raise EngineError("a round result must be an object")
     reason, deltas, counts = r.get("reason"), r.get("deltas"), r.get("counts", True)
-    if not isinstance(reason, str) or not isinstance(deltas, list) or not all(isinstance(d, int) for d in deltas):
-        raise EngineError("a round result needs 'reason' (string) and 'deltas' (integers)")
+    if not _name(reason) or not isinstance(deltas, list) or not all(type(d) is int for d in deltas):
+        raise EngineError("a round result needs 'reason' (printable text) and 'deltas' (integers)")
     yaku = r.get("yaku", [])
     if not isinstance(yaku, list):
         raise EngineError("a round result's 'yaku' must be a list per side")
@@ -663,9 +671,9 @@ def _outcome(r: Any) -> RoundOutcome:
         try:
             final = Snapshot.from_json(r["final"])
         except (ValueError, TypeError) as e:
-            raise EngineError(f"a round result's 'final' must be a snapshot: {e}") from None
+            raise EngineError(f"a round result's 'final' must be a snapshot: {escaped(str(e))}") from None
     notes = r.get("notes") or {}
-    if not isinstance(notes, dict) or not all(isinstance(k, str) and type(v) is int for k, v in notes.items()):
+    if not isinstance(notes, dict) or not all(_name(k) and type(v) is int for k, v in notes.items()):
         raise EngineError("a round result's 'notes' must be an object of integers (multipliers and the like)")
     return RoundOutcome(reason, tuple(deltas), bool(counts), tuple(_yaku(side) for side in yaku),
                         tuple(sorted(notes.items())), None if cp is None else tuple(cp), final)
@@ -1111,7 +1119,7 @@ def _deal_diff(want: Snapshot, got: Snapshot) -> str:
     for name in sorted(set(wz) | set(gz)):
         if sorted(wz.get(name, ())) != sorted(gz.get(name, ())):
             shown = f"seat {name[5:]}'s hand" if name.startswith("hand.") else {
-                "field": "the table", "stock": "the draw pile"}.get(name, f"zone {name}")
+                "field": "the table", "stock": "the draw pile"}.get(name, f"zone {escaped(name, 40)}")
             parts.append(f"{shown}: engine {sorted(gz.get(name, ()))}, reference {sorted(wz.get(name, ()))}")
     for key in ("to_move", "phase"):
         if getattr(want, key) != getattr(got, key):
