@@ -103,7 +103,8 @@ _RULE_IN_MESSAGE = re.compile(r"\[([A-Z]+(?:-[A-Z]+)*-\d+)\]\s*$")
 
 
 #: The protocol's own rules (``REF-...``): what an engine must do to be refereed at all. A breach
-#: ends refereeing with an :class:`EngineError` carrying one of these ids (never a game rule's).
+#: ends refereeing with an :class:`EngineError` carrying one of these ids (never a game rule's),
+#: except ``REF-DEAL-1``, which names a deal disagreement (a different shuffle).
 PROTOCOL_RULES: Mapping[str, str] = {
     "REF-START-1": "the engine's command starts, and the engine answers hello with hanafuda-referee/1",
     "REF-ALIVE-1": "the engine keeps running, its standard input and output open, until it is asked to quit",
