@@ -78,7 +78,7 @@ import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
 from hanafuda_spec.games import profile_for, spec_for
@@ -635,7 +635,7 @@ class ProcessEngine:
             raise self._failed(str(e), "REF-REPLY-1") from None
 
 
-def _name(v: object) -> bool:
+def _name(v: object) -> TypeGuard[str]:
     """Whether ``v`` is a name an engine may report (a yaku id, a reason, a note): printable text
     of 1 to 100 characters, so that it can be shown as it is."""
     return isinstance(v, str) and 0 < len(v) <= 100 and v.isprintable()
