@@ -217,3 +217,14 @@ def test_names_an_engine_reports_are_printable_text(bad: dict[str, object]) -> N
 
     with pytest.raises(EngineError):
         _outcome(bad)
+
+
+@pytest.mark.parametrize("command", ["'", "''", "/dev/null", "a\nb"], ids=["quote", "empty-word", "not-executable",
+                                                                          "newline"])
+def test_an_engine_command_that_cannot_start_is_one_line(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """REF-START-1: a command line that does not parse or does not start is exit 2, one escaped line."""
+    from hanafuda.cli import main
+
+    assert main(["referee", "koikoi", "-n", "1", "-e", command]) == 2
+    err = capsys.readouterr().err
+    assert "[REF-START-1]" in err and len(err.strip().splitlines()) == 1, err

@@ -279,7 +279,11 @@ class ProcessEngine:
 
     def __init__(self, command: str | Sequence[str], timeout: float | None = None,
                  env: Mapping[str, str] | None = None, *, limits: Limits | None = None) -> None:
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as e:  # an unbalanced quote
+            raise EngineError(f"the engine command {escaped(str(command), 80)!r} is not a command line: {e}",
+                              "REF-START-1") from None
         if not self.argv:
             raise EngineError("empty engine command", "REF-START-1")
         lim = limits if limits is not None else Limits()

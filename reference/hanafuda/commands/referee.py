@@ -145,7 +145,11 @@ def run(args: argparse.Namespace) -> int:
     def reference() -> EngineAdapter:
         return DealingReference()
 
-    with _terminated_as_interrupt(), ProcessEngine(args.engine, limits=limits) as engine:
+    try:
+        supervised = ProcessEngine(args.engine, limits=limits)
+    except EngineError as e:
+        raise UsageError(f"engine unusable: [{e.code}] {e}") from None
+    with _terminated_as_interrupt(), supervised as engine:
         for i in range(args.games):
             try:
                 referee_match(engine, reference, g.spec.key, values, args.seed + i, args.seed + i, report=report,
