@@ -228,3 +228,20 @@ def test_an_engine_command_that_cannot_start_is_one_line(command: str, capsys: p
     assert main(["referee", "koikoi", "-n", "1", "-e", command]) == 2
     err = capsys.readouterr().err
     assert "[REF-START-1]" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_an_engine_that_broke_the_protocol_is_replaced_not_asked_again() -> None:
+    """After a protocol error the engine is not asked again: the next request ends it (and what it
+    started) and starts a fresh one."""
+    from hanafuda.registry import game
+
+    values = game("koikoi").spec.resolve()
+    with ProcessEngine([sys.executable, str(HOSTILE), "blank-legal"], limits=Limits(reply_timeout=30)) as engine:
+        engine.start("koikoi", values, 0)
+        assert engine._p is not None
+        first = engine._p.pid
+        with pytest.raises(EngineError) as e:
+            engine.legal_actions()
+        assert e.value.code == "REF-ACTION-1"
+        engine.start("koikoi", values, 1)
+        assert engine._p is not None and engine._p.pid != first and not _alive(first)

@@ -150,7 +150,8 @@ class EngineError(RuntimeError):
     """The external engine broke the protocol: it died, timed out or answered nonsense.
 
     ``code`` is the protocol rule it broke (:data:`PROTOCOL_RULES`); ``request`` says where
-    ("request 14 ('state')" within the match), when known."""
+    ("request 14 ('state')", counted from the engine's start; ``hanafuda referee`` starts one
+    engine per match), when known."""
 
     def __init__(self, message: str, code: str = "REF-REPLY-1", request: str = "") -> None:
         super().__init__(message)
@@ -298,15 +299,18 @@ class ProcessEngine:
         self._ended: list[RoundOutcome] = []
         self._over = False
         self._match_end = float("inf")
-        self.requests = 0  # requests sent since the last start request (or since the engine started)
+        self.requests = 0  # requests sent since the engine started (hello is the first)
         self._cmd = ""
+        self._broken = False  # the engine broke the protocol: the next request starts a fresh one
         self.name = ""
         self.leftovers = 0  # processes that outlived SIGKILL at the last close (0 in every sane system)
 
     # -- the process -------------------------------------------------------------------------
     def _ensure(self) -> subprocess.Popen[bytes]:
-        if self._p is not None:
+        if self._p is not None and not self._broken:
             return self._p
+        self.close()  # an engine that broke the protocol is not asked again: a fresh one is started
+        self._broken = False
         token = secrets.token_hex(12)
         env = dict(self.env if self.env is not None else os.environ)
         env[_MARK] = token
@@ -342,9 +346,10 @@ class ProcessEngine:
 
     def _failed(self, what: str, code: str) -> EngineError:
         """An EngineError saying what happened and where, with the engine's last stderr lines."""
+        self._broken = True
         self._drain_stderr(0.2)
         tail = self.stderr_tail()
-        where = f"request {self.requests} ({self._cmd!r})" if getattr(self, "_cmd", "") else ""
+        where = f"request {self.requests} ({self._cmd!r})" if self._cmd else ""
         return EngineError(what + (" — the engine's last stderr lines: " + " | ".join(tail) if tail else ""),
                            code, where)
 
@@ -378,6 +383,7 @@ class ProcessEngine:
         self._p = None
         self._cmd = ""
         self._match_end = float("inf")
+        self._broken = False
         if p is None:
             return
         _LIVE.discard(self)
@@ -443,11 +449,10 @@ class ProcessEngine:
         :class:`EngineError` on a protocol failure; an ``ok: false`` reply raises ``ValueError`` when
         the request is ``refusable`` (an action to apply, a deal), else an :class:`EngineError`."""
         cmd = str(msg.get("cmd"))
-        if cmd == "start":
-            self._match_end = time.monotonic() + self.limits.match_timeout
-            self.requests = 0
         p = self._p if cmd == "hello" else self._ensure()
         assert p is not None
+        if cmd == "start":
+            self._match_end = time.monotonic() + self.limits.match_timeout
         self.requests += 1
         self._cmd = cmd
         line = self._exchange(p, json.dumps(msg).encode() + b"\n")
