@@ -18,6 +18,7 @@ from hanafuda.registry import available
 from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
 from hanafuda_spec.games import profile_for
 from hanafuda_spec.invariants import run_random
+from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.referee import EngineError, ProcessEngine, RefereeReport, referee_match, rule_in_error
 
 GAMES = [g.spec.key for g in available()]
@@ -69,7 +70,7 @@ def test_an_action_the_reference_refuses_names_its_exact_rule() -> None:
     assert extra and all(d.exact for d in extra)
     from hanafuda.registry import game
 
-    assert all(game(GAMES[0]).spec.has_rule(d.rule_id) for d in extra)
+    assert all(d.rule_id is not None and game(GAMES[0]).spec.has_rule(d.rule_id) for d in extra)
 
 
 def test_cli_passes_the_example_and_catches_the_broken_copy(capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,7 +120,9 @@ def test_a_wrong_deal_is_a_deal_disagreement() -> None:
     report = referee_match(engine, ReferenceAdapter, GAMES[0], _values(GAMES[0]), 2, 2, piles=0)
     assert [d.kind for d in report.disagreements] == ["deal"]
     d = report.disagreements[0]
-    assert not d.exact and "a different deal" in d.message and "hand" in d.message and d.rule_id in str(d)
+    # a deal from another seed breaks the protocol's shuffle rule, named exactly (no guessed game rule)
+    assert d.exact and d.rule_id == "REF-DEAL-1" and "a different deal" in d.message and "hand" in d.message
+    assert "[REF-DEAL-1]" in str(d) and "?" not in str(d)
 
 
 def test_rule_in_error_reads_the_rule_id() -> None:
@@ -315,3 +318,42 @@ def test_a_different_next_deal_is_a_deal_named_with_its_option() -> None:
     (d,) = report.disagreements
     assert d.kind == "deal" and d.message.startswith("a different deal: dealer: engine")
     assert "with `draw_dealer=pass` the reference agrees" in d.message and d.exact
+
+
+class _PlaysOn(ReferenceAdapter):
+    """An in-process engine that, where a koi-koi decision is due, lets the other seat play on."""
+
+    def snapshot(self) -> Snapshot:
+        s = super().snapshot()
+        return replace(s, phase="play", to_move=1 - (s.to_move or 0)) if s.phase == "call" else s
+
+    def legal_actions(self) -> Sequence[str]:
+        s = super().snapshot()
+        if s.phase == "call":
+            return [f"play {c}" for c in s.zone(f"hand.{1 - (s.to_move or 0)}")]
+        return super().legal_actions()
+
+
+def test_a_position_difference_lists_every_field_and_what_each_side_expects() -> None:
+    """Issue 27: the verdict names the phase each side expects (here a koi-koi decision against a hand
+    play), every differing field (to_move and phase, not only the first), and the exact rule of the
+    reference's refusing step for the engine's next action — never a guessed id."""
+    report = referee_match(_PlaysOn(), ReferenceAdapter, "koikoi", _values("koikoi"), 2, 2, piles=0)
+    (d,) = report.disagreements
+    assert d.kind == "position" and d.exact and d.rule_id is not None
+    from hanafuda.registry import game
+
+    assert game("koikoi").spec.has_rule(d.rule_id) and f"[{d.rule_id}]" in d.message
+    assert "the reference expects a koi-koi decision (koi-koi or shobu) by seat 0, the engine a hand play by seat 1" \
+        in d.message
+    assert "to_move: engine 1, reference 0" in d.message and "phase: engine 'play', reference 'call'" in d.message
+    assert "the reference refuses the engine's 'play " in d.message and "?" not in str(d)
+
+
+def test_no_disagreement_carries_a_guessed_rule() -> None:
+    """A disagreement names a rule only when it is exact (a protocol error names a REF- rule)."""
+    from hanafuda_spec.referee import PROTOCOL_RULES, Disagreement
+
+    d = Disagreement("koikoi", 0, 3, "match-over", None, False, "engine says the match is over")
+    assert str(d) == "koikoi seed 0, action 3: match-over: engine says the match is over"
+    assert all(k.startswith("REF-") and v for k, v in PROTOCOL_RULES.items())
