@@ -397,10 +397,13 @@ def _ids(xs: Sequence[int]) -> str:
 
 def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, lenient: bool = False,
            ruleset: str | None = None, options: Mapping[str, str] | None = None,
-           until_deal: int | None = None, again: bool = False, fast: bool = True) -> RecordReport:
+           until_deal: int | None = None, again: bool = False, fast: bool = True,
+           first_deal_only: bool = False) -> RecordReport:
     """Replay a parsed record through the reference and report every problem (never raises for
     bad record content). ``ruleset``/``options``, when given, replace the record's own rules
-    (``options`` alone are applied over the record's rules); ``until_deal`` stops after that deal.
+    (``options`` alone are applied over the record's rules); ``until_deal`` stops after that deal;
+    ``first_deal_only`` stops at the end of the deal of the first problem, when that problem is about a
+    deal (``identify`` looks no further: the first problem and the others of its deal).
     ``again``: the record is replayed many times (``identify`` replays it under hundreds of rule
     assignments), so the deck orders its seed gives are kept for the next time (:func:`_seeded_order`);
     the report is the same. ``fast`` False replays every entry through the reference loop rather than
@@ -435,7 +438,7 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
             return report
     if rec.scores is not None and len(rec.scores) != seats:
         sink.add("REC-FIELD-1", f"{len(rec.scores)} final scores: one per seat ({seats})", path="$.result.scores")
-    _Replay(g, rules, rec, sink, report, lenient, until_deal, again, fast).run()
+    _Replay(g, rules, rec, sink, report, lenient, until_deal, again, fast, first_deal_only).run()
     report.dropped = sink.dropped
     return report
 
@@ -486,9 +489,10 @@ def _seeded_order(canonical: list[int], rng: SplitMix64) -> tuple[int, ...]:
 class _Replay:
     def __init__(self, g: AnyGame, rules: Any, rec: GameRecord, sink: _Sink, report: RecordReport,
                  lenient: bool = False, until_deal: int | None = None, again: bool = False,
-                 fast: bool = True) -> None:
+                 fast: bool = True, first_deal_only: bool = False) -> None:
         self.g, self.rules, self.rec, self.sink, self.report = g, rules, rec, sink, report
         self.lenient, self.until_deal, self.again, self.fast = lenient, until_deal, again, fast
+        self.first_deal_only = first_deal_only
         deck = g.deck(rules)
         self.cards = deck.cards
         self.by_id = {c.id: c for c in deck.cards}
@@ -568,6 +572,8 @@ class _Replay:
             if abandoned and pos >= n_actions and deal >= len(rec.rounds):
                 self.stop_abandoned(info, deal)  # stopped between deals
                 return
+            if self.first_deal_only and self.sink.problems and self.sink.problems[0].where.deal is not None:
+                return  # the deal of the first problem is over
             deal += 1
             if self.until_deal is not None and deal > self.until_deal:
                 return

@@ -184,7 +184,7 @@ def summarize(rec: GameRecord, number: int, ruleset: str, values: Assignment) ->
     its own rules ignored: its first problem, and its progress: the position of the first problem
     (:func:`_position`), less the problems found at that same place (a claim whose deltas, notes and yaku
     all differ is further from right than one whose deltas alone differ)."""
-    probs = replay(rec, number, ruleset=ruleset, options=dict(values), again=True).problems
+    probs = replay(rec, number, ruleset=ruleset, options=dict(values), again=True, first_deal_only=True).problems
     if not probs:
         return None, 0
     first = probs[0]
