@@ -18,7 +18,7 @@ actions are the engine's own (:class:`~hanafuda.engine.Action`); this module onl
 >>> from hanafuda.engine import Action
 >>> i = enc.encode(Action.parse("play 31 30"))
 >>> i, str(enc.decode(i))
-(915, 'play 31 30')
+(539, 'play 31 30')
 
 **Observations.** A flat vector of ``float32`` values (:meth:`Encoding.observe`), from one seat:
 for every card of the universe, one plane each for the seat's own hand, the table (``field``; Kusuri-gui's
