@@ -35,7 +35,6 @@ def bench_pettingzoo(seconds: float) -> tuple[int, float]:
 
 def bench_openspiel(seconds: float) -> tuple[int, int, float]:
     import pyspiel
-
     from hanafuda import openspiel as ho
 
     game = pyspiel.load_game(ho.short_name("koikoi"))

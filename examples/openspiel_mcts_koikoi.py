@@ -14,10 +14,9 @@ import sys
 
 import numpy as np
 import pyspiel
+from hanafuda import openspiel as ho
 from open_spiel.python.algorithms import mcts
 from open_spiel.python.bots import uniform_random
-
-from hanafuda import openspiel as ho
 
 
 def main(episodes: int = 4, simulations: int = 40) -> None:

@@ -9,9 +9,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (uv sync --extra openspiel)")
 
-from hanafuda import openspiel as ho
-from hanafuda.records import problems_of
-from hanafuda.registry import available
+from hanafuda import openspiel as ho  # noqa: E402  (after the skip: it imports pyspiel)
+from hanafuda.records import problems_of  # noqa: E402
+from hanafuda.registry import available  # noqa: E402
 
 RULESETS = [(g.spec.key, rs.name) for g in available() for rs in g.spec.rulesets]
 #: Options that keep a whole match short, per game.
@@ -38,8 +38,7 @@ def test_random_episode_is_a_valid_record(key: str) -> None:
             state.apply_action(rng.choice(state.legal_actions()))
     doc = state.record()
     assert doc["actions"] and problems_of(doc) == []
-    assert sum(state.returns()) == sum(doc["result"]["scores"]) - sum(  # type: ignore[arg-type]
-        state.p.start_scores)
+    assert sum(state.returns()) == sum(doc["result"]["scores"]) - sum(state.p.start_scores)
 
 
 def test_numeric_options_load_back_from_the_game_string() -> None:

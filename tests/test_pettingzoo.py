@@ -8,13 +8,12 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed (uv sync --extra pettingzoo)")
 
-from pettingzoo.test import api_test, seed_test
-
 from hanafuda import pettingzoo as hp
 from hanafuda.aiview import encoding
 from hanafuda.engine import IllegalActionError
 from hanafuda.records import problems_of
 from hanafuda.registry import available
+from pettingzoo.test import api_test, seed_test
 
 RULESETS = [(g.spec.key, rs.name) for g in available() for rs in g.spec.rulesets]
 #: Options that keep a whole match short, per game.

@@ -300,7 +300,8 @@ def _snapshot(g: _Config, state: Any, info: MatchInfo) -> Snapshot:
         over = info.over or (g.rounds > 0 and info.rounds_played >= g.rounds)
         return Snapshot(g.game.spec.key, (), None, "over" if over else "deal", info.dealer,
                         info.rounds_played + (0 if over else 1), info.scores)
-    return g.game.snapshot(state, info)
+    snap: Snapshot = g.game.snapshot(state, info)
+    return snap
 
 
 class _Observer:
@@ -328,10 +329,10 @@ _TYPES = {key: _game_type(key) for key in GAME_NAMES}
 
 def _game_class(key: str) -> type[HanafudaGame]:
     """The registered class of a game: :class:`HanafudaGame` with the game's key."""
-    def __init__(self: HanafudaGame, params: Mapping[str, Any] | None = None) -> None:
+    def init(self: HanafudaGame, params: Mapping[str, Any] | None = None) -> None:
         HanafudaGame.__init__(self, key, params)
     name = "Hanafuda" + key.capitalize() + "Game"
-    return type(name, (HanafudaGame,), {"__init__": __init__, "__doc__": f"{key} as an OpenSpiel game."})
+    return type(name, (HanafudaGame,), {"__init__": init, "__doc__": f"{key} as an OpenSpiel game."})
 
 
 for _key in GAME_NAMES:

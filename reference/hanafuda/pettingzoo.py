@@ -41,10 +41,10 @@ Observation = dict[str, npt.NDArray[Any]]
 Opponent = Callable[[Observation], int]
 
 
-class HanafudaEnv(AECEnv[str, Observation, int]):
+class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
     """A match of one game as an AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "hanafuda_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi"], "name": "hanafuda_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(self, game_name: str, ruleset: str | None = None, options: Mapping[str, str] | None = None,
                  render_mode: str | None = None, max_cycles: int | None = None, rounds: int | None = None,
@@ -215,7 +215,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, int]):
     (a function of their observation; default: uniformly random legal play). The reward of a step is
     the change of the learner's score from its action to its next turn."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012
 
     def __init__(self, game: str, ruleset: str | None = None, options: Mapping[str, str] | None = None,
                  seat: int = 0, opponent: Opponent | None = None, **kwargs: Any) -> None:
@@ -257,6 +257,6 @@ class SingleAgentEnv(gymnasium.Env[Observation, int]):
         e._cumulative_rewards[self.agent] = 0.0
         return e.observe(self.agent), float(reward), terminated, truncated, {}
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The position as text."""
         return "\n".join(f"{n}: {' '.join(map(str, c))}" for n, c in self.aec._snapshot().zones)
