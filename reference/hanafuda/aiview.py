@@ -147,61 +147,70 @@ class Encoding:
         return sorted(map(self.encode, legal))
 
     # -- observations -------------------------------------------------------------------------
-    @property
+    @functools.cached_property
     def planes(self) -> tuple[str, ...]:
         """The card planes of the observation, in order."""
         return ("hand", "table", "drawn", *(f"captured.{s}" for s in range(self.seats)), "out")
 
-    @property
+    @functools.cached_property
     def observation_size(self) -> int:
         return len(self.cards) * len(self.planes) + 5 * self.seats + 2 + len(PHASES) + 1
 
-    def observe(self, snap: Snapshot, seat: int, info: MatchInfo | None = None) -> list[float]:
-        """The observation of position ``snap`` from ``seat`` (see the module docstring): only what that
-        seat sees (its own hand, the cards face up, the sizes of the other hands and of the stock)."""
-        u, s = len(self.cards), self.seats
-        out = [0.0] * self.observation_size
-        index = self.index
+    def features(self, snap: Snapshot, seat: int) -> tuple[list[int], list[int], list[float]]:
+        """The observation of position ``snap`` from ``seat`` as the positions holding 1, and the other
+        positions with their values (all others hold 0): see :meth:`observe`."""
+        index, u, s = self.index, len(self.cards), self.seats
+        ones: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        sizes = u * len(self.planes)
         hand = f"hand.{seat}"
         stock = 0
         for name, cards in snap.zones:
             if name == hand:
-                p = 0
+                base = 0
+                at.append(sizes + seat)
+                values.append(float(len(cards)))
             elif name in _TABLE:
-                p = 1
+                base = u
             elif name == "drawn":
-                p = 2
+                base = 2 * u
             elif name.startswith("captured."):
-                p = 3 + int(name[9:])
+                base = (3 + int(name[9:])) * u
             elif name.startswith("out.") and name not in _HIDDEN:
-                p = 3 + s
+                base = (3 + s) * u
             else:
                 if name.startswith("hand."):
-                    out[u * len(self.planes) + int(name[5:])] = float(len(cards))
+                    at.append(sizes + int(name[5:]))
+                    values.append(float(len(cards)))
                 elif name == "stock":
                     stock = len(cards)
                 continue
-            base = p * u
-            for c in cards:
-                out[base + index[c]] = 1.0
-            if name == hand:
-                out[u * len(self.planes) + seat] = float(len(cards))
-        k = u * len(self.planes) + s
-        for i, v in enumerate(snap.scores):
-            out[k + i] = float(v)
+            ones.extend([base + index[c] for c in cards])
+        k = sizes + s
+        at.extend(range(k, k + len(snap.scores)))
+        values.extend(map(float, snap.scores))
         k += s
-        out[k + seat] = 1.0
-        k += s
-        out[k + snap.dealer] = 1.0
-        k += s
+        ones.append(k + seat)
+        ones.append(k + s + snap.dealer)
         if snap.to_move is not None:
-            out[k + snap.to_move] = 1.0
-        k += s
-        out[k] = float(stock)
-        out[k + 1] = float(snap.round)
-        k += 2
+            ones.append(k + 2 * s + snap.to_move)
+        k += 3 * s
+        at += [k, k + 1]
+        values += [float(stock), float(snap.round)]
         phase = snap.phase
-        out[k + (PHASES.index(phase) if phase in PHASES else len(PHASES))] = 1.0
+        ones.append(k + 2 + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
+        return ones, at, values
+
+    def observe(self, snap: Snapshot, seat: int, info: MatchInfo | None = None) -> list[float]:
+        """The observation of position ``snap`` from ``seat`` (see the module docstring): only what that
+        seat sees (its own hand, the cards face up, the sizes of the other hands and of the stock)."""
+        out = [0.0] * self.observation_size
+        ones, at, values = self.features(snap, seat)
+        for i in ones:
+            out[i] = 1.0
+        for i, v in zip(at, values, strict=True):
+            out[i] = v
         return out
 
     def observation_string(self, snap: Snapshot, seat: int) -> str:

@@ -104,6 +104,8 @@ class _Config:
         cards = hgame.deck(rules).cards
         self.deck = tuple(c.id for c in cards)
         self.by_id = {c.id: c for c in cards}
+        #: the chance outcomes of a deal: the deck's cards by their position in the encoding, sorted
+        self.outcomes = tuple(sorted(enc.index[c] for c in self.deck))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
         return self
@@ -130,6 +132,7 @@ class _Progress:
         self.start_scores = info.scores
         self.round: Any = None
         self.dealing: list[int] = []
+        self.dealt: set[int] = set()  # the chance outcomes of the cards in `dealing`
         self.orders: list[list[int]] = []
         self.actions: list[Action] = []
         self.counts: list[int] = []
@@ -139,7 +142,7 @@ class _Progress:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Progress:
         new = _Progress.__new__(_Progress)
         for k, v in self.__dict__.items():
-            new.__dict__[k] = v[:] if isinstance(v, list) else v
+            new.__dict__[k] = v.copy() if isinstance(v, list | set) else v
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -220,11 +223,10 @@ class HanafudaState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next card of the deck: any card not dealt yet, equally likely."""
-        dealt = set(self.p.dealing)
-        left = [c for c in self.hgame.deck if c not in dealt]
-        index = self.hgame.encoding.index
+        dealt = self.p.dealt
+        left = [i for i in self.hgame.outcomes if i not in dealt]
         p = 1.0 / len(left)
-        return sorted((index[c], p) for c in left)
+        return [(i, p) for i in left]
 
     def _apply_action(self, number: int) -> None:
         """Deal a card (a chance node) or play an action; settle rounds that end."""
@@ -270,14 +272,16 @@ def _step(g: _Config, p: _Progress, number: int) -> None:
     p.steps.append(number)
     if p.round is None:
         card = g.encoding.cards[number]
-        if card not in g.by_id or card in p.dealing:
+        if card not in g.by_id or number in p.dealt:
             raise ValueError(f"card {card} cannot be dealt now")
         p.dealing.append(card)
+        p.dealt.add(number)
         if len(p.dealing) < len(g.deck):
             return
         order = p.dealing
         p.orders.append(order)
         p.dealing = []
+        p.dealt = set()
         info = p.info
         setup = RoundSetup(info.rounds_played + 1, info.dealer, g.game.seats_in_play(g.rules, info), info.scores)
         p.round = g.game.start_round(g.rules, [g.by_id[c] for c in order], setup)

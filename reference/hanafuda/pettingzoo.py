@@ -128,12 +128,16 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees, and its legal actions (none unless it is to move)."""
         seat = self.possible_agents.index(agent)
-        obs = np.asarray(self.encoding.observe(self._snapshot(), seat), dtype=np.float32)
-        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+        enc = self.encoding
+        obs = np.zeros(enc.observation_size, dtype=np.float32)
+        ones, at, values = enc.features(self._snapshot(), seat)
+        obs[ones] = 1.0
+        obs[at] = values
+        mask = np.zeros(enc.num_actions, dtype=np.int8)
         m = self.match
         done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
         if not done and not m.over and self.game.to_move(m.state) == seat:
-            mask[self.encoding.mask(m.legal_actions())] = 1
+            mask[list(map(enc.encode, m.legal_actions()))] = 1
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
