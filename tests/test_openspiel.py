@@ -56,3 +56,16 @@ def test_information_state_strings_differ_by_seat() -> None:
         state.apply_action(rng.choice(state.chance_outcomes())[0])
     assert state.information_state_string(0) != state.information_state_string(1)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+
+
+def test_mcts_example_plays_koikoi(capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "examples" / "openspiel_mcts_koikoi.py"
+    spec = importlib.util.spec_from_file_location("openspiel_mcts_koikoi", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(1, 5)
+    assert "total over 1 episodes" in capsys.readouterr().out
