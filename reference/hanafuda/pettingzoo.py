@@ -89,7 +89,7 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new match. The match seed is drawn from a generator seeded with ``seed`` (so the same
-        ``seed`` gives the same match); it is kept in :attr:`seed`, for the record."""
+        ``seed`` gives the same match); it is kept in ``seed``, for the record."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.seed = int(self._rng.integers(0, 2**63))
