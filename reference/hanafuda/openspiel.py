@@ -50,6 +50,7 @@ ROUNDS = "episode_rounds"
 #: travels in a game string: OpenSpiel reads a bare number there as an integer).
 OPTIONS = "options"
 _NONE = "none"
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 #: Loose bounds on a match's returns and length (OpenSpiel needs them; no proof behind them).
 _UTILITY_BOUND = 1_000_000.0
 _MAX_LENGTH = 100_000
@@ -138,6 +139,7 @@ class _Progress:
         self.counts: list[int] = []
         self.in_deal = 0
         self.positions: list[tuple[Any, MatchInfo]] = []  # after every step, for the info-state strings
+        self.player = _CHANCE  # who acts next (pyspiel's player ids)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Progress:
         new = _Progress.__new__(_Progress)
@@ -207,17 +209,11 @@ class HanafudaState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The seat to move, ``CHANCE`` while dealing, ``TERMINAL`` at the end."""
-        if self._over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.p.round is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        seat = self.hgame.game.to_move(self.p.round)
-        assert seat is not None
-        return int(seat)
+        return self.p.player
 
     def _legal_actions(self, player: int) -> list[int]:
         """The numbers of the legal actions of ``player`` (sorted)."""
-        if self.p.round is None or self._over() or self.hgame.game.to_move(self.p.round) != player:
+        if self.p.player != player or player < 0:
             return []
         return self.hgame.encoding.mask(self.hgame.game.legal(self.p.round))
 
@@ -230,7 +226,7 @@ class HanafudaState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, number: int) -> None:
         """Deal a card (a chance node) or play an action; settle rounds that end."""
-        if self._over():
+        if self.p.player == _TERMINAL:
             raise ValueError("the match is over: no action is legal")
         _step(self.hgame, self.p, number)
 
@@ -297,6 +293,14 @@ def _step(g: _Config, p: _Progress, number: int) -> None:
         p.in_deal = 0
         p.round = None
     p.positions.append((p.round, p.info))
+    if p.info.over or (g.rounds > 0 and p.info.rounds_played >= g.rounds):
+        p.player = _TERMINAL
+    elif p.round is None:
+        p.player = _CHANCE
+    else:
+        seat = g.game.to_move(p.round)
+        assert seat is not None  # (a round not over has a seat to move)
+        p.player = int(seat)
 
 
 def _snapshot(g: _Config, state: Any, info: MatchInfo) -> Snapshot:
