@@ -7,12 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from hanafuda_spec.catalogue import OptionError
-from hanafuda_spec.shuffle import SplitMix64
-
 from hanafuda.aiview import encoding
 from hanafuda.engine import Action, Match, play_match
 from hanafuda.registry import available
+from hanafuda_spec.catalogue import OptionError
+from hanafuda_spec.shuffle import SplitMix64
 
 CASES = [(g.spec.key, o.key, v) for g in available() for o in g.spec.options for v in o.choices]
 
