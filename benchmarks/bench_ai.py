@@ -16,7 +16,7 @@ def bench_pettingzoo(seconds: float) -> tuple[int, float]:
     from hanafuda import pettingzoo as hp
 
     e = hp.env("koikoi")
-    rng = np.random.default_rng(1)
+    rng = random.Random(1)
     steps, seed = 0, 0
     start = time.process_time()
     while time.process_time() - start < seconds:
@@ -28,7 +28,7 @@ def bench_pettingzoo(seconds: float) -> tuple[int, float]:
                 e.step(None)
                 continue
             legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.integers(len(legal))]))
+            e.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
     return steps, time.process_time() - start
 
