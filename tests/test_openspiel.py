@@ -69,3 +69,18 @@ def test_mcts_example_plays_koikoi(capsys: pytest.CaptureFixture[str]) -> None:
     spec.loader.exec_module(module)
     module.main(1, 5)
     assert "total over 1 episodes" in capsys.readouterr().out
+
+
+def test_illegal_action_leaves_the_state_unchanged() -> None:
+    from hanafuda.engine import IllegalActionError
+
+    game = pyspiel.load_game(ho.short_name("koikoi"), {ho.ROUNDS: 1})
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    before = str(state)
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(IllegalActionError):
+        state.apply_action(illegal)
+    assert str(state) == before and len(state.p.steps) == 48

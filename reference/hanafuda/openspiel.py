@@ -237,7 +237,7 @@ class HanafudaState(pyspiel.State):  # type: ignore[misc]
         return str(self.hgame.encoding.decode(number))
 
     def is_terminal(self) -> bool:
-        """Whether the match (or its first ``rounds`` rounds) is over."""
+        """Whether the match (or its first ``episode_rounds`` rounds) is over."""
         return self._over()
 
     def returns(self) -> list[float]:
@@ -253,6 +253,8 @@ class HanafudaState(pyspiel.State):  # type: ignore[misc]
     def record(self) -> dict[str, JsonValue]:
         """The ``hanafuda-record/1`` record of the finished match (every deck order listed)."""
         g = self.hgame
+        if not self.p.info.over:
+            raise ValueError("the match is not over (a record is of a whole match)")
         return episode_record(g.game, g.ruleset, g.options, self.p.info, self.p.orders, self.p.actions, self.p.counts)
 
     def __str__(self) -> str:
@@ -265,13 +267,13 @@ class HanafudaState(pyspiel.State):  # type: ignore[misc]
 
 def _step(g: _Config, p: _Progress, number: int) -> None:
     """Deal a card (while dealing) or play action ``number``; settle the round if it ends."""
-    p.steps.append(number)
     if p.round is None:
         card = g.encoding.cards[number]
         if card not in g.by_id or number in p.dealt:
             raise ValueError(f"card {card} cannot be dealt now")
         p.dealing.append(card)
         p.dealt.add(number)
+        p.steps.append(number)
         if len(p.dealing) < len(g.deck):
             return
         order = p.dealing
@@ -283,7 +285,8 @@ def _step(g: _Config, p: _Progress, number: int) -> None:
         p.round = g.game.start_round(g.rules, [g.by_id[c] for c in order], setup)
     else:
         a = g.encoding.decode(number)
-        p.round = g.game.apply(p.round, a)
+        p.round = g.game.apply(p.round, a)  # (raises IllegalActionError, the match unchanged)
+        p.steps.append(number)
         p.actions.append(a)
         p.in_deal += 1
     if g.game.is_terminal(p.round):
