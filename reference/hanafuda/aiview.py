@@ -1,0 +1,280 @@
+"""The encodings shared by the game-AI views (:mod:`hanafuda.pettingzoo`, :mod:`hanafuda.openspiel`):
+a fixed action space per game, a fixed-size observation of a position from one seat, and the record of
+a played episode. No rule lives here: positions come from :meth:`~hanafuda.engine.Game.snapshot` and
+actions are the engine's own (:class:`~hanafuda.engine.Action`); this module only numbers them.
+
+**Actions.** A game's action space is fixed (:attr:`Encoding.num_actions`), whatever its options:
+
+* first the actions without cards, in the order of :data:`NO_CARD` (Koi-Koi's ``koikoi``, ``stop``,
+  ``draw``; Kekoro's ``declare instant-victory``, ``continue``);
+* then, for each one-card kind of :data:`ONE_CARD`, one action per card of the game's card universe
+  (:attr:`Encoding.cards`, sorted by id): ``play c``, ``take c``, ``discard c``;
+* then, for each two-card kind of :data:`TWO_CARDS`, one action per ordered pair of cards
+  (``U·U`` of them, most never legal): ``play c t`` (card ``c`` captures ``t``), Kujuroku's ``collect a b``.
+
+>>> enc = encoding("koikoi")
+>>> len(enc.cards), enc.num_actions
+(48, 2403)
+>>> from hanafuda.engine import Action
+>>> i = enc.encode(Action.parse("play 31 30"))
+>>> i, str(enc.decode(i))
+(539, 'play 31 30')
+
+**Observations.** A flat vector of ``float32`` values (:meth:`Encoding.observe`), from one seat:
+for every card of the universe, one plane each for the seat's own hand, the table (``field``; Kusuri-gui's
+``pile``), the drawn card waiting for its target, each side's capture pile (``captured.0`` …, sides in
+absolute order) and the cards put out of play face up (``out.*`` but ``out.facedown``); then, per seat,
+the number of cards in hand, the scores (or chips), the observer's seat, the dealer and the seat to move
+as one-hot vectors; the cards left in the stock, the round number; and the phase as a one-hot vector over
+:data:`PHASES` (with a last slot for a phase not listed).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hanafuda_spec.catalogue import OptionError
+from hanafuda_spec.neutral import JsonValue, Snapshot
+from hanafuda_spec.records import FORMAT
+
+from hanafuda.engine import Action, MatchInfo, action
+from hanafuda.registry import game
+
+__all__ = [
+    "NO_CARD",
+    "ONE_CARD",
+    "PHASES",
+    "TWO_CARDS",
+    "Encoding",
+    "encoding",
+    "episode_record",
+]
+
+#: The actions without cards of each game (kind, label), in action-number order.
+NO_CARD: Mapping[str, tuple[tuple[str, str], ...]] = {
+    "koikoi": (("koikoi", ""), ("stop", ""), ("draw", "")),
+    "kusurigui": (),
+    "kujuroku": (),
+    "musashino": (),
+    "kekoro": (("declare", "instant-victory"), ("continue", "")),
+}
+#: The one-card action kinds of each game.
+ONE_CARD: Mapping[str, tuple[str, ...]] = {
+    "koikoi": ("play", "take"),
+    "kusurigui": ("play", "discard"),
+    "kujuroku": ("play", "take"),
+    "musashino": ("play", "take"),
+    "kekoro": ("play", "take"),
+}
+#: The two-card action kinds of each game.
+TWO_CARDS: Mapping[str, tuple[str, ...]] = {
+    "koikoi": ("play",),
+    "kusurigui": (),
+    "kujuroku": ("play", "collect"),
+    "musashino": ("play",),
+    "kekoro": ("play",),
+}
+#: The phases of the neutral form (:attr:`~hanafuda_spec.neutral.Snapshot.phase`) given a slot of
+#: their own in the observation; any other phase shares the last slot.
+PHASES = ("play", "take", "call", "draw", "over")
+
+_TABLE = ("field", "pile")
+_HIDDEN = ("out.facedown",)
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """The action numbers and the observation layout of one game (see the module docstring)."""
+
+    key: str
+    cards: tuple[int, ...]
+    seats: int
+    no_card: tuple[tuple[str, str], ...]
+    one_card: tuple[str, ...]
+    two_cards: tuple[str, ...]
+
+    @functools.cached_property
+    def index(self) -> Mapping[int, int]:
+        """Card id -> its position in :attr:`cards`."""
+        return {c: i for i, c in enumerate(self.cards)}
+
+    @property
+    def num_actions(self) -> int:
+        u = len(self.cards)
+        return len(self.no_card) + u * len(self.one_card) + u * u * len(self.two_cards)
+
+    @functools.cached_property
+    def _numbers(self) -> dict[Action, int]:
+        out: dict[Action, int] = {}
+        for i, (kind, label) in enumerate(self.no_card):
+            out[action(kind, (), label)] = i
+        base, u = len(self.no_card), len(self.cards)
+        for k, kind in enumerate(self.one_card):
+            for i, c in enumerate(self.cards):
+                out[action(kind, (c,))] = base + k * u + i
+        base += u * len(self.one_card)
+        for k, kind in enumerate(self.two_cards):
+            for i, c in enumerate(self.cards):
+                for j, t in enumerate(self.cards):
+                    out[action(kind, (c, t))] = base + k * u * u + i * u + j
+        return out
+
+    @functools.cached_property
+    def _actions(self) -> tuple[Action, ...]:
+        acts = [Action("")] * self.num_actions
+        for a, i in self._numbers.items():
+            acts[i] = a
+        return tuple(acts)
+
+    def encode(self, a: Action) -> int:
+        """The number of ``a``; ``ValueError`` for an action this game's space does not hold."""
+        found = self._numbers.get(a)
+        if found is None:
+            raise ValueError(f"{self.key}: the action {str(a)!r} has no number in the action space")
+        return found
+
+    def decode(self, number: int) -> Action:
+        """The action numbered ``number``; ``ValueError`` outside the space."""
+        if not 0 <= number < self.num_actions:
+            raise ValueError(f"{self.key}: action number {number} is outside 0..{self.num_actions - 1}")
+        return self._actions[number]
+
+    def mask(self, legal: Sequence[Action]) -> list[int]:
+        """The numbers of the legal actions (sorted)."""
+        return sorted(map(self.encode, legal))
+
+    # -- observations -------------------------------------------------------------------------
+    @functools.cached_property
+    def planes(self) -> tuple[str, ...]:
+        """The card planes of the observation, in order."""
+        return ("hand", "table", "drawn", *(f"captured.{s}" for s in range(self.seats)), "out")
+
+    @functools.cached_property
+    def observation_size(self) -> int:
+        return len(self.cards) * len(self.planes) + 5 * self.seats + 2 + len(PHASES) + 1
+
+    def features(self, snap: Snapshot, seat: int) -> tuple[list[int], list[int], list[float]]:
+        """The observation of position ``snap`` from ``seat`` as the positions holding 1, and the other
+        positions with their values (all others hold 0): see :meth:`observe`."""
+        index, u, s = self.index, len(self.cards), self.seats
+        ones: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        sizes = u * len(self.planes)
+        hand = f"hand.{seat}"
+        stock = 0
+        for name, cards in snap.zones:
+            if name == hand:
+                base = 0
+                at.append(sizes + seat)
+                values.append(float(len(cards)))
+            elif name in _TABLE:
+                base = u
+            elif name == "drawn":
+                base = 2 * u
+            elif name.startswith("captured."):
+                base = (3 + int(name[9:])) * u
+            elif name.startswith("out.") and name not in _HIDDEN:
+                base = (3 + s) * u
+            else:
+                if name.startswith("hand."):
+                    at.append(sizes + int(name[5:]))
+                    values.append(float(len(cards)))
+                elif name == "stock":
+                    stock = len(cards)
+                continue
+            ones.extend([base + index[c] for c in cards])
+        k = sizes + s
+        at.extend(range(k, k + len(snap.scores)))
+        values.extend(map(float, snap.scores))
+        k += s
+        ones.append(k + seat)
+        ones.append(k + s + snap.dealer)
+        if snap.to_move is not None:
+            ones.append(k + 2 * s + snap.to_move)
+        k += 3 * s
+        at += [k, k + 1]
+        values += [float(stock), float(snap.round)]
+        phase = snap.phase
+        ones.append(k + 2 + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
+        return ones, at, values
+
+    def observe(self, snap: Snapshot, seat: int, info: MatchInfo | None = None) -> list[float]:
+        """The observation of position ``snap`` from ``seat`` (see the module docstring): only what that
+        seat sees (its own hand, the cards face up, the sizes of the other hands and of the stock)."""
+        out = [0.0] * self.observation_size
+        ones, at, values = self.features(snap, seat)
+        for i in ones:
+            out[i] = 1.0
+        for i, v in zip(at, values, strict=True):
+            out[i] = v
+        return out
+
+    def observation_string(self, snap: Snapshot, seat: int) -> str:
+        """The observation of ``snap`` from ``seat`` as text: the same facts as :meth:`observe`."""
+        parts = [f"seat {seat}", f"round {snap.round}", f"dealer {snap.dealer}", f"to_move {snap.to_move}",
+                 f"phase {snap.phase}", "scores " + ",".join(map(str, snap.scores))]
+        for name, cards in snap.zones:
+            if name == f"hand.{seat}" or name in _TABLE or name == "drawn" or name.startswith("captured.") or (
+                    name.startswith("out.") and name not in _HIDDEN):
+                parts.append(f"{name} " + ",".join(map(str, cards)))
+            elif name.startswith("hand.") or name == "stock" or name in _HIDDEN:
+                parts.append(f"{name} #{len(cards)}")
+        return " | ".join(parts)
+
+
+@functools.cache
+def encoding(key: str) -> Encoding:
+    """The encoding of a game (by key or alias). The card universe is every card of the decks the game's
+    named rulesets and single option changes play with; the seats, the most any of them seats."""
+    g = game(key)
+    spec = g.spec
+    cards: set[int] = set()
+    seats = 0
+    tried: list[dict[str, str]] = [{}]
+    for opt in spec.options:
+        tried += [{opt.key: v} for v in opt.choices]
+    for rs in spec.rulesets:
+        for opts in tried:
+            try:
+                rules = g.rules(rs.name, opts)
+            except (OptionError, ValueError):
+                continue
+            cards.update(c.id for c in g.deck(rules).cards)
+            seats = max(seats, g.seats(rules))
+    k = spec.key
+    return Encoding(k, tuple(sorted(cards)), seats, NO_CARD[k], ONE_CARD[k], TWO_CARDS[k])
+
+
+def episode_record(g: Any, ruleset: str | None, options: Mapping[str, str], info: MatchInfo,
+                   orders: Sequence[Sequence[int]], actions: Sequence[Action], counts: Sequence[int],
+                   seed: int | None = None, first_dealer: int = 0) -> dict[str, JsonValue]:
+    """The ``hanafuda-record/1`` record of a finished episode (see :mod:`hanafuda_spec.records`): the
+    deck order of every deal (``orders``), every action, the number of actions of each deal and the
+    finished match's info. With ``seed`` the orders are the documented shuffle's of that seed."""
+    values = g.spec.resolve(ruleset, options)
+    rounds: list[JsonValue] = []
+    for k, r in enumerate(info.history):
+        entry: dict[str, JsonValue] = {"deal": k + 1, "actions": counts[k]}
+        entry.update(r.to_json())  # type: ignore[arg-type]
+        rounds.append(entry)
+    doc: dict[str, JsonValue] = {
+        "format": FORMAT,
+        "game": g.spec.key,
+        "rules": {"ruleset": ruleset or g.spec.default_ruleset, "options": dict(values)},
+    }
+    if seed is not None:
+        doc["seed"] = seed
+    doc.update({
+        "first_dealer": first_dealer,
+        "players": [f"seat {i}" for i in range(g.seats(g.rules(ruleset, options)))],
+        "deck": list(orders[0]),
+        "deals": [list(o) for o in orders[1:]],
+        "actions": [str(a) for a in actions],
+        "result": {"rounds": rounds, "scores": list(info.scores), "winners": list(info.winners),
+                   "end_reason": info.end_reason},
+    })
+    return doc

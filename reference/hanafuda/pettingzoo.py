@@ -1,0 +1,266 @@
+"""The five games as PettingZoo AEC environments, and a Gymnasium single-agent view (extra
+``hanafuda[pettingzoo]``).
+
+:func:`env` follows PettingZoo's ``env()`` convention. One episode is one whole match at the ruleset's
+length (``rounds`` may shorten it); agents are ``player_0`` … (seat order). Every step goes through
+:meth:`hanafuda.engine.Match.apply`: an action number outside the legal ones raises the engine's
+:class:`~hanafuda.engine.IllegalActionError` (nothing is silently replaced). Observations are dicts
+``{"observation": float32 vector, "action_mask": int8 vector}`` laid out by :mod:`hanafuda.aiview`; the
+reward of a step is the change of each seat's score (or chips) it caused, so that an agent's
+rewards add up to the match's settlement. ``max_cycles`` truncates the episode once an agent has
+acted that many times.
+
+>>> e = env("koikoi", options={"length": "1"})
+>>> e.reset(seed=3)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs["action_mask"].sum() > 0, terminated
+(np.True_, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from hanafuda_spec.neutral import JsonValue, Snapshot
+from hanafuda_spec.shuffle import SplitMix64, shuffled
+from pettingzoo import AECEnv
+
+from hanafuda.aiview import Encoding, encoding, episode_record
+from hanafuda.engine import Action, Match
+from hanafuda.registry import game
+
+__all__ = ["HanafudaEnv", "SingleAgentEnv", "env"]
+
+Observation = dict[str, npt.NDArray[Any]]
+#: A scripted opponent: the action number to play, given its observation dict.
+Opponent = Callable[[Observation], int]
+
+
+class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
+    """A match of one game as an AEC environment (see the module docstring)."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "hanafuda_v0", "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(self, game_name: str, ruleset: str | None = None, options: Mapping[str, str] | None = None,
+                 render_mode: str | None = None, max_cycles: int | None = None, rounds: int | None = None,
+                 first_dealer: int = 0) -> None:
+        """The environment of ``game_name`` under ``ruleset`` and ``options`` (raises the catalogue's
+        ``OptionError`` for an unknown option or value)."""
+        super().__init__()
+        self.game = game(game_name)
+        self.ruleset = ruleset
+        self.options = dict(options or {})
+        self.rules = self.game.rules(ruleset, self.options)
+        self.encoding: Encoding = encoding(self.game.spec.key)
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.rounds = rounds
+        self.first_dealer = first_dealer
+        self.metadata = {**self.metadata, "name": f"hanafuda_{self.game.spec.key}_v0"}
+        seats = self.game.seats(self.rules)
+        self.possible_agents = [f"player_{i}" for i in range(seats)]
+        n, size = self.encoding.num_actions, self.encoding.observation_size
+        obs = spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                           "action_mask": spaces.Box(0, 1, (n,), np.int8)})
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self._match: Match[Any, Any] | None = None
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The observation space (the same for every agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The action space: ``Discrete(Encoding.num_actions)``."""
+        return self.action_spaces[agent]
+
+    @property
+    def match(self) -> Match[Any, Any]:
+        """The match being played (after :meth:`reset`)."""
+        if self._match is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._match
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new match. The match seed is drawn from a generator seeded with ``seed`` (so the same
+        ``seed`` gives the same match); it is kept in ``seed``, for the record."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.seed = int(self._rng.integers(0, 2**63))
+        self._match = Match.start(self.game, self.rules, self.seed, self.first_dealer)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._turns = dict.fromkeys(self.agents, 0)
+        self.actions: list[Action] = []
+        self.counts: list[int] = [0] * len(self._match.info.history)
+        self._in_deal = 0
+        self._snap: tuple[Match[Any, Any], Snapshot] | None = None
+        self._end_if_done()
+        self.agent_selection = self._selected()
+
+    def _selected(self) -> str:
+        seat = self.game.to_move(self.match.state)
+        return self.agents[0] if seat is None or self.match.over else self.possible_agents[seat]
+
+    def _end_if_done(self) -> None:
+        m = self.match
+        if m.over or (self.rounds is not None and m.info.rounds_played >= self.rounds):
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_cycles is not None and max(self._turns.values()) >= self.max_cycles:
+            self.truncations = dict.fromkeys(self.agents, True)
+
+    def _snapshot(self) -> Snapshot:
+        m = self.match
+        if self._snap is None or self._snap[0] is not m:
+            self._snap = (m, m.snapshot())
+        return self._snap[1]
+
+    def observe(self, agent: str) -> Observation:
+        """What ``agent`` sees, and its legal actions (none unless it is to move)."""
+        seat = self.possible_agents.index(agent)
+        enc = self.encoding
+        obs = np.zeros(enc.observation_size, dtype=np.float32)
+        ones, at, values = enc.features(self._snapshot(), seat)
+        obs[ones] = 1.0
+        obs[at] = values
+        mask = np.zeros(enc.num_actions, dtype=np.int8)
+        m = self.match
+        done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        if not done and not m.over and self.game.to_move(m.state) == seat:
+            mask[list(map(enc.encode, m.legal_actions()))] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play action number ``action`` for the agent to move (``None`` once it is done)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is not an action")
+        m = self.match
+        a = self.encoding.decode(int(action))
+        before = m.info.scores
+        deals = len(m.info.history)
+        after = m.apply(a)
+        self._match = after
+        self.actions.append(a)
+        self._in_deal += 1
+        ended = len(after.info.history) - deals
+        if ended:
+            self.counts.append(self._in_deal)
+            self.counts.extend([0] * (ended - 1))
+            self._in_deal = 0
+        self._cumulative_rewards[agent] = 0.0
+        for i, name in enumerate(self.agents):
+            self.rewards[name] = float(after.info.scores[i] - before[i])
+        self._turns[agent] += 1
+        self._end_if_done()
+        self._accumulate_rewards()
+        self.agent_selection = self._selected()
+        if self.render_mode == "human":
+            self.render()
+
+    def record(self) -> dict[str, JsonValue]:
+        """The ``hanafuda-record/1`` record of the finished match (``hanafuda validate`` accepts it)."""
+        m = self.match
+        if not m.over:
+            raise ValueError("the match is not over")
+        rng = SplitMix64(self.seed)
+        cards = self.game.deck(self.rules).cards
+        orders = [[c.id for c in shuffled(cards, rng)] for _ in m.info.history]
+        return episode_record(self.game, self.ruleset, self.options, m.info, orders, self.actions, self.counts,
+                              seed=self.seed, first_dealer=self.first_dealer)
+
+    def render(self) -> str | None:
+        """The position as text (``ansi``: returned; ``human``: printed)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = "\n".join(f"{name}: {' '.join(map(str, cards))}" for name, cards in self._snapshot().zones)
+        text = f"to move: {self.agent_selection}\n{text}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(game: str, ruleset: str | None = None, options: Mapping[str, str] | None = None,
+        render_mode: str | None = None, **kwargs: Any) -> HanafudaEnv:
+    """The AEC environment of ``game`` (a key or alias). ``kwargs``: ``max_cycles``, ``rounds``,
+    ``first_dealer`` (see :class:`HanafudaEnv`)."""
+    return HanafudaEnv(game, ruleset, options, render_mode, **kwargs)
+
+
+def random_opponent(seed: int | None = None) -> Opponent:
+    """An opponent playing uniformly among its legal actions."""
+    rng = np.random.default_rng(seed)
+
+    def choose(obs: Observation) -> int:
+        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+    return choose
+
+
+class SingleAgentEnv(gymnasium.Env[Observation, int]):
+    """One seat of a match as a Gymnasium environment; the other seats are played by ``opponent``
+    (a function of their observation; default: uniformly random legal play). The reward of a step is
+    the change of the learner's score from its action to its next turn."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012
+
+    def __init__(self, game: str, ruleset: str | None = None, options: Mapping[str, str] | None = None,
+                 seat: int = 0, opponent: Opponent | None = None, **kwargs: Any) -> None:
+        """The match of ``game`` seen from ``seat``."""
+        self.aec = HanafudaEnv(game, ruleset, options, **kwargs)
+        self.agent = self.aec.possible_agents[seat]
+        self.observation_space = self.aec.observation_space(self.agent)
+        self.action_space = self.aec.action_space(self.agent)
+        self._given = opponent
+        self.opponent = opponent or random_opponent()
+
+    def _advance(self) -> tuple[float, bool, bool]:
+        """Let the opponents play until the learner is to move or the match ends."""
+        e = self.aec
+        while True:
+            me = e.agent_selection == self.agent
+            if e.terminations[e.agent_selection] or e.truncations[e.agent_selection]:
+                return e._cumulative_rewards[self.agent], all(e.terminations.values()), \
+                    all(e.truncations.values())
+            if me:
+                return e._cumulative_rewards[self.agent], False, False
+            e.step(self.opponent(e.observe(e.agent_selection)))
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observation, dict[str, Any]]:
+        """Deal a new match and play the opponents up to the learner's first turn."""
+        super().reset(seed=seed)
+        if self._given is None and seed is not None:
+            self.opponent = random_opponent(seed)
+        self.aec.reset(seed=seed)
+        self._advance()
+        return self.aec.observe(self.agent), {}
+
+    def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Play ``action`` for the learner, then the opponents."""
+        e = self.aec
+        e.step(action)
+        reward, terminated, truncated = self._advance()
+        e._cumulative_rewards[self.agent] = 0.0
+        return e.observe(self.agent), float(reward), terminated, truncated, {}
+
+    def render(self) -> str | None:
+        """The position as text."""
+        return "\n".join(f"{n}: {' '.join(map(str, c))}" for n, c in self.aec._snapshot().zones)
