@@ -47,7 +47,20 @@ __all__ = ["Case", "Outcome", "proof_check_names", "proof_checks", "replay_check
 
 
 def proof_checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
-    """Every proof-backed check of one game (none if the game has no proofs yet)."""
+    """Every proof-backed check of one game (none if the game has no proofs yet), then those of the
+    modules of :data:`CHECKS_OF_EVERY_GAME`."""
+    yield from _game_proofs(adapter, game, quick)
+    for name in CHECKS_OF_EVERY_GAME:
+        fn: Callable[[EngineAdapter, str, bool], Iterator[Outcome]] = importlib.import_module(name).checks
+        yield from fn(adapter, game, quick)
+
+
+#: Modules whose ``checks(adapter, game, quick)`` give further checks of any game, after the game's
+#: own proofs: the catalogue's tables against the sources' second transcription.
+CHECKS_OF_EVERY_GAME = ("hanafuda_spec.transcriptions",)
+
+
+def _game_proofs(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
     try:
         mod = importlib.import_module(f"hanafuda_spec.proofs.{game}")
     except ModuleNotFoundError as e:
