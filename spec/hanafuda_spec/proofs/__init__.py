@@ -58,9 +58,9 @@ def proof_checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Out
 #: Modules whose ``checks(adapter, game, quick)`` give further checks of any game, after the game's
 #: own proofs: the catalogue's tables against the sources' second transcription; Kujuroku's cards and
 #: jokers proved for all states and checked against the engine action by action; zero-sum settlement
-#: with its caps.
+#: with its caps; the free-standing count models refined by the engine's play.
 CHECKS_OF_EVERY_GAME = ("hanafuda_spec.transcriptions", "hanafuda_spec.proofs.kujuroku_jokers",
-                        "hanafuda_spec.proofs.settlement")
+                        "hanafuda_spec.proofs.settlement", "hanafuda_spec.proofs.refinement")
 
 
 def _game_proofs(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
