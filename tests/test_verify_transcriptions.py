@@ -15,6 +15,7 @@ from hanafuda_spec.games import kekoro as ke
 from hanafuda_spec.games import kusurigui as kg
 from hanafuda_spec.games import musashino as mb
 from hanafuda_spec.verify import QUICK, CheckResult, z3_checks
+from hanafuda_spec.yaku import YakuDef
 
 
 def _check(game: str, table: str) -> CheckResult:
@@ -41,7 +42,7 @@ def test_every_table_is_a_check_of_verify_and_passes(game: str) -> None:
 def test_KG_YAKU_4_four_brights_worth_five_fails_verify(monkeypatch: pytest.MonkeyPatch) -> None:
     real = kg.yaku_table
 
-    def planted(values: Mapping[str, str]) -> tuple[kg.YakuDef, ...]:
+    def planted(values: Mapping[str, str]) -> tuple[YakuDef, ...]:
         return tuple(dataclasses.replace(y, points=5) if y.id == "four-brights" else y for y in real(values))
     monkeypatch.setattr(kg, "yaku_table", planted)
     r = _check("kusurigui", "dekiyaku")

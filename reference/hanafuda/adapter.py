@@ -55,7 +55,7 @@ class ReferenceAdapter:
 
     def start_with_scores(self, game_name: str, options: Mapping[str, str], seed: int,
                           scores: Sequence[int]) -> None:
-        """:meth:`start` with every seat holding ``scores`` (the spec's optional
+        """:meth:`~hanafuda.adapter.ReferenceAdapter.start` with every seat holding ``scores`` (the spec's optional
         :class:`~hanafuda_spec.adapter.ScoresAdapter` capability)."""
         g = game(game_name)
         rules = g.rules(None, options)

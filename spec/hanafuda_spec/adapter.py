@@ -71,4 +71,5 @@ class ScoresAdapter(Protocol):
     0 chips). Checks that need it are skipped, and say so, for an adapter without it."""
 
     def start_with_scores(self, game: str, options: Mapping[str, str], seed: int, scores: Sequence[int]) -> None:
-        """Start a match as :meth:`EngineAdapter.start` does, every seat holding ``scores``."""
+        """Start a match as :meth:`~hanafuda_spec.adapter.EngineAdapter.start` does, every seat holding
+        ``scores``."""

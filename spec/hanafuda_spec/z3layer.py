@@ -33,6 +33,7 @@ __all__ = [
     "Model",
     "Optimum",
     "ProofResult",
+    "Session",
     "all_of",
     "any_of",
     "bool_var",
@@ -366,7 +367,8 @@ class Session:
         self._s, self._ctx = _solver(constraints)
 
     def find_all(self, extra: Iterable[Bool], over: Sequence[Int | Bool], limit: int = 64) -> list[Model]:
-        """:func:`find_all` of the held constraints and ``extra``, each model given on ``over`` only."""
+        """:func:`~hanafuda_spec.z3layer.find_all` of the held constraints and ``extra``, each model given
+        on ``over`` only."""
         s, ctx = self._s, self._ctx
         s.push()
         try:

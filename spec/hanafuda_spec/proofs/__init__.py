@@ -33,6 +33,13 @@ against them. What is proved:
   system (KE-IV-1…3) with its result tables; both checked step by step against random play.
 
 A case with no recorded decision fails its check until the game's ``DECISIONS`` names the gap.
+
+The modules of :data:`CHECKS_OF_EVERY_GAME` add, for every game: the catalogue's tables against the
+sources' second transcription (:mod:`hanafuda_spec.transcriptions`); Kujuroku's cards and jokers as a
+transition system proved for all states and refined by the engine's play
+(:mod:`hanafuda_spec.proofs.kujuroku_jokers`); zero-sum settlement with its caps
+(:mod:`hanafuda_spec.proofs.settlement`); and the free-standing count models refined by the engine's
+play, one action at a time (:mod:`hanafuda_spec.proofs.refinement`).
 """
 
 from __future__ import annotations
@@ -43,7 +50,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from hanafuda_spec.adapter import EngineAdapter
 from hanafuda_spec.proofs.common import Case, Outcome, names_only, only_checks
 
-__all__ = ["Case", "Outcome", "proof_check_names", "proof_checks", "replay_check", "selected_proof_checks"]
+__all__ = ["CHECKS_OF_EVERY_GAME", "Case", "Outcome", "proof_check_names", "proof_checks", "replay_check",
+           "selected_proof_checks"]
 
 
 def proof_checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:

@@ -237,7 +237,7 @@ def _turn(oni_aware: bool) -> CountModel:
 
 
 def parity_model() -> CountModel:
-    """The field-parity model of a whole turn (:func:`_turn`, Oni-aware), for the refinement check
+    """The field-parity model of a whole turn (``_turn``, Oni-aware), for the refinement check
     against the engine (:mod:`hanafuda_spec.proofs.refinement`)."""
     return _turn(True)
 

@@ -373,9 +373,9 @@ def refinement(adapter: EngineAdapter, options: Mapping[str, str], seed: int, de
                rounds: int, prefer: Sequence[str] = (), events: set[str] | None = None,
                ) -> tuple[str | None, list[str], int]:
     """Play ``rounds`` rounds (random actions from ``seed``; ``prefer``: actions taken whenever legal,
-    see :func:`_preferred`) and check each action of a turn against :class:`JokerModel`. The first
-    disagreement (None), the actions played, and the actions checked; the rare transitions seen are
-    added to ``events``."""
+    the first legal action starting with the words of one of them) and check each action of a turn
+    against :class:`JokerModel`. The first disagreement (None), the actions played, and the actions
+    checked; the rare transitions seen are added to ``events``."""
     tracker = _Tracker(JokerModel(options.get("jizo") == "on"), events=set() if events is None else events)
     rng = SplitMix64(seed)
     adapter.start(GAME, options, seed, deck)

@@ -10,12 +10,12 @@ after every action the position is abstracted to the model's variables; the chec
 * the abstraction after the action is reached from the abstraction before it by one transition of
   the model: one step for a model of whole turns (Kujuroku's field parity), one run of the
   model's steps up to the next choice of a player for a model of the turn's parts (the shared
-  fishing model of :func:`~hanafuda_spec.proofs.common.fishing_turn_model`: the hand card, the
+  fishing model, ``fishing_turn_model`` of :mod:`hanafuda_spec.proofs.common`: the hand card, the
   draw, the choice of a drawn card's target, the pass).
 
 Covered here: the shared fishing model (Kekoro, Musashino-Bana's three deals) and Kujuroku's parity
 model. Kujuroku's cards and jokers are refined in :mod:`~hanafuda_spec.proofs.kujuroku_jokers`,
-Kusuri-gui's chips by :class:`~hanafuda_spec.proofs.kusurigui.ChipWatch` (now also near 0 chips:
+Kusuri-gui's chips by ``ChipWatch`` of :mod:`hanafuda_spec.proofs.kusurigui` (now also near 0 chips:
 :mod:`~hanafuda_spec.proofs.settlement`), Koi-Koi's round model and Musashino-Bana's Storm and Sun
 by their own play checks in their game's proofs.
 """
@@ -61,7 +61,7 @@ class Refinement:
     #: Whether a round's first position is one the model's initial states are meant to cover (a
     #: round that does not is played without checks until a covered phase).
     covers: Callable[[Snapshot], bool] = lambda _s: True
-    #: Names a rare transition (None for the others); those seen are gathered in :attr:`seen`.
+    #: Names a rare transition (None for the others); those seen are gathered in ``seen``.
     event: Callable[[Mapping[str, int], Mapping[str, int], Mapping[str, int]], str | None] = lambda _a, _b, _c: None
     seen: set[str] = field(default_factory=set)
     #: What the positions before and after an action show of the model's state after its first step
@@ -85,7 +85,7 @@ class Refinement:
 
     def reached(self, pre: Mapping[str, int], post: Mapping[str, int], mid: Mapping[str, int] | None = None,
                 ) -> int | None:
-        """The fewest steps of the model from ``pre`` to ``post`` (at most :attr:`steps`; with ``mid``,
+        """The fewest steps of the model from ``pre`` to ``post`` (at most ``steps``; with ``mid``,
         through a first step to a state with those values), or None."""
         for k in range(1, self.steps + 1):
             session, states = self._session(k)

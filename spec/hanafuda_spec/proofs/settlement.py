@@ -9,7 +9,7 @@
   zero-sum and never below zero with ``bust=end``; here the engine is held to them near 0 chips,
   where random play from the starting chips never goes: matches started with a few chips through
   the adapter's optional :class:`~hanafuda_spec.adapter.ScoresAdapter`, every payment and
-  settlement checked as the tables say (:class:`~hanafuda_spec.proofs.kusurigui.ChipWatch`), so an
+  settlement checked as the tables say (``ChipWatch`` of :mod:`hanafuda_spec.proofs.kusurigui`), so an
   engine without the cap fails.
 """
 
