@@ -95,3 +95,18 @@ def test_KJ_ONI_1_an_engine_whose_oni_takes_two_cards_fails_verify(monkeypatch: 
     ok, detail = _verify_check()
     assert not ok and "transition" in detail, detail
 
+
+
+def test_KJ_JIZO_4_an_engine_whose_oni_takes_the_whole_field_with_the_jizo_fails_verify(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = ref.KujurokuRound._draw
+
+    def planted(self: ref.KujurokuRound) -> None:
+        top = self.stock[self.top] if self.top < len(self.stock) else None
+        if top is not None and top.mask == ref._ONI and self.field & ref._JIZO:
+            self.piles[self.turn] |= self.field & ~ref._JIZO  # the Oni takes every field card with the Jizo
+            self.field &= ref._JIZO
+        real(self)
+    monkeypatch.setattr(ref.KujurokuRound, "_draw", planted)
+    ok, detail = _verify_check()
+    assert not ok and "transition" in detail, detail
