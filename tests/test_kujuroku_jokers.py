@@ -110,3 +110,23 @@ def test_KJ_JIZO_4_an_engine_whose_oni_takes_the_whole_field_with_the_jizo_fails
     monkeypatch.setattr(ref.KujurokuRound, "_draw", planted)
     ok, detail = _verify_check()
     assert not ok and "transition" in detail, detail
+
+
+def test_KJ_ONI_5_the_counterexample_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hanafuda verify --replay`` reproduces the refinement check's counterexample while the bug is
+    there, and not once it is gone."""
+    from hanafuda_spec.verify import replay
+
+    real = ref.KujurokuRound._end_turn
+
+    def planted(self: ref.KujurokuRound) -> None:
+        oni = self.field & ref._ONI
+        self.field &= ~oni
+        real(self)
+        self.field |= oni
+    monkeypatch.setattr(ref.KujurokuRound, "_end_turn", planted)
+    (o,) = [o for o in jk.checks(ReferenceAdapter(), "kujuroku", True) if o.check.startswith("refinement")]
+    assert not o.ok and o.counterexample["check"] == "kujuroku-jokers"
+    assert replay(ReferenceAdapter(), o.counterexample).reproduced
+    monkeypatch.undo()
+    assert not replay(ReferenceAdapter(), o.counterexample).reproduced

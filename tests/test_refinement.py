@@ -57,3 +57,14 @@ def test_KJ_25_the_parity_model_started_from_eight_field_cards_fails_verify(monk
     assert base.ok and ind.ok  # the model's own proof does not see it
     ((ok, detail),) = _outcomes("kujuroku").values()
     assert not ok and "not an initial state of the model" in detail, detail
+
+
+def test_FW_HA_the_counterexample_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hanafuda_spec.verify import replay
+
+    monkeypatch.setattr(common, "_resolve", _one_card)
+    (o,) = list(refinement.checks(ReferenceAdapter(), "kekoro", True))
+    assert not o.ok and o.counterexample["check"] == "fishing-refinement"
+    assert replay(ReferenceAdapter(), o.counterexample).reproduced
+    monkeypatch.undo()
+    assert not replay(ReferenceAdapter(), o.counterexample).reproduced

@@ -56,3 +56,14 @@ def test_ScoresAdapter_starts_with_the_chips_given() -> None:
     assert a.snapshot().scores == (3, 7)
     with pytest.raises(ValueError, match="3 scores for 2 seats"):
         a.start_with_scores("kusurigui", {}, 5, (3, 7, 1))
+
+
+def test_KG_SCORE_3_the_counterexample_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hanafuda_spec.verify import replay
+
+    monkeypatch.setattr(ref_kg, "_cut", lambda rules, amount, chips: amount)
+    ok, _, cx, *_ = settlement.kusurigui_near_zero(ReferenceAdapter(), True)
+    assert not ok and cx["check"] == "kusurigui-near-zero"
+    assert replay(ReferenceAdapter(), cx).reproduced
+    monkeypatch.undo()
+    assert not replay(ReferenceAdapter(), cx).reproduced

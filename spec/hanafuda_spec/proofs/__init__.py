@@ -116,6 +116,12 @@ def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapp
     check, game = cx.get("check"), cx.get("game")
     if not isinstance(check, str) or not isinstance(game, str):
         raise ValueError("counterexample: 'check' and 'game' must be strings")
+    for name in CHECKS_OF_EVERY_GAME:  # a check of these modules names itself in their REPLAYS
+        extra = importlib.import_module(name)
+        if check in getattr(extra, "REPLAYS", ()):
+            replayed: Callable[[EngineAdapter, Mapping[str, object], Mapping[str, str]], str | None] = (
+                extra.replay_check)
+            return replayed(adapter, cx, options)
     mod = importlib.import_module(f"hanafuda_spec.proofs.{game}")
     fn: Callable[[EngineAdapter, Mapping[str, object], Mapping[str, str]], str | None] | None = getattr(
         mod, "replay_check", None)

@@ -371,11 +371,12 @@ _EVENTS: tuple[tuple[str, Callable[[Mapping[str, int], Mapping[str, int]], bool]
 
 def refinement(adapter: EngineAdapter, options: Mapping[str, str], seed: int, deck: Sequence[int] | None,
                rounds: int, prefer: Sequence[str] = (), events: set[str] | None = None,
-               ) -> tuple[str | None, list[str], int]:
+               script: Sequence[str] | None = None) -> tuple[str | None, list[str], int]:
     """Play ``rounds`` rounds (random actions from ``seed``; ``prefer``: actions taken whenever legal,
     the first legal action starting with the words of one of them) and check each action of a turn
     against :class:`JokerModel`. The first disagreement (None), the actions played, and the actions
-    checked; the rare transitions seen are added to ``events``."""
+    checked; the rare transitions seen are added to ``events``. ``script``: play these actions
+    instead (a counterexample replayed)."""
     tracker = _Tracker(JokerModel(options.get("jizo") == "on"), events=set() if events is None else events)
     rng = SplitMix64(seed)
     adapter.start(GAME, options, seed, deck)
@@ -383,8 +384,10 @@ def refinement(adapter: EngineAdapter, options: Mapping[str, str], seed: int, de
     checked, done = 0, 0
     bad = tracker.start(adapter.snapshot())
     while bad is None and done < rounds and not adapter.match_over():
+        if script is not None and len(actions) == len(script):
+            break
         legal = adapter.legal_actions()
-        act = _preferred(legal, prefer) or legal[rng.below(len(legal))]
+        act = script[len(actions)] if script is not None else _preferred(legal, prefer) or legal[rng.below(len(legal))]
         tracked = tracker.state is not None
         adapter.apply(act)
         actions.append(act)
@@ -443,7 +446,7 @@ def _refinement_check(adapter: EngineAdapter, quick: bool) -> Result:
             matches += 1
             if bad:
                 cx: dict[str, object] = {"kind": "play", "game": GAME, "options": opts, "seed": seed,
-                                         "actions": actions}
+                                         "actions": actions, "check": REPLAYS[0]}
                 if deck is not None:
                     cx["deck"] = list(deck)
                 return False, f"jizo={jizo}, {label}: {bad}", cx, n, ()
@@ -463,3 +466,18 @@ def checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
                           f"KJ-ONI-*, KJ-JIZO-*, conservation)", partial(_proof, jizo))
     yield timed(GAME, "refinement: each action one transition of the cards-and-jokers model (sampled, "
                       "random play and stacked decks)", lambda: _refinement_check(adapter, quick))
+
+
+#: The counterexamples :func:`replay_check` re-runs (their ``check``).
+REPLAYS = ("kujuroku-jokers",)
+
+
+def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapping[str, str]) -> str | None:
+    """Re-run a ``kujuroku-jokers`` counterexample (a match, from a stacked deal if ``deck`` is given):
+    the disagreement with the model, or None."""
+    seed, actions, deck = cx.get("seed"), cx.get("actions"), cx.get("deck")
+    if not isinstance(seed, int) or not isinstance(actions, list) or (deck is not None and not isinstance(deck, list)):
+        raise ValueError("counterexample: 'seed' must be an integer, 'actions' and 'deck' lists")
+    bad, _, _ = refinement(adapter, options, seed, None if deck is None else [int(c) for c in deck], 1 << 30,
+                           script=[str(a) for a in actions])
+    return bad

@@ -37,7 +37,7 @@ from hanafuda_spec.proofs import common
 from hanafuda_spec.proofs.common import Case, CountModel, Outcome, timed
 from hanafuda_spec.shuffle import SplitMix64
 
-__all__ = ["Refinement", "checks", "fishing_refinement", "parity_refinement", "run"]
+__all__ = ["REPLAYS", "Refinement", "checks", "fishing_refinement", "parity_refinement", "replay_check", "run"]
 
 Result = tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]
 #: A position as the model sees it (None: a position the model does not cover), given the round's
@@ -102,10 +102,11 @@ def _order(seats: int, leader: int, step: int) -> list[int]:
 
 
 def run(adapter: EngineAdapter, game: str, options: Mapping[str, str], ref: Refinement, seed: int,
-        deck: Sequence[int] | None, rounds: int, prefer: Sequence[str] = ()) -> tuple[str | None, list[str], int, int]:
-    """Play ``rounds`` rounds (random actions from ``seed``, ``prefer`` taken whenever legal) and check
-    every action against ``ref``. The first disagreement (None), the actions, the actions checked and
-    the round starts outside the model's initial states (skipped)."""
+        deck: Sequence[int] | None, rounds: int, prefer: Sequence[str] = (), script: Sequence[str] | None = None,
+        ) -> tuple[str | None, list[str], int, int]:
+    """Play ``rounds`` rounds (random actions from ``seed``, ``prefer`` taken whenever legal; or the
+    actions of ``script``) and check every action against ``ref``. The first disagreement (None), the
+    actions, the actions checked and the round starts outside the model's initial states (skipped)."""
     rng = SplitMix64(seed)
     adapter.start(game, options, seed, deck)
     actions: list[str] = []
@@ -138,8 +139,11 @@ def run(adapter: EngineAdapter, game: str, options: Mapping[str, str], ref: Refi
 
     bad = begin(adapter.snapshot())
     while bad is None and done < rounds and not adapter.match_over():
+        if script is not None and len(actions) == len(script):
+            break
         legal = adapter.legal_actions()
-        act = next((a for p in prefer for a in legal if a.split()[:len(p.split())] == p.split()), None) \
+        act = script[len(actions)] if script is not None else next(
+            (a for p in prefer for a in legal if a.split()[:len(p.split())] == p.split()), None) \
             or legal[rng.below(len(legal))]
         before = adapter.snapshot()
         adapter.apply(act)
@@ -259,7 +263,7 @@ def _fishing_check(adapter: EngineAdapter, game: str, label: str, options: Mappi
         n += checked
         if bad:
             cx: dict[str, object] = {"kind": "play", "game": game, "options": dict(options), "seed": seed,
-                                     "actions": actions}
+                                     "actions": actions, "check": "fishing-refinement"}
             if deck is not None:
                 cx["deck"] = list(deck)
             return False, f"{label}, {what}: {bad}", cx, n, ()
@@ -304,7 +308,7 @@ def _parity_check(adapter: EngineAdapter, quick: bool) -> Result:
         skipped += skip
         if bad:
             return False, f"seed {seed}: {bad}", {"kind": "play", "game": "kujuroku", "options": opts, "seed": seed,
-                                                    "actions": actions}, n, ()
+                                                    "actions": actions, "check": "parity-refinement"}, n, ()
     return True, (f"sampled: {n} whole turns of {starts} matches each one step of the parity model from the "
                   f"abstraction of the turn's start ({skipped} rounds began after the dealer's takes, outside the "
                   "model's start, and were checked from their first turn on)"), {}, n, ()
@@ -327,3 +331,25 @@ def checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
     elif game == "kujuroku":
         yield timed(game, "refinement: each whole turn one step of the field-parity model (sampled, random play)",
                     lambda: _parity_check(adapter, quick))
+
+
+#: The counterexamples :func:`replay_check` re-runs (their ``check``).
+REPLAYS = ("fishing-refinement", "parity-refinement")
+
+
+def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapping[str, str]) -> str | None:
+    """Re-run a refinement counterexample (a match, from a stacked deal if ``deck`` is given): the
+    disagreement with the model, or None."""
+    game, seed, actions, deck = cx.get("game"), cx.get("seed"), cx.get("actions"), cx.get("deck")
+    if not isinstance(game, str) or not isinstance(seed, int) or not isinstance(actions, list) or (
+            deck is not None and not isinstance(deck, list)):
+        raise ValueError("counterexample: 'game' must be a string, 'seed' an integer, 'actions' and 'deck' lists")
+    if cx.get("check") == "parity-refinement":
+        ref = parity_refinement()
+    else:
+        key = options.get("players")
+        plan = mb.DEALS[key] if game == "musashino" and key is not None else None
+        ref = fishing_refinement(plan.players, 48, plan.field, plan.hand) if plan else fishing_refinement(2, 48, 8, 8)
+    bad, _, _, _ = run(adapter, game, options, ref, seed, None if deck is None else [int(c) for c in deck], 1 << 30,
+                       script=[str(a) for a in actions])
+    return bad

@@ -24,7 +24,7 @@ from hanafuda_spec.games import kusurigui as kg
 from hanafuda_spec.proofs.common import Case, Outcome, timed
 from hanafuda_spec.shuffle import SplitMix64
 
-__all__ = ["checks", "kujuroku_zero_sum", "kusurigui_near_zero"]
+__all__ = ["REPLAYS", "checks", "kujuroku_zero_sum", "kusurigui_near_zero", "replay_check"]
 
 Result = tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]
 
@@ -78,7 +78,7 @@ def kusurigui_near_zero(adapter: EngineAdapter, quick: bool) -> Result:
                     if bad:
                         return False, f"chips {scores} at the start: {bad}", {
                             "kind": "play", "game": "kusurigui", "options": opts, "seed": seed, "actions": actions,
-                            "scores": list(scores)}, rounds, ()
+                            "scores": list(scores), "check": REPLAYS[0]}, rounds, ()
                 rounds += watch.rounds
                 cut += int(min(adapter.snapshot().scores) <= 0)
     if not cut:
@@ -96,3 +96,25 @@ def checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
     elif game == "kusurigui":
         yield timed(game, "chips near 0 with bust=end vs reference play, sampled (KG-SCORE-3, KG-PAY-2)",
                     lambda: kusurigui_near_zero(adapter, quick))
+
+
+#: The counterexamples :func:`replay_check` re-runs (their ``check``).
+REPLAYS = ("kusurigui-near-zero",)
+
+
+def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapping[str, str]) -> str | None:
+    """Re-run a ``kusurigui-near-zero`` counterexample (a match from the chips ``scores``): the first
+    disagreement with the chip tables, or None."""
+    from hanafuda_spec.proofs.kusurigui import ChipWatch
+    seed, actions, scores = cx.get("seed"), cx.get("actions"), cx.get("scores")
+    if not isinstance(seed, int) or not isinstance(actions, list) or not isinstance(scores, list):
+        raise ValueError("counterexample: 'seed' must be an integer, 'actions' and 'scores' lists")
+    if not isinstance(adapter, ScoresAdapter):
+        raise ValueError("counterexample: the adapter cannot start a match with given chips (ScoresAdapter)")
+    adapter.start_with_scores("kusurigui", options, seed, [int(x) for x in scores])
+    watch = ChipWatch(adapter, options)
+    for act in actions:
+        bad = watch.play(str(act))
+        if bad:
+            return bad
+    return None
