@@ -2,7 +2,8 @@
 
 Rule data is declared once (the catalogue) and used by the reference, the proofs and the docs, so
 a wrong card in a table would pass everything that reads that declaration. The files in
-``tests/transcriptions/`` are a second copy, written from the source documents as they lay the
+``spec/hanafuda_spec/transcriptions/`` (shipped with the spec, and compared by ``hanafuda verify``
+too: :mod:`hanafuda_spec.transcriptions`) are a second copy, written from the source documents as they lay the
 tables out (see the README there); these tests compare the two. Yaku rows are compared by what they
 do, not by how the catalogue spells them: the source's cards must form the row at exactly the
 source's value, and leaving out any one of them (or one of its "one of" groups, or one card short
@@ -12,9 +13,7 @@ of its "any N") must not form it even with every other card of the deck in the p
 from __future__ import annotations
 
 import itertools
-import tomllib
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -28,90 +27,25 @@ from hanafuda.games.koikoi import Phase as KoiKoiPhase
 from hanafuda.games.kusurigui import GAME as KG_GAME
 from hanafuda.registry import game as game_by_key
 from hanafuda_spec.cards import card
-from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
+from hanafuda_spec.games import GAME_KEYS, spec_for
 from hanafuda_spec.games import kekoro as ke
-from hanafuda_spec.games import koikoi as kk
 from hanafuda_spec.games import kujuroku as kj
 from hanafuda_spec.games import kusurigui as kg
 from hanafuda_spec.games import musashino as mb
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64
+from hanafuda_spec.transcriptions import (
+    Row,
+    catalogue_rows,
+    deck,
+    load,
+    short_piles,
+    transcribed_settlement,
+    witnesses,
+    yaku_tables,
+)
 
 from tests.stacking import fill, koikoi_order
-
-HERE = Path(__file__).parent / "transcriptions"
-
-Row = Mapping[str, Any]
-#: One catalogue row's worth for a pile (0 when the row is not formed).
-Scorer = Callable[[frozenset[int]], int]
-
-
-def load(game: str) -> dict[str, Any]:
-    with (HERE / f"{game}.toml").open("rb") as f:
-        return tomllib.load(f)
-
-
-def _musashino_scorer(d: mb.Dekiyaku) -> Scorer:
-    return lambda pile: d.points if d.formed(pile) else 0
-
-
-def catalogue_rows(game: str, options: Mapping[str, str]) -> dict[str, Scorer]:
-    """The catalogue's yaku rows for ``options`` (resolved), each as a scorer, by id."""
-    values = spec_for(game).resolve(None, dict(options))
-    if game == "musashino":
-        return {d.id: _musashino_scorer(d) for d in mb.yaku_table(values)}
-    if game == "kujuroku":
-        table = kj.CONFIGURATIONS[values["configuration"]]
-    elif game == "kekoro":
-        table = ke.yaku_table(values)
-    elif game == "kusurigui":
-        table = kg.yaku_table(values)
-    else:
-        table = kk.yaku_table(values, month=3)  # the month rows are checked for a round of March
-    return {y.id: y.value for y in table}
-
-
-def deck(game: str, options: Mapping[str, str]) -> frozenset[int]:
-    return frozenset(profile_for(game).deck(spec_for(game).resolve(None, dict(options))))
-
-
-def witnesses(row: Row) -> list[frozenset[int]]:
-    """Smallest piles the source says form ``row``: its cards, one of each group, N of its set
-    (enough choices that every card the source names appears in one)."""
-    cards = frozenset(row.get("cards", ()))
-    if row.get("month"):
-        cards = frozenset(30 + i for i in range(4))
-    groups = [tuple(g) for g in row.get("one_of", ())]
-    of = tuple(row.get("of", ()))
-    n = int(row.get("any", 0))
-    subsets = [frozenset(of[(k + i) % len(of)] for i in range(n)) for k in range(len(of))] if n else [frozenset()]
-    out = []
-    for choice in itertools.product(*groups) if groups else [()]:
-        for sub in subsets:
-            out.append(cards | frozenset(choice) | sub)
-    return out
-
-
-def short_piles(row: Row, universe: frozenset[int]) -> list[tuple[str, frozenset[int]]]:
-    """Piles one condition short of ``row``, padded with every other card of the deck."""
-    cards = frozenset(row.get("cards", ()))
-    if row.get("month"):
-        cards = frozenset(30 + i for i in range(4))
-    out = [(f"without {c}", universe - {c}) for c in sorted(cards)]
-    out += [(f"without any of {sorted(g)}", universe - frozenset(g)) for g in row.get("one_of", ())]
-    if row.get("any"):
-        of, n = tuple(row["of"]), int(row["any"])
-        for k in range(len(of)):
-            few = frozenset(of[(k + i) % len(of)] for i in range(n - 1))
-            out.append((f"{n - 1} of the {len(of)}", (universe - frozenset(of)) | few))
-    return out
-
-
-def yaku_tables(game: str) -> list[tuple[str, dict[str, Any]]]:
-    data = load(game)
-    return [(name, t) for name, t in data.items() if isinstance(t, dict) and "rows" in t and
-            any("id" in r for r in t["rows"])]
-
 
 YAKU_CASES = [(g, name) for g in GAME_KEYS for name, _ in yaku_tables(g)]
 
@@ -495,25 +429,6 @@ def test_kujuroku_jizo_variant() -> None:
     assert len(s.zone("stock")) == t["stock"]
 
 
-def _transcribed_settlement(chips: Sequence[int]) -> list[int]:
-    """The source's rules, read from the [settlement] rows: who collects from whom, and how much."""
-    rows = {n: (collects, pays, amount) for n, collects, pays, amount in load("kujuroku")["settlement"]["rows"]}
-    collects, pays, amount = rows[sum(1 for c in chips if c > 0)]
-    out = [0, 0, 0]
-    if collects == "nobody":
-        return out
-    winners = [i for i, c in enumerate(chips) if c > 0]
-    losers = [i for i, c in enumerate(chips) if c < 0]
-    payers = losers if pays.startswith("each") else losers[:1]
-    takers = winners if collects.startswith("each") else winners[:1]
-    for p in payers:
-        for w in takers:
-            n = -chips[p] if "payer" in amount else chips[w]
-            out[p] -= n
-            out[w] += n
-    return out
-
-
 def test_kujuroku_settlement() -> None:
     """KJ-SCORE-3…5: every mix of non-zero chip scores with at least one positive."""
     bands = sorted({chips for _, _, chips in load("kujuroku")["chip_table"]["bands"]})
@@ -521,7 +436,7 @@ def test_kujuroku_settlement() -> None:
         if max(chips) < 0:
             continue  # all three negative: the source does not say (gap KJ-13)
         got = kj.card_point_deltas(dict(enumerate(chips)), 3)
-        assert list(got) == _transcribed_settlement(chips), chips
+        assert list(got) == transcribed_settlement(chips), chips
 
 
 def test_kujuroku_dekiyaku_payment() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from hanafuda_spec.adapter import RoundOutcome
 from hanafuda_spec.neutral import Snapshot
+from hanafuda_spec.shuffle import SplitMix64
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda.engine import Action, Match, RoundSetup
@@ -50,6 +51,19 @@ class ReferenceAdapter:
         g = game(game_name)
         rules = g.rules(None, options)
         self._m = Match.start(g, rules, seed) if deck is None else start_from_deck(g, rules, deck, 0, seed)
+        self._ended = []
+
+    def start_with_scores(self, game_name: str, options: Mapping[str, str], seed: int,
+                          scores: Sequence[int]) -> None:
+        """:meth:`~hanafuda.adapter.ReferenceAdapter.start` with every seat holding ``scores`` (the spec's optional
+        :class:`~hanafuda_spec.adapter.ScoresAdapter` capability)."""
+        g = game(game_name)
+        rules = g.rules(None, options)
+        info = g.new_match(rules)
+        if len(scores) != len(info.scores):
+            raise ValueError(f"{len(scores)} scores for {len(info.scores)} seats")
+        info = replace(info, scores=tuple(scores))
+        self._m = Match.advance(Match._deal(g, rules, info, SplitMix64(seed)))
         self._ended = []
 
     def legal_actions(self) -> Sequence[str]:

@@ -16,7 +16,7 @@ from typing import Protocol, runtime_checkable
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
-__all__ = ["EngineAdapter", "RoundOutcome"]
+__all__ = ["EngineAdapter", "RoundOutcome", "ScoresAdapter"]
 
 
 @dataclass(frozen=True)
@@ -62,3 +62,14 @@ class EngineAdapter(Protocol):
     def score_pile(self, game: str, options: Mapping[str, str], cards: Sequence[int],
                    month: int | None) -> tuple[tuple[ScoredYaku, ...], int | None]:
         """Yaku and card points of a capture pile."""
+
+
+@runtime_checkable
+class ScoresAdapter(Protocol):
+    """An optional capability of an adapter: starting a match with given scores (chips) instead of
+    the game's starting ones, so that checks reach positions random play never does (a player near
+    0 chips). Checks that need it are skipped, and say so, for an adapter without it."""
+
+    def start_with_scores(self, game: str, options: Mapping[str, str], seed: int, scores: Sequence[int]) -> None:
+        """Start a match as :meth:`~hanafuda_spec.adapter.EngineAdapter.start` does, every seat holding
+        ``scores``."""

@@ -33,6 +33,7 @@ __all__ = [
     "Model",
     "Optimum",
     "ProofResult",
+    "Session",
     "all_of",
     "any_of",
     "bool_var",
@@ -355,3 +356,32 @@ def evaluate(x: Int, model: Model) -> int:
         e = s.model().eval(e, model_completion=True)
     return int(e.as_long())
 
+
+
+class Session:
+    """A solver that holds ``constraints`` and answers many queries under further ones (each query
+    pushed and popped): checking one transition system against many concrete steps without
+    rebuilding it each time. Its context is its own, as for every other query."""
+
+    def __init__(self, constraints: Iterable[Bool]) -> None:
+        self._s, self._ctx = _solver(constraints)
+
+    def find_all(self, extra: Iterable[Bool], over: Sequence[Int | Bool], limit: int = 64) -> list[Model]:
+        """:func:`~hanafuda_spec.z3layer.find_all` of the held constraints and ``extra``, each model given
+        on ``over`` only."""
+        s, ctx = self._s, self._ctx
+        s.push()
+        try:
+            for c in extra:
+                s.add(c._e.translate(ctx))
+            xs = [x._e.translate(ctx) for x in over]
+            out: list[Model] = []
+            while len(out) < limit and s.check() == z3.sat:
+                m = s.model()
+                values = [m.eval(x, model_completion=True) for x in xs]
+                out.append({str(x): (z3.is_true(v) if z3.is_bool(v) else int(v.as_long())) for x, v in zip(xs, values,
+                                                                                                          strict=True)})
+                s.add(z3.Or(*[x != v for x, v in zip(xs, values, strict=True)]))
+            return out
+        finally:
+            s.pop()

@@ -33,6 +33,13 @@ against them. What is proved:
   system (KE-IV-1…3) with its result tables; both checked step by step against random play.
 
 A case with no recorded decision fails its check until the game's ``DECISIONS`` names the gap.
+
+The modules of :data:`CHECKS_OF_EVERY_GAME` add, for every game: the catalogue's tables against the
+sources' second transcription (:mod:`hanafuda_spec.transcriptions`); Kujuroku's cards and jokers as a
+transition system proved for all states and refined by the engine's play
+(:mod:`hanafuda_spec.proofs.kujuroku_jokers`); zero-sum settlement with its caps
+(:mod:`hanafuda_spec.proofs.settlement`); and the free-standing count models refined by the engine's
+play, one action at a time (:mod:`hanafuda_spec.proofs.refinement`).
 """
 
 from __future__ import annotations
@@ -43,11 +50,28 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from hanafuda_spec.adapter import EngineAdapter
 from hanafuda_spec.proofs.common import Case, Outcome, names_only, only_checks
 
-__all__ = ["Case", "Outcome", "proof_check_names", "proof_checks", "replay_check", "selected_proof_checks"]
+__all__ = ["CHECKS_OF_EVERY_GAME", "Case", "Outcome", "proof_check_names", "proof_checks", "replay_check",
+           "selected_proof_checks"]
 
 
 def proof_checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
-    """Every proof-backed check of one game (none if the game has no proofs yet)."""
+    """Every proof-backed check of one game (none if the game has no proofs yet), then those of the
+    modules of :data:`CHECKS_OF_EVERY_GAME`."""
+    yield from _game_proofs(adapter, game, quick)
+    for name in CHECKS_OF_EVERY_GAME:
+        fn: Callable[[EngineAdapter, str, bool], Iterator[Outcome]] = importlib.import_module(name).checks
+        yield from fn(adapter, game, quick)
+
+
+#: Modules whose ``checks(adapter, game, quick)`` give further checks of any game, after the game's
+#: own proofs: the catalogue's tables against the sources' second transcription; Kujuroku's cards and
+#: jokers proved for all states and checked against the engine action by action; zero-sum settlement
+#: with its caps; the free-standing count models refined by the engine's play.
+CHECKS_OF_EVERY_GAME = ("hanafuda_spec.transcriptions", "hanafuda_spec.proofs.kujuroku_jokers",
+                        "hanafuda_spec.proofs.settlement", "hanafuda_spec.proofs.refinement")
+
+
+def _game_proofs(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
     try:
         mod = importlib.import_module(f"hanafuda_spec.proofs.{game}")
     except ModuleNotFoundError as e:
@@ -92,6 +116,12 @@ def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapp
     check, game = cx.get("check"), cx.get("game")
     if not isinstance(check, str) or not isinstance(game, str):
         raise ValueError("counterexample: 'check' and 'game' must be strings")
+    for name in CHECKS_OF_EVERY_GAME:  # a check of these modules names itself in their REPLAYS
+        extra = importlib.import_module(name)
+        if check in getattr(extra, "REPLAYS", ()):
+            replayed: Callable[[EngineAdapter, Mapping[str, object], Mapping[str, str]], str | None] = (
+                extra.replay_check)
+            return replayed(adapter, cx, options)
     mod = importlib.import_module(f"hanafuda_spec.proofs.{game}")
     fn: Callable[[EngineAdapter, Mapping[str, object], Mapping[str, str]], str | None] | None = getattr(
         mod, "replay_check", None)

@@ -236,6 +236,12 @@ def _turn(oni_aware: bool) -> CountModel:
     return CountModel(names, init, step, inv)
 
 
+def parity_model() -> CountModel:
+    """The field-parity model of a whole turn (``_turn``, Oni-aware), for the refinement check
+    against the engine (:mod:`hanafuda_spec.proofs.refinement`)."""
+    return _turn(True)
+
+
 def _parity() -> Iterator[Outcome]:
     def proof() -> Result:
         base, ind = inductive(_turn(True))
