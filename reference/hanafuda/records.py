@@ -398,10 +398,12 @@ def _ids(xs: Sequence[int]) -> str:
 def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, lenient: bool = False,
            ruleset: str | None = None, options: Mapping[str, str] | None = None,
            until_deal: int | None = None, again: bool = False, fast: bool = True,
-           first_deal_only: bool = False) -> RecordReport:
+           first_deal_only: bool = False, rules: Any = None) -> RecordReport:
     """Replay a parsed record through the reference and report every problem (never raises for
     bad record content). ``ruleset``/``options``, when given, replace the record's own rules
-    (``options`` alone are applied over the record's rules); ``until_deal`` stops after that deal;
+    (``options`` alone are applied over the record's rules); ``rules``, a typed rules object of the
+    record's game, replaces both (``hanafuda diagnose`` replays under rules with a deviation);
+    ``until_deal`` stops after that deal;
     ``first_deal_only`` stops at the end of the deal of the first problem, when that problem is about a
     deal (``identify`` looks no further: the first problem and the others of its deal).
     ``again``: the record is replayed many times (``identify`` replays it under hundreds of rule
@@ -418,7 +420,9 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
         return report
     report.game = g.spec.key
     try:
-        if ruleset is not None:
+        if rules is not None:
+            pass
+        elif ruleset is not None:
             rules = _rules(g, ruleset, options or {})
         else:
             rules = _rules(g, rec.ruleset, {**rec.options, **(options or {})})
