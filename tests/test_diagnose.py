@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hanafuda.cli import main
@@ -188,3 +189,100 @@ def test_valid_records_have_nothing_to_diagnose(tmp_path: Path, capsys: pytest.C
     assert main(["diagnose", "koikoi", str(f), "--witness", str(tmp_path / "w")]) == 0
     assert "nothing to diagnose" in capsys.readouterr().out
     assert not (tmp_path / "w").exists()
+
+
+# -- honest hints and per-round verdicts ----------------------------------------------------------
+
+
+def _wrong_record(bugs: tuple[str, ...], seed: int, length: str = "6") -> dict[str, Any]:
+    doc: dict[str, Any] = record_match(_engine().WrongKoiKoi(bugs), None, {"length": length}, seed=seed,
+                                          policy_seed=seed)
+    return doc
+
+
+def test_a_hint_is_a_cause_never_a_coincidence() -> None:
+    """An engine whose Chaff forgets the Sake Cup: in this record the first divergent deal also validates
+    under yaku_count=best, by coincidence (it scores one yaku per side there), but that value breaks
+    deals that validate; only sake_cup=animal, the cause, is offered."""
+    from hanafuda.records import suggest_options
+
+    rec, _ = parse_record(_wrong_record(("sake-not-chaff",), 36))
+    assert rec is not None
+    rep = replay(rec)
+    deal = rep.first_deal()
+    assert deal is not None
+    g = game("koikoi")
+    base = g.spec.resolve(rec.ruleset, dict(rec.options))
+    coincidence = replay(rec, ruleset=g.spec.default_ruleset, options={**base, "yaku_count": "best"},
+                         until_deal=deal)
+    assert not [p for p in coincidence.problems if p.where.deal is None or p.where.deal <= deal]  # the old hint
+    assert suggest_options(rec, rep) == ["with `sake_cup=animal` the whole record validates"]
+
+
+def test_validate_per_round_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "r.jsonl"
+    f.write_text("".join(json.dumps(_wrong_record(("sake-not-chaff",), s, "3")) + "\n" for s in range(3)))
+    assert main(["validate", str(f), "--per-round", "--no-suggest"]) == 1
+    out = capsys.readouterr().out
+    assert "record 1: rounds: 1 valid, 2 valid, 3 valid (3 of 3 valid)" in out
+    assert "record 2: rounds: 1 invalid [KK-TURN-2], 2 valid, 3 valid (2 of 3 valid)" in out
+    assert main(["validate", str(f), "--per-round", "--json", "--no-suggest"]) == 1
+    reports = json.loads(capsys.readouterr().out)["files"][0]["reports"]
+    verdicts = [[r["verdict"] for r in rep["rounds"]] for rep in reports]
+    assert verdicts[:2] == [["valid"] * 3, ["invalid", "valid", "valid"]]
+    assert reports[1]["rounds"][0]["problem"]["rule"] == "KK-TURN-2"
+
+
+# -- messages: what the reference expects -------------------------------------------------------------
+
+PEER = Path(__file__).resolve().parent / "fixtures" / "peer-logs"
+
+
+def _kkai(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """A real KoiKoi-AI game imported (format 1.1, with its captures and draw entries)."""
+    assert main(["import", "koikoi-ai", str(PEER / "koikoi-ai" / "1.json")]) == 0
+    doc: dict[str, Any] = json.loads(capsys.readouterr().out.splitlines()[0])
+    return doc
+
+
+def test_REC_ROUNDS_1_says_what_the_reference_expects_next() -> None:
+    doc = record_match(game("koikoi"), None, {"length": "1"}, seed=3, policy_seed=3)
+    acts = doc["actions"]
+    assert isinstance(acts, list)
+    cut = next(i for i, a in enumerate(acts) if a in ("koikoi", "stop"))
+    doc["actions"] = acts[:cut]
+    rec, _ = parse_record(doc)
+    assert rec is not None
+    found = [p for p in replay(rec).problems if p.rule_id == "REC-ROUNDS-1"]
+    assert "the reference expects the koi-koi decision: 'koikoi', 'stop'" in found[0].reason
+    doc["actions"] = acts[:1]
+    rec, _ = parse_record(doc)
+    assert rec is not None
+    found = [p for p in replay(rec).problems if p.rule_id == "REC-ROUNDS-1"]
+    assert "the reference expects a hand play: 'play " in found[0].reason
+
+
+def test_REC_CAPTURE_1_separates_the_hand_play_and_the_draw(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _kkai(capsys)
+    acts = doc["actions"]
+    assert isinstance(acts, list)
+    k = next(i for i, a in enumerate(acts) if isinstance(a, dict) and a.get("draw") is not None and a["captures"])
+    play, draw = acts[k - 1], acts[k]
+    wrong = next(c for c in range(10, 124) if c // 10 == draw["draw"] // 10 and c not in (draw["draw"],
+                                                                                         *draw["captures"]))
+    acts[k] = {**draw, "captures": [wrong]}
+    rec, problems = parse_record(doc)
+    assert rec is not None, problems
+    (p,) = [p for p in replay(rec).problems if p.rule_id == "REC-CAPTURE-1"]
+    played = play["action"].split()[1]
+    took = ", ".join(map(str, sorted(play["captures"]))) or "nothing"
+    assert p.reason.startswith(f"the hand play of {played} captured {took} and the draw of {draw['draw']} "
+                               f"captured {', '.join(map(str, sorted(draw['captures'])))}; the record says {took} "
+                               f"and {wrong}"), p.reason
+
+
+def test_an_illegal_action_says_what_the_reference_expects() -> None:
+    rec, _ = parse_record(_wrong_record(("sake-not-chaff",), 1, "3"))
+    assert rec is not None
+    p = replay(rec).problems[0]
+    assert p.rule_id == "KK-TURN-2" and "(the reference expects the koi-koi decision: 'koikoi', 'stop')" in p.reason

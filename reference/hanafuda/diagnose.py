@@ -31,7 +31,7 @@ __all__ = ["Candidate", "Diagnosis", "Explanation", "Loaded", "Round", "diagnose
 #: Failing rounds a candidate is first tried on; candidates kept from the sample; greedy steps at most.
 SAMPLE = 24
 SHORTLIST = 6
-STEPS = 8
+STEPS = 12
 
 
 @dataclass(frozen=True)
@@ -136,11 +136,13 @@ class _State:
     ruleset: str | None = None
     options: tuple[tuple[str, str], ...] = ()
     deviations: tuple[Deviation, ...] = ()
+    chosen: bool = False  # a ruleset was chosen as an explanation (there is one at most)
 
     def plus(self, c: Candidate) -> _State | None:
         """This state with ``c`` added; None when it adds nothing or contradicts a change already made."""
         if c.ruleset is not None:
-            return None if self.ruleset is not None or self.options else replace(self, ruleset=c.ruleset)
+            return None if self.chosen or c.ruleset == self.ruleset else replace(self, ruleset=c.ruleset,
+                                                                                   chosen=True)
         if c.option is not None:
             k, v = c.option
             if any(k == k2 for k2, _ in self.options):
@@ -168,30 +170,35 @@ class _Verdict:
 
     failing: Mapping[int, Problem]
     reached: int
+    claimed: int = 0  # the rounds the record lists
 
     def ok(self, deal: int) -> bool:
-        return deal <= self.reached and deal not in self.failing
+        """The deal replays and scores as claimed; or, beyond the rounds the record lists, is no longer part
+        of the match (the reference played a deal the record does not have, and under this change does not)."""
+        if deal in self.failing:
+            return False
+        return deal <= self.reached or (deal > self.claimed and not self.failing and self.reached > 0)
 
 
 def _judge(ld: Loaded, state: _State, until: int | None = None) -> _Verdict:
     try:
         rules = state.rules(ld.rec)
     except (OptionError, ValueError):
-        return _Verdict({}, 0)
+        return _Verdict({}, 0, len(ld.rec.rounds))
     try:
         rep = replay(ld.rec, ld.record, None, rules=rules, until_deal=until, again=True)
     except Exception:  # a combination the game refuses to play: explains nothing
-        return _Verdict({}, 0)
-    return _verdict(rep)
+        return _Verdict({}, 0, len(ld.rec.rounds))
+    return _verdict(rep, len(ld.rec.rounds))
 
 
-def _verdict(rep: RecordReport) -> _Verdict:
+def _verdict(rep: RecordReport, claimed: int) -> _Verdict:
     failing: dict[int, Problem] = {}
     for p in rep.problems:
         if p.where.deal is not None and p.where.deal not in failing:
             failing[p.where.deal] = p
     # a deal whose problem stopped the replay ("later deals not checked") ends what was reached
-    return _Verdict(failing, rep.deals if not rep.dropped else min(failing, default=rep.deals))
+    return _Verdict(failing, rep.deals if not rep.dropped else min(failing, default=rep.deals), claimed)
 
 
 def _actions(ld: Loaded, deal: int) -> int:
@@ -202,15 +209,17 @@ def _actions(ld: Loaded, deal: int) -> int:
 # -- the search ---------------------------------------------------------------------------------
 
 
-def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None) -> Diagnosis:
+def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, *, ruleset: str | None = None,
+             options: Mapping[str, str] | None = None) -> Diagnosis:
     """Diagnose the failing rounds of ``loaded`` (records of one game): see the module docstring.
-    ``only`` restricts the candidates (the tests; ``validate``'s hints)."""
+    ``only`` restricts the candidates (the tests). ``ruleset`` replaces the records' rules and ``options``
+    are applied on top, as in ``validate`` (the option values then diagnosed are the others)."""
     records = list(loaded)
     if not records:
         return Diagnosis(0, 0, [], [], [], loaded=records)
     key = game(records[0].rec.game).spec.key
     pool = list(only) if only is not None else candidates(key)
-    state = _State()
+    state = _State(ruleset, tuple(sorted((options or {}).items())))
     verdicts = [_judge(ld, state) for ld in records]
     replays = len(records)
     rounds = sum(v.reached for v in verdicts)
@@ -243,8 +252,11 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None) 
             elif gain:
                 scored.append((gain, -n, c, trial))
         scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+        shortlist = [c for _gain, _n, c, _trial in scored[:SHORTLIST]]
         best: tuple[int, Candidate, _State, list[_Verdict]] | None = None
-        for _gain, _n, c, trial in scored[:SHORTLIST]:
+        for c in shortlist:
+            trial = state.plus(c)
+            assert trial is not None
             vs = [_judge(ld, trial) for ld in records]
             replays += len(records)
             if _breaks(verdicts, vs):
@@ -255,16 +267,31 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None) 
         if best is None:
             break
         _, c, trial, vs = best
-        explains = [r for r in failing if vs[r.index].ok(r.deal)]
-        example = min(explains, key=lambda r: (_actions(records[r.index], r.deal), r.index, r.deal))
-        p = verdicts[example.index].failing.get(example.deal)
-        found.append(Explanation(c, explains, example, p.where.action if p is not None else None))
-        state, verdicts = trial, vs
-        failing = _failing(verdicts)
+        while True:  # the best, then the rest of the shortlist on top of it while each explains more
+            explains = [r for r in failing if vs[r.index].ok(r.deal)]
+            example = min(explains, key=lambda r: (_actions(records[r.index], r.deal), r.index, r.deal))
+            p = verdicts[example.index].failing.get(example.deal)
+            found.append(Explanation(c, explains, example, p.where.action if p is not None else None))
+            shortlist.remove(c)
+            state, verdicts = trial, vs
+            failing = _failing(verdicts)
+            nxt = None
+            for c in shortlist:
+                more = state.plus(c)
+                if more is None:
+                    continue
+                vs = [_judge(ld, more) for ld in records]
+                replays += len(records)
+                if not _breaks(verdicts, vs) and any(vs[r.index].ok(r.deal) for r in failing):
+                    nxt = (c, more, vs)
+                    break
+            if nxt is None or not failing:
+                break
+            c, trial, vs = nxt
     if len(found) > 1:  # each explanation's count: the rounds that fail without it, all else kept
         covered = {r for e in found for r in e.explains}
         for e in found:
-            others = _State()
+            others = _State(ruleset, tuple(sorted((options or {}).items())))
             for o in found:
                 if o is not e:
                     others = others.plus(o.candidate) or others
@@ -291,14 +318,14 @@ def _failing(verdicts: Sequence[_Verdict]) -> list[Round]:
 
 
 def _sample(records: Sequence[Loaded], failing: Sequence[Round]) -> dict[int, list[int]]:
-    """Up to :data:`SAMPLE` failing rounds, spread over the kinds of first problem and preferring early
-    deals of short records (cheap to replay): record index -> its deals in the sample."""
-    ordered = sorted(failing, key=lambda r: (r.deal, len(records[r.index].rec.actions), r.index))
+    """The first failing round of up to :data:`SAMPLE` records, spread over the input and preferring early
+    rounds (a record is replayed only up to it): record index -> its deal in the sample."""
+    first: dict[int, int] = {}
+    for r in failing:
+        first.setdefault(r.index, r.deal)
+    ordered = sorted(first.items(), key=lambda t: (t[1], t[0]))
     picked = ordered[:: max(1, len(ordered) // SAMPLE)][:SAMPLE]
-    out: dict[int, list[int]] = {}
-    for r in picked:
-        out.setdefault(r.index, []).append(r.deal)
-    return out
+    return {i: [d] for i, d in picked}
 
 
 # -- witnesses ------------------------------------------------------------------------------------

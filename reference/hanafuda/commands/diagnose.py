@@ -11,7 +11,17 @@ from typing import IO
 
 from hanafuda_spec.records import parse_record
 
-from hanafuda.commands._common import GAMES_HELP, add_command, game_name, nonempty, output_dir, print_json
+from hanafuda.cli import parse_options
+from hanafuda.commands._common import (
+    GAMES_HELP,
+    add_command,
+    add_rules_arguments,
+    check_output_dir,
+    game_name,
+    nonempty,
+    output_dir,
+    print_json,
+)
 from hanafuda.diagnose import SAMPLE, Diagnosis, Loaded, diagnose, witness_record
 from hanafuda.records import read_documents
 from hanafuda.registry import game
@@ -33,11 +43,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "Exit 0 every failing round explained (or nothing to diagnose), 1 some round unexplained, "
                     "2 unusable input.",
                     notes=f"Each change is first tried on {SAMPLE} failing rounds, and replayed over every record "
-                    "only if it explains some of them. Records are replayed under the rules they name.")
+                    "only if it explains some of them. The rules are layered as in validate: each record's own "
+                    "ruleset and options; --ruleset replaces both; --option on top of whichever applies.")
     p.add_argument("game", type=game_name, metavar="GAME", help=GAMES_HELP)
     p.add_argument("files", nargs="+", metavar="FILE", type=nonempty("file name"),
                    help="a file of records (JSON Lines, or one JSON document); '-' for stdin")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_arguments(p)
     p.add_argument("--witness", metavar="DIR", type=nonempty("directory name"),
                    help="write, for each explanation, its smallest failing round as a standalone record "
                    "(DIR/NN-ID.json)")
@@ -55,7 +67,10 @@ def _shown(text: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    key = game(args.game).spec.key
+    g = game(args.game)
+    key = g.spec.key
+    options = parse_options(args.option)
+    g.spec.resolve(args.ruleset, options)  # an unknown ruleset or option: one line (OptionError), exit 2
     loaded: list[Loaded] = []
     for name in args.files:
         shown = _shown(name)
@@ -86,9 +101,8 @@ def run(args: argparse.Namespace) -> int:
     if not loaded:
         return _fail("no records in the input")
     if args.witness is not None:
-        from hanafuda.commands._common import check_output_dir
         check_output_dir(Path(args.witness), "--witness")
-    found = diagnose(loaded)
+    found = diagnose(loaded, ruleset=args.ruleset, options=options)
     if args.witness is not None and found.explanations:
         _write_witnesses(found, Path(args.witness))
     if args.json:
