@@ -286,3 +286,14 @@ def test_an_illegal_action_says_what_the_reference_expects() -> None:
     assert rec is not None
     p = replay(rec).problems[0]
     assert p.rule_id == "KK-TURN-2" and "(the reference expects the koi-koi decision: 'koikoi', 'stop')" in p.reason
+
+
+def test_the_docs_list_every_kind_of_deviation() -> None:
+    from hanafuda.deviations import catalogue
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "validating.md").read_text(encoding="utf-8")
+    for kind, _rule, _what in catalogue():
+        assert f"| `{kind}` |" in text, kind
+    for d in library():
+        if not d.parameters:
+            assert f"| `{d.id}` | {d.rule} |" in text, d

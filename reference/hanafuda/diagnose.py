@@ -110,11 +110,10 @@ class Diagnosis:
 
 
 def candidates(key: str) -> list[Candidate]:
-    """Every change tried for game ``key``: its rulesets, every value of every option, and (Koi-Koi) the
-    deviation library."""
+    """Every change tried for game ``key``: every value of every option, (Koi-Koi) the deviation library,
+    and the game's rulesets."""
     g = game(key)
-    out = [Candidate("option", "ruleset", (("ruleset", r.name),), f"the rules of the ruleset {r.name}",
-                     ruleset=r.name) for r in g.spec.rulesets]
+    out: list[Candidate] = []
     rule_of: dict[str, str] = {}
     for r in g.spec.rules:
         if r.option is not None:
@@ -126,6 +125,9 @@ def candidates(key: str) -> list[Candidate]:
     if key == "koikoi":
         out += [Candidate("deviation", d.id, d.parameters, d.description, rule=d.rule, deviation=d)
                 for d in library()]
+    # last: between changes explaining as many rounds, the smaller one is kept
+    out += [Candidate("option", "ruleset", (("ruleset", r.name),), f"the rules of the ruleset {r.name}",
+                      ruleset=r.name) for r in g.spec.rulesets]
     return out
 
 
