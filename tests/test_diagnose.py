@@ -7,6 +7,7 @@ import functools
 import importlib.util
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -297,3 +298,37 @@ def test_the_docs_list_every_kind_of_deviation() -> None:
     for d in library():
         if not d.parameters:
             assert f"| `{d.id}` | {d.rule} |" in text, d
+
+
+def test_diagnose_names_four_deviations_of_the_library_at_once() -> None:
+    """Records written by an engine with four deviations of the library (a yaku's value, the seven-point
+    doubling, the deal's layout, the moment of the decision): each is named, with the rounds it changes."""
+    from hanafuda.games.koikoi import KoiKoi, KoiKoiRules
+
+    devs = (deviation("yaku-points", yaku="flower-viewing", points="6"), deviation("seven-after-multiplier"),
+            deviation("deal-slices", order="dealer,ko,field"), deviation("call-on-any-yaku"))
+
+    class Deviant(KoiKoi):
+        def __init__(self, with_: tuple[Deviation, ...]) -> None:
+            self.with_ = with_
+
+        def make_rules(self, values: Mapping[str, str]) -> KoiKoiRules:
+            return deviant_rules(values, self.with_)
+
+    g = Deviant(devs)
+    records = []
+    for seed in range(30):
+        rec, _ = parse_record(record_match(g, None, {"length": "3"}, seed=seed, policy_seed=seed))
+        assert rec is not None
+        records.append(Loaded("d", seed + 1, rec))
+    found = diagnose(records)
+    assert not found.unexplained
+    named = {e.candidate.deviation: len(e.explains) for e in found.explanations}
+    assert set(named) == set(devs), named
+    for d in devs:
+        truth = 0
+        for ld in records:
+            values = game("koikoi").spec.resolve(ld.rec.ruleset, dict(ld.rec.options))
+            rep = replay(ld.rec, rules=deviant_rules(values, [o for o in devs if o != d]))
+            truth += len({p.where.deal for p in rep.problems if p.where.deal is not None})
+        assert abs(named[d] - truth) <= 0.05 * truth, (d, named[d], truth)
