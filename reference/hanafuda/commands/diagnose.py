@@ -42,9 +42,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "failing round with the fewest actions (record, round, the action where it first differs). "
                     "Exit 0 every failing round explained (or nothing to diagnose), 1 some round unexplained, "
                     "2 unusable input.",
-                    notes=f"Each change is first tried on {SAMPLE} failing rounds, and replayed over every record "
-                    "only if it explains some of them. The rules are layered as in validate: each record's own "
-                    "ruleset and options; --ruleset replaces both; --option on top of whichever applies.")
+                    notes=f"Each change is first tried on the first failing round of up to {SAMPLE} records, and "
+                    "replayed over every record only if it is among those explaining the most of them. The rules "
+                    "are layered as in validate: each record's own ruleset and options; --ruleset replaces both; "
+                    "--option on top of whichever applies.")
     p.add_argument("game", type=game_name, metavar="GAME", help=GAMES_HELP)
     p.add_argument("files", nargs="+", metavar="FILE", type=nonempty("file name"),
                    help="a file of records (JSON Lines, or one JSON document); '-' for stdin")
