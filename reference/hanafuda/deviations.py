@@ -223,6 +223,8 @@ class DeviantRules(KoiKoiRules):
 
     @functools.cached_property
     def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
+        """KK-DEAL-1's getters of the ko's, the table's and the dealer's cards; under ``deal-slices``, three
+        consecutive slices in the order it names."""
         order = next((d.params["order"] for d in self.deviations if d.id == "deal-slices"), None)
         if order is None:
             return super().dealing
