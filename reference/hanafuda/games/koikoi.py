@@ -971,7 +971,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         p, r = self.turn, self.rules
         self.pending = None
         now, seen = self.yaku(p), self.seen[p]
-        if now == seen and not (r.call_on_held and now):  # nothing new or improved (the common case)
+        if now == seen and (not now or not r.call_on_held):  # nothing new or improved (the common case)
             self._pass()
             return
         before = {y.id: y.points for y in seen}
