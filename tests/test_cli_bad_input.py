@@ -210,6 +210,18 @@ ROWS: dict[str, Row] = {
     "import garbage": Row(["import", "koikoi-ai", "F", "--out", "o.jsonl"], 2, "F", files={"F": b"garbage"}),
     "import a binary file": Row(["import", "battle-hanafuda", "F", "--out", "o.jsonl"], 2, "F", files={"F": BINARY}),
     "import an empty name": Row(["import", "koikoi-ai", ""], 2, "file name is empty"),
+    # -- diagnose -------------------------------------------------------------------------------
+    "diagnose a missing file": Row(["diagnose", "koikoi", "nope.jsonl"], 2, "nope.jsonl: cannot read"),
+    "diagnose a directory": Row(["diagnose", "koikoi", "."], 2, "is a directory"),
+    "diagnose truncated JSON": Row(["diagnose", "kekoro", "F"], 2, "truncated", files={"F": b"TRUNCATED"}),
+    "diagnose a binary file": Row(["diagnose", "koikoi", "F"], 2, "not UTF-8", files={"F": BINARY}),
+    "diagnose an empty file": Row(["diagnose", "koikoi", "F"], 2, "no records", files={"F": b""}),
+    "diagnose records of another game": Row(["diagnose", "koikoi", "F", "--witness", "w"], 2,
+                                            "is a kekoro record, not koikoi", files={"F": b"RECORD\n"}),
+    "diagnose an unknown option": Row(["diagnose", "kekoro", "F", "-o", "nope=1"], 2, "nope",
+                                      files={"F": b"RECORD\n"}),
+    "diagnose valid records": Row(["diagnose", "kekoro", "F"], 0, out="nothing to diagnose",
+                                  files={"F": b"RECORD\n"}),
     # -- identify -------------------------------------------------------------------------------
     "identify a missing file": Row(["identify", "koikoi", "nope.jsonl"], 2, "nope.jsonl: cannot read"),
     "identify a directory": Row(["identify", "koikoi", "."], 2, "is a directory"),

@@ -398,10 +398,12 @@ def _ids(xs: Sequence[int]) -> str:
 def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, lenient: bool = False,
            ruleset: str | None = None, options: Mapping[str, str] | None = None,
            until_deal: int | None = None, again: bool = False, fast: bool = True,
-           first_deal_only: bool = False) -> RecordReport:
+           first_deal_only: bool = False, rules: Any = None) -> RecordReport:
     """Replay a parsed record through the reference and report every problem (never raises for
     bad record content). ``ruleset``/``options``, when given, replace the record's own rules
-    (``options`` alone are applied over the record's rules); ``until_deal`` stops after that deal;
+    (``options`` alone are applied over the record's rules); ``rules``, a typed rules object of the
+    record's game, replaces both (``hanafuda diagnose`` replays under rules with a deviation);
+    ``until_deal`` stops after that deal;
     ``first_deal_only`` stops at the end of the deal of the first problem, when that problem is about a
     deal (``identify`` looks no further: the first problem and the others of its deal).
     ``again``: the record is replayed many times (``identify`` replays it under hundreds of rule
@@ -418,7 +420,9 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
         return report
     report.game = g.spec.key
     try:
-        if ruleset is not None:
+        if rules is not None:
+            pass
+        elif ruleset is not None:
             rules = _rules(g, ruleset, options or {})
         else:
             rules = _rules(g, rec.ruleset, {**rec.options, **(options or {})})
@@ -619,7 +623,8 @@ class _Replay:
                             self.stop_abandoned(info, deal - 1)
                             return
                         add("REC-ROUNDS-1", f"the actions end before the match does: deal {deal} is not over "
-                            f"(seat {seat} to move)", deal, pos, "$.actions")
+                            f"(seat {seat} to move; the reference expects {_expected(g, state)})", deal, pos,
+                            "$.actions")
                         self.check_claimed_rounds(deal)
                         return
                     entry = actions[pos]
@@ -646,7 +651,8 @@ class _Replay:
                         alt = self.reading(legal, a, entry)
                         if alt is None:
                             rule_id, reason = _explain(g, state, a)
-                            add(rule_id, f"{entry.text!r} is illegal: {reason}", deal, pos, f"$.actions[{pos}]")
+                            add(rule_id, f"{entry.text!r} is illegal: {reason} (the reference expects "
+                                f"{_expected(g, state)})", deal, pos, f"$.actions[{pos}]")
                             broken = True
                             break
                         named = named if alt.cards != a.cards else ()
@@ -741,8 +747,10 @@ class _Replay:
         claim = {c for c in captures if c != played}
         self.claimed = claim
         if not claim <= moved:
-            self.sink.add("REC-CAPTURE-1", f"claims it captured {_ids(sorted(claim))}; it captured "
-                          f"{_ids(sorted(moved - {played})) or 'nothing'}", deal, pos, f"$.actions[{pos}]")
+            own, drawn = self.split(moved - {played}, played)
+            then = f" (and the draw that followed, {_ids(sorted(drawn))})" if drawn else ""
+            self.sink.add("REC-CAPTURE-1", f"claims the hand play of {played} captured {_ids(sorted(claim))}; it "
+                          f"captured {_ids(sorted(own)) or 'nothing'}{then}", deal, pos, f"$.actions[{pos}]")
 
     def draw_entry(self, state: Any, entry: ActionEntry, deal: int, pos: int) -> Any:
         """Check a draw entry (1.1) against the draw that followed the last play; when the drawn
@@ -782,11 +790,23 @@ class _Replay:
             moved = _captured(snap) - cap_before - {played, drawn}
             claim = ({c for c in entry.captures if c != drawn} | self.claimed) - {played}
             if claim != moved:
-                add("REC-CAPTURE-1", f"the turn captured {_ids(sorted(moved)) or 'nothing'} besides the cards "
-                    f"played and drawn; the record says {_ids(sorted(claim)) or 'nothing'}", deal, pos,
+                got_play, got_draw = self.split(moved, played)
+                said_play, said_draw = self.split(claim, played)
+                add("REC-CAPTURE-1", f"the hand play of {played} captured {_ids(sorted(got_play)) or 'nothing'} and "
+                    f"the draw of {drawn} captured {_ids(sorted(got_draw)) or 'nothing'}; the record says "
+                    f"{_ids(sorted(said_play)) or 'nothing'} and {_ids(sorted(said_draw)) or 'nothing'}", deal, pos,
                     f"{path}.captures")
         self.step = None
         return state
+
+    def split(self, cards: set[int] | frozenset[int], played: int | None) -> tuple[set[int], set[int]]:
+        """Captured ``cards`` (the played and drawn cards left out) as the hand play's (the played card's
+        month) and the draw's (the others)."""
+        if played is None or played not in self.by_id:
+            return set(), set(cards)
+        suit = self.by_id[played].suit
+        own = {c for c in cards if c in self.by_id and self.by_id[c].suit == suit}
+        return own, set(cards) - own
 
     def check_claimed_rounds(self, deals: int) -> None:
         n = len(self.rec.rounds)
@@ -872,6 +892,24 @@ def _yaku_rules_of(key: str, values: tuple[tuple[str, str], ...]) -> Mapping[str
         if isinstance(rid, str):
             out.setdefault(y.id, rid)
     return MappingProxyType(out)
+
+
+#: What an action kind asks of the player to move, for the messages saying what the reference expects.
+_KINDS = {"play": "a hand play", "take": "a choice of capture for the drawn card", "koikoi": "the koi-koi decision",
+          "stop": "the koi-koi decision", "draw": "a draw"}
+
+
+def _expected(g: AnyGame, state: Any) -> str:
+    """What the reference expects of the player to move: the kind of step and its legal actions (never raises)."""
+    try:
+        legal = list(g.legal_actions(state))
+    except Exception:  # a position the game cannot list: say nothing more
+        return "another action"
+    if not legal:
+        return "no action"
+    kinds = list(dict.fromkeys(_KINDS.get(a.kind, f"a {a.kind!r} action") for a in legal))
+    shown = ", ".join(f"'{a}'" for a in legal[:6]) + (f" and {len(legal) - 6} more" if len(legal) > 6 else "")
+    return f"{' or '.join(kinds)}: {shown}"
 
 
 def _explain(g: AnyGame, state: Any, a: Action) -> tuple[str, str]:
@@ -974,10 +1012,17 @@ def suggest_options(rec: GameRecord, report: RecordReport, *, ruleset: str | Non
                     options: Mapping[str, str] | None = None, lenient: bool = False) -> list[str]:
     """The single option values that would make the record's first divergent deal validate: one
     line each, saying whether the whole record then validates. Tries every other value of every
-    option of the game, replaying the record up to that deal (a few dozen replays)."""
+    option of the game, replaying the record up to that deal (a few dozen replays), then the
+    whole record under each value that passes.
+
+    A hint is a cause, never a coincidence: a value is offered only if, under it, that deal
+    replays legally and scores exactly (every claim, not only a total) **and** no deal that
+    validates under the record's rules then fails (a value that makes one total equal by chance
+    breaks the other rounds it changes)."""
     deal = report.first_deal()
     if deal is None or report.unusable:
         return []
+    bad_before = {p.where.deal for p in report.problems if p.where.deal is not None}
     try:
         g = game(rec.game)
         base = g.spec.resolve(ruleset, options) if ruleset is not None else g.spec.resolve(
@@ -998,6 +1043,11 @@ def suggest_options(rec: GameRecord, report: RecordReport, *, ruleset: str | Non
             if any(p.where.deal is None or p.where.deal <= deal for p in rep.problems):
                 continue
             whole = replay(rec, 1, None, lenient=lenient, ruleset=g.spec.default_ruleset, options=trial)
+            bad_after = {p.where.deal for p in whole.problems if p.where.deal is not None}
+            reached = min(report.deals, whole.deals)
+            if any(d not in bad_before and d in bad_after for d in range(1, reached + 1)) or (
+                    whole.deals < report.deals and report.deals not in bad_before):
+                continue  # it breaks a deal that validated: a coincidence, not a cause
             tail = "the whole record validates" if whole.ok else (
                 f"deal {deal} validates" + (f" (first problem then at deal {whole.first_deal()})"
                                              if whole.first_deal() else ""))

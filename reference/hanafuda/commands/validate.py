@@ -56,8 +56,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     f"more_problems); --json keeps the summaries of the first {_KEEP} records of each file (the "
                     f"rest are counted as more_records); option values are tried for the first {_SUGGEST} "
                     "invalid records of each file. Deals count every shuffle (misdeals included); actions are "
-                    "numbered from 0 over the whole record. --ruleset replaces each record's rules (with "
-                    "--option on top); --option alone is applied over each record's own rules.")
+                    "numbered from 0 over the whole record. The rules are layered: each record's own ruleset "
+                    "and options; --ruleset replaces both (the record's options are then not used); --option "
+                    "is applied on top of whichever applies (so --option alone changes one option of each "
+                    "record's own rules). A hint names an option value only if under it the first divergent "
+                    "deal replays and scores exactly and no deal that validated then fails.")
     p.add_argument("files", nargs="+", metavar="FILE", type=nonempty("file name"),
                    help="a file of records (JSON Lines, or one JSON document); '-' for stdin")
     p.add_argument("--json", action="store_true", help="machine-readable output: a summary of every record")
@@ -71,6 +74,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="do not report problems of these rule ids or prefixes (repeatable)")
     p.add_argument("--all", action="store_true", help="list every problem instead of grouping the consequences")
     p.add_argument("--no-suggest", action="store_true", help="do not try other option values")
+    p.add_argument("--per-round", action="store_true",
+                   help="each round's verdict: valid, invalid (with its first problem) or not checked (after a "
+                   "problem that stops the replay); in --json, a 'rounds' list in each record's summary")
     add_jobs_argument(p, "files of fewer than 64 records per job")
     add_cluster_argument(p)
     add_progress_argument(p)
@@ -114,11 +120,12 @@ def _run(args: argparse.Namespace, options: dict[str, str], ex: Executor) -> int
                 start = stream.tell() if bar.shown and size is not None else 0
                 for rep in _reports(stream, args, options, ex):
                     if isinstance(rep, _Valid):  # made by a worker: a valid record, its JSON already written
-                        with nullcontext() if args.json or rep.status != "abandoned" else bar.printing():
+                        with nullcontext() if args.json or (rep.status != "abandoned" and not args.per_round) \
+                                else bar.printing():
                             _account_valid(summary, rep, args, name)
                         bar(rep.record if size is None else stream.tell() - start, size)
                         continue
-                    quiet = args.json or (rep.ok and rep.status != "abandoned")  # nothing printed for it
+                    quiet = args.json or (rep.ok and rep.status != "abandoned" and not args.per_round)  # silent
                     with nullcontext() if quiet else bar.printing():
                         _account(summary, rep, args, name, options)
                     bar(rep.record if size is None else stream.tell() - start, size)
@@ -192,7 +199,8 @@ def _parallel_reports(sources: Iterator[Source], args: argparse.Namespace, optio
     blocks is sent before the previous window's results are read, so that the workers do not wait."""
     size = max(_BLOCK, 2 * ex.chunk)
     work = partial(_check_block, lenient=args.lenient, ruleset=args.ruleset, options=options or None,
-                   select=tuple(args.select), ignore=tuple(args.ignore), keep=_KEEP if args.json else 0)
+                   select=tuple(args.select), ignore=tuple(args.ignore), keep=_KEEP if args.json else 0,
+                   per_round=args.per_round)
 
     def window() -> list[list[Source]]:
         blocks: list[list[Source]] = []
@@ -217,7 +225,8 @@ def _parallel_reports(sources: Iterator[Source], args: argparse.Namespace, optio
 
 
 def _check_block(block: Sequence[Source], lenient: bool, ruleset: str | None, options: dict[str, str] | None,
-                 select: tuple[str, ...], ignore: tuple[str, ...], keep: int) -> list[RecordReport | _Valid]:
+                 select: tuple[str, ...], ignore: tuple[str, ...], keep: int,
+                 per_round: bool = False) -> list[RecordReport | _Valid]:
     """What a worker runs: a block of records validated and filtered (see :func:`_parallel_reports`),
     with the JSON summary of valid records among the first ``keep`` of the file (record numbers count
     a file's records from 1)."""
@@ -226,7 +235,7 @@ def _check_block(block: Sequence[Source], lenient: bool, ruleset: str | None, op
         rep = validate_source(src, lenient, ruleset, options)
         _filter(rep, select, ignore)
         if rep.ok and not rep.unusable:
-            text = _report_json(rep) if rep.record <= keep else None
+            text = _report_json(rep, per_round) if rep.record <= keep else None
             out.append(_Valid(rep.record, rep.actions, rep.deals, rep.status, text))
         else:
             rep.source = None  # not sent back: decoded again here when it is needed
@@ -234,9 +243,13 @@ def _check_block(block: Sequence[Source], lenient: bool, ruleset: str | None, op
     return out
 
 
-def _report_json(rep: RecordReport) -> str:
-    """A record's JSON summary as it stands in the --json output (indented to its depth there)."""
-    text = json.dumps(rep.to_json(), ensure_ascii=False, indent=2)
+def _report_json(rep: RecordReport, per_round: bool = False) -> str:
+    """A record's JSON summary as it stands in the --json output (indented to its depth there); with
+    ``per_round``, each round's verdict (:func:`round_verdicts`) as ``rounds``."""
+    out = rep.to_json()
+    if per_round and not rep.unusable:
+        out["rounds"] = round_verdicts(rep)  # type: ignore[assignment]
+    text = json.dumps(out, ensure_ascii=False, indent=2)
     return "\n".join(_INDENT + line for line in text.split("\n"))
 
 
@@ -254,6 +267,32 @@ def _json_output(code: int, files_out: list[dict[str, Any]]) -> str:
         reports = "[\n" + ",\n".join(f["reports"]) + "\n" + _INDENT[:-2] + "]" if f["reports"] else "[]"
         text = text.replace(json.dumps(f"\0{n}"), reports, 1)
     return text + "\n"
+
+
+def round_verdicts(rep: RecordReport) -> list[dict[str, Any]]:
+    """Each deal's verdict in a record's report: ``valid``, ``invalid`` with its first problem, or
+    ``not checked`` (a deal after a problem that stopped the replay). Problems of the record as a
+    whole (its final scores, its list of rounds) belong to no deal."""
+    first: dict[int, Problem] = {}
+    for p in rep.problems:
+        if p.where.deal is not None:
+            first.setdefault(p.where.deal, p)
+    claimed = len(rep.source.rounds) if rep.source is not None else 0
+    out: list[dict[str, Any]] = []
+    for deal in range(1, max(rep.deals, claimed) + 1):
+        found = first.get(deal)
+        verdict = "not checked" if deal > rep.deals else "invalid" if found is not None else "valid"
+        out.append({"round": deal, "verdict": verdict, "problem": found.to_json() if found is not None else None})
+    return out
+
+
+def _round_line(name: str, record: int, verdicts: list[dict[str, Any]]) -> str:
+    parts = []
+    for v in verdicts:
+        p = v["problem"]
+        parts.append(f"{v['round']} {v['verdict']}" + (f" [{p['rule']}]" if p is not None else ""))
+    good = sum(1 for v in verdicts if v["verdict"] == "valid")
+    return f"{name}: record {record}: rounds: {', '.join(parts)} ({good} of {len(verdicts)} valid)"
 
 
 def _size(stream: IO[bytes]) -> int | None:
@@ -306,7 +345,7 @@ def _account(summary: dict[str, Any], rep: RecordReport, args: argparse.Namespac
         summary["_first_unusable"] = f"{name}: {rep.problems[0]}" if rep.problems else f"{name}: unusable"
     if args.json:
         if len(summary["reports"]) < _KEEP:
-            summary["reports"].append(_report_json(rep))
+            summary["reports"].append(_report_json(rep, args.per_round))
         else:
             summary["more_records"] += 1
         return
@@ -315,8 +354,12 @@ def _account(summary: dict[str, Any], rep: RecordReport, args: argparse.Namespac
     if rep.ok:
         if rep.status == "abandoned":
             print(f"{name}: record {rep.record}: abandoned after {rep.deals} deal(s); valid up to there")
+        if args.per_round:
+            print(_round_line(name, rep.record, round_verdicts(rep)))
         return
     _print_problems(name, rep, args.all)
+    if args.per_round:
+        print(_round_line(name, rep.record, round_verdicts(rep)))
 
 
 def _account_valid(summary: dict[str, Any], rep: _Valid, args: argparse.Namespace, name: str) -> None:
@@ -333,8 +376,12 @@ def _account_valid(summary: dict[str, Any], rep: _Valid, args: argparse.Namespac
             summary["reports"].append(rep.json_text)
         else:
             summary["more_records"] += 1
-    elif rep.status == "abandoned":
-        print(f"{name}: record {rep.record}: abandoned after {rep.deals} deal(s); valid up to there")
+    else:
+        if rep.status == "abandoned":
+            print(f"{name}: record {rep.record}: abandoned after {rep.deals} deal(s); valid up to there")
+        if args.per_round:
+            print(_round_line(name, rep.record, [{"round": d, "verdict": "valid", "problem": None}
+                                                 for d in range(1, rep.deals + 1)]))
 
 
 def _print_problems(name: str, rep: RecordReport, every: bool) -> None:

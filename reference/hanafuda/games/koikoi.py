@@ -25,7 +25,7 @@ from typing import NamedTuple
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
 from hanafuda_spec.games import koikoi as spec
 from hanafuda_spec.neutral import Snapshot
-from hanafuda_spec.yaku import ScoredYaku
+from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda._construct import new
 from hanafuda.engine import (
@@ -186,6 +186,35 @@ class KoiKoiRules:
     def stock_start(self) -> int:
         """The position of the draw pile's top card in the deck order (after the deal)."""
         return 2 * self.hand_size + 8
+
+    # Hooks: the steps read these, and :mod:`hanafuda.deviations` overrides them to replay a record as an
+    # engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
+
+    @property
+    def call_on_held(self) -> bool:
+        """KK-TURN-3: whether the decision also comes after a turn that changed no yaku but ends holding one
+        (never in the reference: only after a new or improved yaku)."""
+        return False
+
+    def stock_order(self, order: Sequence[int]) -> Sequence[int]:
+        """KK-DEAL-1: the draw pile, top first: the deck order's cards after the deal."""
+        return order[self.stock_start:]
+
+    def offers_call(self, new: bool, improved: bool, holds_card: bool) -> bool:
+        """KK-TURN-3: whether a turn that formed a ``new`` or ``improved`` yaku gives the koi-koi decision
+        (KK-TURN-9's empty hand is the decision's own business: shōbu alone)."""
+        return new if self.koikoi_on_new else improved
+
+    def shobu_points(self, calls: Sequence[int], field_brights: int, w: int,
+                     yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
+        """KK-SCORE-1…6: the points of seat ``w``'s shōbu and the notes saying how they are made."""
+        return _shobu_points(self.opt, calls, field_brights, w, yaku)
+
+    def next_dealer(self, dealer: int, winner: int | None) -> int:
+        """KK-END-3: the winner deals the next round; after a drawn round, draw_dealer says who."""
+        if winner is not None:
+            return winner
+        return dealer if self.opt["draw_dealer"] == "stay" else 1 - dealer
 
 
 @dataclass(frozen=True)
@@ -494,6 +523,12 @@ def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | 
     return _scorer_of(_rows(values, month, sake, called))
 
 
+def scorer_of_table(table: Sequence[YakuDef]) -> Callable[[int], tuple[ScoredYaku, ...]]:
+    """A scorer (pile mask in, yaku out) for any yaku table: what :meth:`KoiKoiRules.scorer` builds from the
+    catalogue's table, for a changed table (the deviations of :mod:`hanafuda.deviations`)."""
+    return _scorer_of(tuple(YakuRow.of(y, _MASK_OF) for y in table))
+
+
 @functools.lru_cache(maxsize=512)
 def _scorer_of(rows: tuple[YakuRow, ...]) -> Callable[[int], tuple[ScoredYaku, ...]]:
     """:func:`_scorer` of compiled rows (built once per distinct table, whatever options led to it)."""
@@ -740,7 +775,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         r = cls.__new__(cls)
         r.hands, field = deal_two(rules.dealing, _MASK_OF, order, setup.dealer)  # KK-DEAL-1
         r.rules, r.setup, r.field, r.caps = rules, setup, field, [0, 0]
-        r.stock, r.top = tuple(map(_CARD.__getitem__, order[rules.stock_start:])), 0
+        r.stock, r.top = tuple(map(_CARD.__getitem__, rules.stock_order(order))), 0
         r.turn, r.phase, r.pending, r.calls, r.seen = setup.dealer, _PLAY, None, (0, 0), ((), ())
         r.last_improver, r.end, r.winner, r.teyaku_points = None, "", None, (0, 0)
         r.field_brights, r.scorers, wild = (field & _BRIGHTS).bit_count(), None, rules.opt["lightning"]
@@ -936,7 +971,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         p, r = self.turn, self.rules
         self.pending = None
         now, seen = self.yaku(p), self.seen[p]
-        if now == seen:  # nothing new or improved (the common case)
+        if now == seen and (not now or not r.call_on_held):  # nothing new or improved (the common case)
             self._pass()
             return
         before = {y.id: y.points for y in seen}
@@ -945,7 +980,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         self.seen = (now, self.seen[1]) if p == 0 else (self.seen[0], now)
         if improved:
             self.last_improver = p
-        if new_yaku if r.koikoi_on_new else improved:
+        if r.offers_call(new_yaku, improved, bool(self.hands[p])) or (r.call_on_held and now):
             if sum(y.points for y in now) < r.koikoi_min:
                 self._over("shobu", p)  # KK-TURN-4
             else:
@@ -1017,19 +1052,20 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if end in ("teyaku", "field-teyaku"):
             assert w is not None
             pts = max(self.teyaku_points)
-            return RoundResult(end, _deltas(w, pts, zero), w, next_dealer=w)
+            return RoundResult(end, _deltas(w, pts, zero), w, next_dealer=self.rules.next_dealer(d, w))
         yaku = (self.yaku(0), self.yaku(1))
         if end == "exhaustive" and opt["exhaustive"] == "last-yaku":
             w = self.last_improver  # the last player to form or improve a yaku wins
         elif end != "shobu":
             w = None
         if w is not None:  # a shōbu, or an exhaustive round won by the last yaku
-            pts, notes = _shobu_points(opt, self.calls, self.field_brights, w, yaku)
-            return RoundResult(end, _deltas(w, pts, zero), w, yaku, next_dealer=w, notes=notes)
+            pts, notes = self.rules.shobu_points(self.calls, self.field_brights, w, yaku)
+            return RoundResult(end, _deltas(w, pts, zero), w, yaku, next_dealer=self.rules.next_dealer(d, w),
+                               notes=notes)
         # an exhaustive draw, or both players holding lucky hands: a drawn round
         priv = int(opt["oyaken"])
-        nxt = d if opt["draw_dealer"] == "stay" else 1 - d
-        return RoundResult(end, _deltas(d, priv, zero), None, yaku, next_dealer=nxt, notes=(("oyaken", priv),))
+        return RoundResult(end, _deltas(d, priv, zero), None, yaku, next_dealer=self.rules.next_dealer(d, None),
+                           notes=(("oyaken", priv),))
 
 
 def _shobu_points(opt: Mapping[str, str], calls: Sequence[int], field_brights: int, w: int,

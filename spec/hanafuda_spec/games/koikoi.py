@@ -111,9 +111,11 @@ GAPS = (
         "The table is checked first: a misdeal voids the deal before any hand is looked at.",
         "A misdeal means the cards are thrown in, so nothing dealt can score."),
     Gap("KK-10", "May a player call koi-koi on their last turn, when no card is left to play?",
-        "FW-KK does not forbid it. Both open engines we read do: the Battle Hanafuda simulator offers koi-koi "
-        "only while the caller still holds a card (ENG-BH src/ai.c: is_koikoi_enabled), KoiKoi-AI forces "
-        "shōbu on a player's eighth turn (ENG-KKAI koikoigame.py: KoiKoiRoundStateBase.claim_koikoi).",
+        "FW-KK does not forbid it. The three open engines we read that play rounds do: the Battle Hanafuda "
+        "simulator offers koi-koi only while the caller still holds a card (ENG-BH src/ai.c: is_koikoi_enabled), "
+        "KoiKoi-AI forces shōbu on a player's eighth turn (ENG-KKAI koikoigame.py: "
+        "KoiKoiRoundStateBase.claim_koikoi), go-koikoi makes a yaku formed with an empty hand a shōbu at once "
+        "(ENG-GOKK ui.go: UI.checkPlayerYaku).",
         "Allowed by default: both calls are offered whenever a new or improved yaku forms, and koi-koi on the "
         "last turn leads to an exhaustive draw (or, with exhaustive=last-yaku, to that player's own score). "
         "koikoi_last_turn=forbidden offers only shōbu to a player whose hand is empty (KK-TURN-9).",
@@ -353,7 +355,8 @@ RULES = (
        (bh("src/ai.c: is_koikoi_enabled"), bh("src/sim_result.c: show_result")), IMPL, "KK-25", "koikoi_limit"),
     _r("KK-TURN-9", T.TURN, "With koikoi_last_turn=forbidden, a player whose hand is empty when the decision comes "
        "(their last turn) may only call shōbu.",
-       (bh("src/ai.c: is_koikoi_enabled"), kkai("koikoigame.py: KoiKoiRoundStateBase.claim_koikoi")), IMPL, "KK-10",
+       (bh("src/ai.c: is_koikoi_enabled"), kkai("koikoigame.py: KoiKoiRoundStateBase.claim_koikoi"),
+        gokk("ui.go: UI.checkPlayerYaku")), IMPL, "KK-10",
        "koikoi_last_turn"),
     _r("KK-TURN-4", T.TURN, "With koikoi_min=N, a player whose yaku total is below N cannot call koi-koi and "
        "stops automatically.", (fw("Calling Koi-Koi", "at least 3 points"),), RS, "KK-1", "koikoi_min"),
@@ -505,8 +508,9 @@ OPTIONS = (
                "Points of each viewing yaku: 5; or 1, and 3 once its holder has called koi-koi (KoiKoi-AI).",
                kkai("koikoigame.py: KoiKoiRoundStateBase.yaku")),
     OptionSpec("teyaku", ("win", "misdeal", "off"), "win",
-               "Lucky hands in a hand win 6; or are a misdeal; or are not recognised (off is ours: no source "
-               "offers it).", fw("Setup Variations", "constitute a misdeal"), ours=("off",)),
+               "Lucky hands in a hand win 6; or are a misdeal; or are not recognised (off is go-koikoi's: "
+               "ENG-GOKK game.go: Game.StartRound deals with no lucky-hand check).",
+               fw("Setup Variations", "constitute a misdeal")),
     OptionSpec("teyaku_both", ("6", "12"), "6", "Score for holding both lucky hands.",
                fw("Checking for Lucky Hands", "score 12 points")),
     OptionSpec("field_teyaku", ("misdeal", "dealer-captures", "dealer-wins", "play"), "misdeal",
