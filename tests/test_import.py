@@ -143,7 +143,9 @@ def test_bad_input_is_one_located_error_and_the_other_files_are_imported(
     out_file = tmp_path / "out.jsonl"
     args = ["import", fmt, str(good[0]), *map(str, bad.values()), str(good[-1]), "--out", str(out_file)]
     code, out, err = run_cli(args, capsys)
-    assert code == 2 and out == ""
+    assert code == 2 and out == "" and not out_file.exists()  # a failing command writes nothing
+    code, out, err = run_cli([*args, "--partial"], capsys)
+    assert code == 1 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == len(bad) + 1 and lines[-1].startswith("hanafuda: error: import: 3 of")
     for (name, path), line in zip(bad.items(), lines, strict=False):
@@ -160,8 +162,43 @@ def test_bad_input_is_one_located_error_and_the_other_files_are_imported(
 def test_nothing_is_written_when_nothing_is_imported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = _bad_files(tmp_path)["kai-truncated"]
     out_file = tmp_path / "out.jsonl"
-    code, out, _ = run_cli(["import", "koikoi-ai", str(bad), "--out", str(out_file)], capsys)
-    assert code == 2 and not out_file.exists() and out == ""
+    for extra in ([], ["--partial"]):
+        code, out, _ = run_cli(["import", "koikoi-ai", str(bad), "--out", str(out_file), *extra], capsys)
+        assert code == 2 and not out_file.exists() and out == ""
+
+
+def test_a_refused_file_leaves_an_existing_output_and_stdout_untouched(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = _bad_files(tmp_path)["kai-truncated"]
+    out_file = tmp_path / "out.jsonl"
+    out_file.write_text("before\n", encoding="utf-8")
+    code, out, _ = run_cli(["import", "koikoi-ai", str(KAI[0]), str(bad), "--out", str(out_file)], capsys)
+    assert code == 2 and out_file.read_text(encoding="utf-8") == "before\n"
+    code, out, _ = run_cli(["import", "koikoi-ai", str(KAI[0]), str(bad)], capsys)
+    assert code == 2 and out == ""
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".hanafuda-")] == []
+    code, out, _ = run_cli(["import", "koikoi-ai", str(KAI[0]), "--out", str(out_file)], capsys)
+    assert code == 0 and json.loads(out_file.read_text(encoding="utf-8"))["meta"]["source"]["file"] == str(KAI[0])
+
+
+def test_a_log_larger_than_the_limit_is_refused_before_it_is_read_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("hanafuda.commands.import_.MAX_LOG_BYTES", 1000)
+    code, out, err = run_cli(["import", "koikoi-ai", str(KAI[0])], capsys)
+    assert code == 2 and out == "" and "at most 0 MiB" in err and len(err.splitlines()) == 1
+
+
+def test_an_importer_message_cannot_forge_a_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    class Forger(_Dummy):
+        def read(self, source: str, data: bytes) -> list[dict[str, Any]]:
+            raise ImporterError(1, "bad\nhanafuda: error: forged")
+
+    monkeypatch.setattr("hanafuda.commands.import_.importers", lambda: {"dummy": Forger()})
+    p = tmp_path / "a\nhanafuda: error: name"
+    p.write_text("x", encoding="utf-8")
+    code, _, err = run_cli(["import", "dummy", str(p)], capsys)
+    assert code == 2 and len(err.splitlines()) == 1, err
 
 
 @pytest.mark.parametrize("args", [["import"], ["import", "nope", "x"], ["import", "koikoi-ai"],
@@ -352,3 +389,21 @@ def test_battle_hanafuda_skips_only_the_listed_lines() -> None:
     assert BATTLE.read("x", text.encode()) == BATTLE.read("x", bh_text().encode())
     e = refused(BATTLE, bh_text().replace("[Round Start]", "Thinking harder\n[Round Start]", 1))
     assert e.line == 16 and "Thinking harder" in e.what
+
+
+def test_write_atomic_writes_whole_or_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hanafuda.commands._common import UsageError, write_atomic
+
+    target = tmp_path / "out.jsonl"
+    write_atomic(target, "one\n", "--out")
+    assert target.read_text(encoding="utf-8") == "one\n"
+
+    def refuse(src: str, dst: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("hanafuda.commands._common.os.replace", refuse)
+    with pytest.raises(UsageError, match="No space left"):
+        write_atomic(target, "two\n", "--out")
+    assert target.read_text(encoding="utf-8") == "one\n" and [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+    with pytest.raises(UsageError, match="directory"):
+        write_atomic(tmp_path, "x", "--out")
