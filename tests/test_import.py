@@ -407,3 +407,46 @@ def test_write_atomic_writes_whole_or_nothing(tmp_path: Path, monkeypatch: pytes
     assert target.read_text(encoding="utf-8") == "one\n" and [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
     with pytest.raises(UsageError, match="directory"):
         write_atomic(tmp_path, "x", "--out")
+
+
+# -- validate: input text escaped, a card listed twice is a problem (issue 31.4) -----------------
+
+
+def _first_capture(doc: dict[str, Any]) -> int:
+    return next(i for i, a in enumerate(doc["actions"]) if isinstance(a, dict) and a.get("captures"))
+
+
+def test_rec_capture_2_a_card_listed_twice_in_captures_is_a_problem(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """REC-CAPTURE-2: `captures: [21, 21]` used to validate (the claim was read as a set); it is now a
+    problem of the record, which is still replayed (invalid, not unusable)."""
+    doc = imported(KAI[0])
+    i = _first_capture(doc)
+    doc["actions"][i]["captures"] = doc["actions"][i]["captures"] * 2
+    rep = validate_document(doc)
+    assert not rep.ok and not rep.unusable
+    assert [p.rule_id for p in rep.problems] == ["REC-CAPTURE-2"] and rep.problems[0].where.action == i
+    p = tmp_path / "r.jsonl"
+    p.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+    code, out, _ = run_cli(["validate", str(p)], capsys)
+    assert code == 1 and "[REC-CAPTURE-2]" in out and "1 invalid" in out
+
+
+@pytest.mark.parametrize("where", ["field", "option", "file"])
+def test_validate_escapes_names_from_the_input(where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A field name, an option name or a file name holding a newline cannot forge a report line."""
+    forged = "x\nhanafuda: error: forged"
+    doc = imported(KAI[0])
+    if where == "field":
+        doc[forged] = 1
+    elif where == "option":
+        doc["rules"]["options"][forged] = "on"
+    else:
+        doc["result"]["scores"] = [0, 0]  # some problem to report under the file's name
+    p = tmp_path / (forged if where == "file" else "r.jsonl")
+    p.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+    code, out, err = run_cli(["validate", str(p)], capsys)
+    assert code in (1, 2)
+    lines = (out + err).splitlines()
+    assert lines and not any(line.startswith("hanafuda: error: forged") for line in lines), lines
+    assert any("\\n" in line for line in lines)
