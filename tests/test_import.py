@@ -450,3 +450,17 @@ def test_validate_escapes_names_from_the_input(where: str, tmp_path: Path, capsy
     lines = (out + err).splitlines()
     assert lines and not any(line.startswith("hanafuda: error: forged") for line in lines), lines
     assert any("\\n" in line for line in lines)
+
+
+@pytest.mark.parametrize(("name", "status", "rounds"), [("random-seed1.json", "complete", 8),
+                                                        ("random-seed29.json", "complete", 5),
+                                                        ("random-seed10.json", "abandoned", 1)])
+def test_koikoi_ai_logs_written_by_the_engine_import_and_validate(name: str, status: str, rounds: int) -> None:
+    """Records written by the engine's own code (with its pairCard fields): played out at round 8 or
+    at 0 points (KK-GAME-3), or abandoned."""
+    path = Path(__file__).parent / "fixtures" / "koikoi-ai-engine" / name
+    doc = imported(path)
+    assert doc["status"] == status and len(doc["result"]["rounds"]) == rounds
+    if has_ruleset("koikoi-japan"):
+        rep = validate_document(doc)
+        assert rep.ok, [str(p) for p in rep.problems[:5]]
