@@ -100,7 +100,8 @@ def decode_utf8(data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise ImporterError(None, f"not UTF-8 (byte {e.start + 1})") from None
+        raise ImporterError(data.count(b"\n", 0, e.start) + 1, f"expected UTF-8 text, found the byte "
+                            f"0x{data[e.start]:02x} (byte {e.start + 1} of the file)") from None
 
 
 @runtime_checkable

@@ -473,7 +473,7 @@ RULES = (
 _K = ("five_brights", "three_brights")
 
 OPTIONS = (
-    OptionSpec("length", ("12", "8", "6", "3", "1", "to-50", "2", "4", "5", "7", "9", "10", "11"), "12",
+    OptionSpec("length", ("12", "11", "10", "9", "8", "7", "6", "5", "4", "3", "2", "1", "to-50"), "12",
                "Rounds in a game, or play to 50 points (8 is KoiKoi-AI's, KK-GAME-3; the Battle Hanafuda "
                "simulator plays any length from 1 to 12, ENG-BH src/main.c: main, its -r option).",
                fw("Setup", "6 rounds, 3 rounds")),
