@@ -76,11 +76,18 @@ def shown(v: object, limit: int = 40) -> str:
     >>> shown(2.0), shown(True), shown(None)
     ('2.0', 'true', 'null')
     """
+    more = False
+    if isinstance(v, str) and len(v) > limit:
+        v, more = v[:limit], True
+    elif isinstance(v, list) and len(v) > 8:
+        v, more = v[:8], True  # (only a beginning is shown: never serialise a huge value whole)
+    elif isinstance(v, dict) and len(v) > 8:
+        v, more = dict(list(v.items())[:8]), True
     try:
         text = json.dumps(v, ensure_ascii=True, allow_nan=True)
     except (TypeError, ValueError, RecursionError):
-        text = ascii(v)
-    return text if len(text) <= limit else text[:limit] + "..."
+        text = "a value nested too deeply to show"
+    return text[:limit] + "..." if more or len(text) > limit else text
 
 
 def whole_number(text: str, line: int | None, what: str, low: int, high: int) -> int:

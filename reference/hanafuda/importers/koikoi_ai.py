@@ -114,16 +114,10 @@ _POINTS = 10**6
 
 
 class _HugeNumberError(Exception):
-    """A JSON number too long to convert (raised by the parser, located afterwards)."""
+    """A JSON number the importer will not convert (raised by the parser, located afterwards)."""
 
 
-def _parse_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _HugeNumberError(text[:60])
-    return int(text)
-
-
-def _parse_float(text: str) -> float:
+def _parse_float(text: str) -> float:  # (integers are converted by the parser's C code, bounded below)
     if len(text) > 100:
         raise _HugeNumberError(text[:60])
     return float(text)
@@ -131,6 +125,14 @@ def _parse_float(text: str) -> float:
 
 def _no_constant(name: str) -> Any:
     raise _HugeNumberError(name)
+
+
+def _long_number(text: str) -> str:
+    """The first number of ``text`` longer than :data:`MAX_DIGITS` digits (one pass), cut short."""
+    for m in re.finditer(r"[0-9]+", text):
+        if m.end() - m.start() > MAX_DIGITS:
+            return text[m.start():m.start() + 60]
+    return ""
 
 
 class KoiKoiAI:
@@ -142,7 +144,7 @@ class KoiKoiAI:
         if not text.strip():
             raise ImporterError(1, "expected a KoiKoi-AI game record (JSON), found an empty file")
         try:
-            doc = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant)
+            doc = json.loads(text, parse_float=_parse_float, parse_constant=_no_constant)
         except json.JSONDecodeError as e:
             early = e.pos >= len(text.rstrip())
             raise ImporterError(e.lineno, f"expected JSON (a KoiKoi-AI game record), found an error at column "
@@ -154,7 +156,12 @@ class KoiKoiAI:
             what = (f"a number of at most {MAX_DIGITS} digits" if str(e)[-1:].isdigit() or str(e).endswith(".")
                     else "a JSON number")
             raise ImporterError(line, f"expected {what}, found {shown(str(e), 30)}") from None
-        except (RecursionError, ValueError):
+        except ValueError:  # an integer beyond Python's conversion limit (4,300 digits)
+            number = _long_number(text)
+            at = text.find(number) if number else -1
+            raise ImporterError(text.count("\n", 0, max(0, at)) + 1, f"expected a number of at most {MAX_DIGITS} "
+                                f"digits, found {shown(number, 30)}") from None
+        except RecursionError:
             raise ImporterError(1, "expected a KoiKoi-AI game record, found JSON nested too deeply") from None
         try:
             return [self.game(doc, source)]
