@@ -328,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--target", choices=TARGETS, action="append", help="(repeatable; default: all)")
     ap.add_argument("--crashes", type=Path, default=None, help="write each crashing input to this directory")
+    ap.add_argument("--start", type=int, default=0, help="the first input's index (to resume a run)")
+    ap.add_argument("--progress", action="store_true", help="a line every 500 inputs")
     args = ap.parse_args(argv)
     total_crashes = 0
     for target in args.target or TARGETS:
@@ -340,13 +342,15 @@ def main(argv: list[str] | None = None) -> int:
                 args.crashes.mkdir(parents=True, exist_ok=True)
                 (args.crashes / f"{target}-{args.seed}-{index}").write_bytes(data)
 
-        for a, n in _chunks(args.inputs, 1000):
-            part = run(target, n, args.seed, a, keep)
+        for a, n in _chunks(args.inputs, 500):
+            part = run(target, n, args.seed, args.start + a, keep)
             tally.inputs += part.inputs
             for k, v in part.outcomes.items():
                 tally.outcomes[k] = tally.outcomes.get(k, 0) + v
             tally.crashes += part.crashes
             tally.slowest = max(tally.slowest, part.slowest)
+            if args.progress:
+                print(f"... {target}: {tally.inputs} inputs, {len(tally.crashes)} crash(es)", flush=True)
         total_crashes += len(tally.crashes)
         outcomes = ", ".join(f"{k} {v}" for k, v in sorted(tally.outcomes.items()))
         print(f"{target}: {tally.inputs} inputs (seed {args.seed}), {len(tally.crashes)} crash(es); {outcomes}; "
