@@ -464,3 +464,23 @@ def test_koikoi_ai_logs_written_by_the_engine_import_and_validate(name: str, sta
     if has_ruleset("koikoi-japan"):
         rep = validate_document(doc)
         assert rep.ok, [str(p) for p in rep.problems[:5]]
+
+
+def test_output_dir_replaces_each_file_whole_or_changes_nothing(tmp_path: Path) -> None:
+    from hanafuda.commands._common import output_dir
+
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "a.txt").write_text("old", encoding="utf-8")
+    (out / "keep.txt").write_text("kept", encoding="utf-8")
+    with pytest.raises(RuntimeError), output_dir(out, "--out") as stage:
+        (stage / "a.txt").write_text("half", encoding="utf-8")
+        raise RuntimeError("the build failed")
+    assert (out / "a.txt").read_text(encoding="utf-8") == "old"
+    with output_dir(out, "--out") as stage:
+        (stage / "a.txt").write_text("new", encoding="utf-8")
+        (stage / "sub").mkdir()
+        (stage / "sub" / "b.txt").write_text("b", encoding="utf-8")
+    assert {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*.txt")} == {
+        "a.txt": "new", "keep.txt": "kept", "sub/b.txt": "b"}
+    assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no stage left behind

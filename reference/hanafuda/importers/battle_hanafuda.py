@@ -454,7 +454,7 @@ class _Reader:
             raise self.fail(no, f"expected the final score {totals} (the rounds' sum), found {self.final}")
         if self.cur is not None and self.cur.claim is None:
             raise self.fail(no, f"expected the result of round {self.cur.number}, found the final score")
-        if len(self.rounds) != self.n_rounds or self.finished != self.n_rounds:
+        if not self.rounds or len(self.rounds) != self.n_rounds or self.finished != self.n_rounds:
             raise self.fail(no, f"expected {self.n_rounds} rounds (rounds={self.n_rounds}), found "
                             f"{len(self.rounds)} played and 'Game Finished: rounds={self.finished}'")
 
