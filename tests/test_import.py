@@ -143,7 +143,9 @@ def test_bad_input_is_one_located_error_and_the_other_files_are_imported(
     out_file = tmp_path / "out.jsonl"
     args = ["import", fmt, str(good[0]), *map(str, bad.values()), str(good[-1]), "--out", str(out_file)]
     code, out, err = run_cli(args, capsys)
-    assert code == 2 and out == ""
+    assert code == 2 and out == "" and not out_file.exists()  # a failing command writes nothing
+    code, out, err = run_cli([*args, "--partial"], capsys)
+    assert code == 1 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == len(bad) + 1 and lines[-1].startswith("hanafuda: error: import: 3 of")
     for (name, path), line in zip(bad.items(), lines, strict=False):
@@ -160,8 +162,43 @@ def test_bad_input_is_one_located_error_and_the_other_files_are_imported(
 def test_nothing_is_written_when_nothing_is_imported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = _bad_files(tmp_path)["kai-truncated"]
     out_file = tmp_path / "out.jsonl"
-    code, out, _ = run_cli(["import", "koikoi-ai", str(bad), "--out", str(out_file)], capsys)
-    assert code == 2 and not out_file.exists() and out == ""
+    for extra in ([], ["--partial"]):
+        code, out, _ = run_cli(["import", "koikoi-ai", str(bad), "--out", str(out_file), *extra], capsys)
+        assert code == 2 and not out_file.exists() and out == ""
+
+
+def test_a_refused_file_leaves_an_existing_output_and_stdout_untouched(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = _bad_files(tmp_path)["kai-truncated"]
+    out_file = tmp_path / "out.jsonl"
+    out_file.write_text("before\n", encoding="utf-8")
+    code, out, _ = run_cli(["import", "koikoi-ai", str(KAI[0]), str(bad), "--out", str(out_file)], capsys)
+    assert code == 2 and out_file.read_text(encoding="utf-8") == "before\n"
+    code, out, _ = run_cli(["import", "koikoi-ai", str(KAI[0]), str(bad)], capsys)
+    assert code == 2 and out == ""
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".hanafuda-")] == []
+    code, out, _ = run_cli(["import", "koikoi-ai", str(KAI[0]), "--out", str(out_file)], capsys)
+    assert code == 0 and json.loads(out_file.read_text(encoding="utf-8"))["meta"]["source"]["file"] == str(KAI[0])
+
+
+def test_a_log_larger_than_the_limit_is_refused_before_it_is_read_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("hanafuda.commands.import_.MAX_LOG_BYTES", 1000)
+    code, out, err = run_cli(["import", "koikoi-ai", str(KAI[0])], capsys)
+    assert code == 2 and out == "" and "at most 0 MiB" in err and len(err.splitlines()) == 1
+
+
+def test_an_importer_message_cannot_forge_a_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    class Forger(_Dummy):
+        def read(self, source: str, data: bytes) -> list[dict[str, Any]]:
+            raise ImporterError(1, "bad\nhanafuda: error: forged")
+
+    monkeypatch.setattr("hanafuda.commands.import_.importers", lambda: {"dummy": Forger()})
+    p = tmp_path / "a\nhanafuda: error: name"
+    p.write_text("x", encoding="utf-8")
+    code, _, err = run_cli(["import", "dummy", str(p)], capsys)
+    assert code == 2 and len(err.splitlines()) == 1, err
 
 
 @pytest.mark.parametrize("args", [["import"], ["import", "nope", "x"], ["import", "koikoi-ai"],
@@ -219,3 +256,231 @@ def test_plugins_are_found_through_the_entry_point_group(monkeypatch: pytest.Mon
     assert code == 0 and json.loads(out) == {"format": FORMAT_1_1, "source": str(p)}
     code, out, _ = run_cli(["import", "--list"], capsys)
     assert "dummy" in out and "a test importer" in out
+
+
+# -- hostile logs: refused, never a crash (issue 31.2); each case was a crash or a silent guess ------
+
+
+SIM = sorted((Path(__file__).parent / "fixtures" / "battle-hanafuda-sim").glob("*.log"))
+ENDS = Path(__file__).parent / "fixtures" / "koikoi-ai-ends"
+
+
+def refused(imp: Any, text: str) -> ImporterError:
+    with pytest.raises(ImporterError) as e:
+        imp.read("x", text.encode("utf-8"))
+    assert e.value.line is not None and "expected" in e.value.what
+    assert all(c >= " " for c in e.value.what), e.value.what  # no raw control character
+    return e.value
+
+
+def kai_text() -> str:
+    return KAI[0].read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("old", "new", "found"), [
+    ('"player1InitPts": 30', '"player1InitPts": ' + "9" * 5000, "digits"),  # was ValueError (int limit)
+    ('"Dealer": 2', '"Dealer": 2.0', "found 2.0"),  # was TypeError
+    ('"Dealer": 2', '"Dealer": true', "found true"),  # read as seat 0
+    ('"playerInTurn": 2', '"playerInTurn": true', "found true"),
+    ('"gameWinner": 2', '"gameWinner": 2.0', "found 2.0"),  # was written as winners: [1.0]
+    ('"player1RoundPts": 7', '"player1RoundPts": 7.0', "found 7.0"),  # the round was dropped, game abandoned
+    ('"player1RoundPts": 7', '"player1RoundPts": NaN', "NaN"),  # the same
+    ('"player1RoundPts": 7', '"player1RoundPts": null', "found null"),
+    ('"isOver": true', '"isOver": 1', "found 1"),
+    ('"collectCard": [[2, 3], [2, 2]]', '"collectCard": [[2, 3], [2, 2], [2, 2]]', "each card taken once"),
+    ('"collectCard": [[2, 3], [2, 2]]', '"collectCard": [[2, 3], [2, 3], [2, 2]]', "once"),
+    ('"initHand1": [[9, 1]', '"initHand1": [[2, 3]', "twice"),
+    ('"discardCard": [2, 3]', '"discardCard": [2, 3], "note\\nhanafuda: error: x": 1', "found \"note\\n"),
+])
+def test_koikoi_ai_hostile_values_are_refused(old: str, new: str, found: str) -> None:
+    text = kai_text()
+    assert old in text
+    e = refused(KOIKOI_AI, text.replace(old, new, 1))
+    assert found in e.what, e.what
+
+
+def test_koikoi_ai_game_over_at_zero_points_is_played_out() -> None:
+    """KK-GAME-3 (game_end=zero): the engine ends a game after a round that leaves a player at 0 points
+    or fewer; its record says isOver, and the record is complete, not abandoned."""
+    doc: Any
+    (doc,) = KOIKOI_AI.read("59.json", (ENDS / "59.json").read_bytes())
+    assert doc["status"] == "complete" and len(doc["result"]["rounds"]) == 4 and min(doc["result"]["scores"]) <= 0
+    if has_ruleset("koikoi-japan"):
+        assert validate_document(doc).ok
+    (doc,) = KOIKOI_AI.read("201.json", (ENDS / "201.json").read_bytes())
+    assert doc["status"] == "abandoned" and doc["result"]["rounds"] == []
+    if has_ruleset("koikoi-japan"):
+        assert validate_document(doc).ok
+
+
+def test_koikoi_ai_over_without_reason_is_refused() -> None:
+    """isOver true after a round that leaves both players above 0, before round 8: a contradiction."""
+    doc = json.loads(kai_text())
+    rounds = doc["record"]
+    for k in [k for k in rounds if k != "round1"]:
+        del rounds[k]
+    p1 = 30 + rounds["round1"]["basic"]["player1RoundPts"]
+    doc["result"].update(player1EndPts=p1, player2EndPts=60 - p1)
+    assert 0 < p1 < 60
+    e = refused(KOIKOI_AI, json.dumps(doc))
+    assert "isOver" in e.what
+
+
+def bh_text() -> str:
+    return BH[0].read_text(encoding="utf-8")
+
+
+def bh_head(rounds: int = 1) -> str:
+    head = [x for x in bh_text().splitlines() if x.startswith(("Watch", "[CARD-INDEX]"))]
+    head[0] = head[0].replace("rounds=12", f"rounds={rounds}")
+    return "\n".join(head) + "\n"
+
+
+@pytest.mark.parametrize(("text", "line", "found"), [
+    (lambda: bh_head() + "[Round Start]\n[Initial] Round 1\n[Round 1] Draw\n", 18, "the deal"),  # AssertionError
+    (lambda: bh_text().replace("rounds=12", "rounds=0", 1), 1, "found \"0\""),  # was IndexError
+    (lambda: bh_text().replace("rounds=12", "rounds=" + "9" * 5000, 1), 1, "1 to 12"),  # was ValueError
+    (lambda: bh_text().replace("Watch Seed: 31337", "Watch Seed: " + "9" * 5000, 1), 2, "whole number"),
+    (lambda: bh_text().replace("Floor: 11,", "Floor: " + "1" * 5000 + ",", 1), 18, "0 to 47"),
+    (lambda: bh_text().replace("[CPU] drop take: 6,7 (Env: P1=415, CPU=551)\n",
+                               "[CPU] drop take: 6,7 (Env: P1=415, CPU=551)\n" * 2, 1), 24, "second play"),
+    (lambda: bh_text().replace("[CPU] floor take: 26,25 (Env: P1=399, CPU=565)\n",
+                               "[CPU] floor take: 26,25 (Env: P1=399, CPU=565)\n"
+                               "[CPU] drop take: 6,7 (Env: P1=415, CPU=551)\n", 1), 26, "a card of CPU's hand"),
+    (lambda: bh_text().replace("[CPU] drop take: 6,7 ", "[CPU] drop take: 6,30 ", 1), 23, "found 81"),
+    (lambda: bh_text().replace("[CPU] floor open: 26 ", "[CPU] floor open: 14 ", 1), 24, "next card"),
+    (lambda: bh_text().replace("[Round Start]", "Hello \x1b[31m", 1), 16, "\\u001b"),
+    (lambda: bh_text().replace("  - Plain Set (Ten Modest Flower Cards): 2", "  - Plain Set: 2", 1), 97, "yaku"),
+])
+def test_battle_hanafuda_hostile_lines_are_refused(text: Any, line: int, found: str) -> None:
+    e = refused(BATTLE, text())
+    assert e.line == line and found in e.what, (e.line, e.what)
+
+
+def test_battle_hanafuda_a_long_yaku_line_is_refused() -> None:
+    """A 300 KB yaku line (the old pattern backtracked quadratically on it) is refused: the line is split
+    by hand, in one pass."""
+    lines = bh_text().splitlines()
+    at = lines.index("  - Plain Set (Ten Modest Flower Cards): 2")
+    for bad in ("  - " + "a (" * 100_000 + "x", "  - Plain Set (" + ")" * 300_000 + ": 2"):
+        lines[at] = bad
+        e = refused(BATTLE, "\n".join(lines))
+        assert e.line == at + 1 and len(e.what) < 200
+
+
+@pytest.mark.parametrize("path", SIM, ids=lambda p: p.name)
+def test_battle_hanafuda_logs_of_every_ai_model_import_and_validate(path: Path) -> None:
+    """The simulator's own logs under each AI model (Thinking..., forecasts and traces skipped) and
+    rounds=N, which becomes the record's length."""
+    doc = imported(path)
+    rounds = int(path.name.split("-r")[1].split("-")[0])
+    assert len(doc["result"]["rounds"]) == rounds
+    assert doc["rules"]["options"] == ({} if rounds == 12 else {"length": str(rounds)})
+    if has_ruleset("battle-hanafuda"):
+        rep = validate_document(doc)
+        assert rep.ok, [str(p) for p in rep.problems[:5]]
+
+
+def test_battle_hanafuda_skips_only_the_listed_lines() -> None:
+    from hanafuda.importers.battle_hanafuda import SKIPPED
+
+    assert "Thinking..." in SKIPPED
+    text = bh_text().replace("[Round Start]", "Thinking...\n[Round Start]", 1)
+    assert BATTLE.read("x", text.encode()) == BATTLE.read("x", bh_text().encode())
+    e = refused(BATTLE, bh_text().replace("[Round Start]", "Thinking harder\n[Round Start]", 1))
+    assert e.line == 16 and "Thinking harder" in e.what
+
+
+def test_write_atomic_writes_whole_or_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hanafuda.commands._common import UsageError, write_atomic
+
+    target = tmp_path / "out.jsonl"
+    write_atomic(target, "one\n", "--out")
+    assert target.read_text(encoding="utf-8") == "one\n"
+
+    def refuse(src: str, dst: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("hanafuda.commands._common.os.replace", refuse)
+    with pytest.raises(UsageError, match="No space left"):
+        write_atomic(target, "two\n", "--out")
+    assert target.read_text(encoding="utf-8") == "one\n" and [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+    with pytest.raises(UsageError, match="directory"):
+        write_atomic(tmp_path, "x", "--out")
+
+
+# -- validate: input text escaped, a card listed twice is a problem (issue 31.4) -----------------
+
+
+def _first_capture(doc: dict[str, Any]) -> int:
+    return next(i for i, a in enumerate(doc["actions"]) if isinstance(a, dict) and a.get("captures"))
+
+
+def test_rec_capture_2_a_card_listed_twice_in_captures_is_a_problem(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """REC-CAPTURE-2: `captures: [21, 21]` used to validate (the claim was read as a set); it is now a
+    problem of the record, which is still replayed (invalid, not unusable)."""
+    doc = imported(KAI[0])
+    i = _first_capture(doc)
+    doc["actions"][i]["captures"] = doc["actions"][i]["captures"] * 2
+    rep = validate_document(doc)
+    assert not rep.ok and not rep.unusable
+    assert [p.rule_id for p in rep.problems] == ["REC-CAPTURE-2"] and rep.problems[0].where.action == i
+    p = tmp_path / "r.jsonl"
+    p.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+    code, out, _ = run_cli(["validate", str(p)], capsys)
+    assert code == 1 and "[REC-CAPTURE-2]" in out and "1 invalid" in out
+
+
+@pytest.mark.parametrize("where", ["field", "option", "file"])
+def test_validate_escapes_names_from_the_input(where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A field name, an option name or a file name holding a newline cannot forge a report line."""
+    forged = "x\nhanafuda: error: forged"
+    doc = imported(KAI[0])
+    if where == "field":
+        doc[forged] = 1
+    elif where == "option":
+        doc["rules"]["options"][forged] = "on"
+    else:
+        doc["result"]["scores"] = [0, 0]  # some problem to report under the file's name
+    p = tmp_path / (forged if where == "file" else "r.jsonl")
+    p.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+    code, out, err = run_cli(["validate", str(p)], capsys)
+    assert code in (1, 2)
+    lines = (out + err).splitlines()
+    assert lines and not any(line.startswith("hanafuda: error: forged") for line in lines), lines
+    assert any("\\n" in line for line in lines)
+
+
+@pytest.mark.parametrize(("name", "status", "rounds"), [("random-seed1.json", "complete", 8),
+                                                        ("random-seed29.json", "complete", 5),
+                                                        ("random-seed10.json", "abandoned", 1)])
+def test_koikoi_ai_logs_written_by_the_engine_import_and_validate(name: str, status: str, rounds: int) -> None:
+    """Records written by the engine's own code (with its pairCard fields): played out at round 8 or
+    at 0 points (KK-GAME-3), or abandoned."""
+    path = Path(__file__).parent / "fixtures" / "koikoi-ai-engine" / name
+    doc = imported(path)
+    assert doc["status"] == status and len(doc["result"]["rounds"]) == rounds
+    if has_ruleset("koikoi-japan"):
+        rep = validate_document(doc)
+        assert rep.ok, [str(p) for p in rep.problems[:5]]
+
+
+def test_output_dir_replaces_each_file_whole_or_changes_nothing(tmp_path: Path) -> None:
+    from hanafuda.commands._common import output_dir
+
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "a.txt").write_text("old", encoding="utf-8")
+    (out / "keep.txt").write_text("kept", encoding="utf-8")
+    with pytest.raises(RuntimeError), output_dir(out, "--out") as stage:
+        (stage / "a.txt").write_text("half", encoding="utf-8")
+        raise RuntimeError("the build failed")
+    assert (out / "a.txt").read_text(encoding="utf-8") == "old"
+    with output_dir(out, "--out") as stage:
+        (stage / "a.txt").write_text("new", encoding="utf-8")
+        (stage / "sub").mkdir()
+        (stage / "sub" / "b.txt").write_text("b", encoding="utf-8")
+    assert {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*.txt")} == {
+        "a.txt": "new", "keep.txt": "kept", "sub/b.txt": "b"}
+    assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no stage left behind

@@ -96,6 +96,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -115,7 +116,9 @@ __all__ = [
     "Location",
     "Problem",
     "RoundClaim",
+    "member",
     "parse_record",
+    "printable",
     "schema",
 ]
 
@@ -159,7 +162,37 @@ RECORD_RULES: Mapping[str, str] = {
     "REC-COUNT-1": "each round's claimed action count is the number of actions played in that deal",
     "REC-RESULT-1": "each round's claimed result is the one the rules give",
     "REC-RESULT-2": "the claimed final scores, winners and end reason are the ones the rules give",
+    # ours, like every REC- rule: a card is in one place at a time, so a list of cards taken names each
+    # once (deals and zones holding a card twice are REC-DECK-1 and REC-ZONES-1)
+    "REC-CAPTURE-2": "an action's or a draw's claimed captures (1.1) name each card once",
 }
+
+
+#: Parse problems after which the record is still replayed (and so is invalid, not unusable).
+_REPLAYABLE = frozenset({"REC-FIELD-2", "REC-CAPTURE-2"})
+_SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
+
+
+def member(path: str, key: str) -> str:
+    """The JSON path of field ``key`` of the value at ``path``: ``$.a.b``, or, for a key that is not a
+    plain name, ``$.a["x y"]`` (JSON-escaped: a key cannot carry a raw control character into a message).
+
+    >>> member("$.rules", "options"), member("$", 'a\\nb')
+    ('$.rules.options', '$["a\\\\nb"]')
+    """
+    return f"{path}.{key}" if _SIMPLE_KEY.match(key) else f"{path}[{json.dumps(key)}]"
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable escaped (``\\n``, ``\\x1b``, ...): the form of
+    any message line that shows input text.
+
+    >>> printable("one\\nhanafuda: error: two")
+    'one\\\\nhanafuda: error: two'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 _TOP = ("format", "game", "rules", "seed", "first_dealer", "players", "deck", "deals", "actions", "result")
 _TOP_1_1 = (*_TOP, "meta", "status")
@@ -209,7 +242,8 @@ class Problem:
 
     def __str__(self) -> str:
         loc = str(self.where)
-        return f"{loc}: [{self.rule_id}] {self.reason}" if loc else f"[{self.rule_id}] {self.reason}"
+        line = f"{loc}: [{self.rule_id}] {self.reason}" if loc else f"[{self.rule_id}] {self.reason}"
+        return printable(line)  # a name or value from the record cannot forge a line of the report
 
     def to_json(self) -> dict[str, JsonValue]:
         return {"record": self.where.record, "line": self.where.line, "deal": self.where.deal,
@@ -386,7 +420,7 @@ class _Parser:
         extra = tuple(k for k in obj if k not in known)
         if not self.lenient:
             for k in extra:
-                self.bad(f"{path}.{k}", "REC-FIELD-2", "unknown field")
+                self.bad(member(path, k), "REC-FIELD-2", "unknown field")
         return extra
 
     def int_(self, v: Any, path: str, lo: int, hi: int, what: str = "an integer") -> int | None:
@@ -490,7 +524,7 @@ def parse_record(doc: Any, *, record: int | None = None, line: int | None = None
             options = dict(opts)  # every value a string within the limit: what the loop below gives
         else:
             for k, v in opts.items():
-                s = p.str_(v, f"$.rules.options.{k}")
+                s = p.str_(v, member("$.rules.options", k))
                 if s is not None:
                     options[k] = s
 
@@ -532,7 +566,7 @@ def parse_record(doc: Any, *, record: int | None = None, line: int | None = None
     actions = _parse_actions(p, doc["actions"]) if "actions" in doc else None
     rounds, scores, winners, end_reason = _parse_result(p, doc["result"]) if "result" in doc else (None,) * 4
 
-    fatal = any(x.rule_id != "REC-FIELD-2" for x in p.problems)  # unknown fields alone still replay
+    fatal = any(x.rule_id not in _REPLAYABLE for x in p.problems)  # unknown fields, say, still replay
     if fatal or game is None or deck is None or actions is None or rounds is None or (scores is None and not p.v11):
         return None, p.problems
     return GameRecord(game, ruleset, options, seed, first_dealer, players, deck, tuple(deals), actions,
@@ -601,6 +635,9 @@ def _parse_actions(p: _Parser, v: Any) -> tuple[ActionEntry, ...] | None:
             captures = p.ids(a["captures"], f"{path}.captures")
             if captures is None:
                 continue
+            if len(set(captures)) != len(captures):
+                twice = sorted({c for c in captures if captures.count(c) > 1})
+                p.bad(f"{path}.captures", "REC-CAPTURE-2", f"card(s) {twice} listed twice: a card is taken once", i)
         if p.v11 and "draw" in a:
             if "action" in a:
                 p.bad(path, "REC-FIELD-1", "an entry is an action or a draw, not both", i)

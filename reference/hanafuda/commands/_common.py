@@ -15,7 +15,7 @@ import sys
 import tempfile
 import textwrap
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -287,6 +287,40 @@ def check_output_dir(path: Path, what: str) -> None:
         raise UsageError(f"{what} {path}: exists and is not a directory")
 
 
+def write_atomic(path: str | Path, text: str, what: str) -> None:
+    """Write ``text`` to the file ``path`` whole or not at all: into a temporary file in the same
+    directory, renamed over ``path`` once complete (on any failure, or an interrupt, the temporary
+    file is removed and ``path`` is untouched). Every command that writes a file writes it so: a
+    command that fails writes nothing."""
+    target = Path(path)
+    if str(path).strip() == "":
+        raise UsageError(f"{what}: the file name is empty")
+    if target.is_dir():
+        raise UsageError(f"{what} {path}: is a directory, not a file")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.absolute().parent, prefix=".hanafuda-", suffix=".tmp")
+    except OSError as e:
+        raise UsageError(f"{what} {path}: cannot write: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as a plain open() would make it
+        os.replace(tmp, target)
+    except OSError as e:
+        _unlink(tmp)
+        raise UsageError(f"{what} {path}: cannot write: {e.strerror or e}") from None
+    except BaseException:
+        _unlink(tmp)
+        raise
+
+
+def _unlink(path: str) -> None:
+    with suppress(OSError):
+        os.unlink(path)
+
+
 @contextmanager
 def output_dir(path: Path, what: str) -> Iterator[Path]:
     """A fresh temporary directory next to ``path`` to write into; on success its contents are moved
@@ -309,8 +343,13 @@ def output_dir(path: Path, what: str) -> Iterator[Path]:
             if not path.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)
                 tmp.rename(path)
-            else:
-                shutil.copytree(tmp, path, dirs_exist_ok=True)
+            else:  # each file replaced by a rename: whole, never half-written
+                for src in sorted(tmp.rglob("*")):
+                    dst = path / src.relative_to(tmp)
+                    if src.is_dir():
+                        dst.mkdir(exist_ok=True)
+                    else:
+                        os.replace(src, dst)
         except OSError as e:
             raise UsageError(f"{what} {path}: cannot write: {e.strerror or e}") from None
     except OSError as e:

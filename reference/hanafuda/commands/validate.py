@@ -16,7 +16,7 @@ from functools import partial
 from typing import IO, Any
 
 from hanafuda_spec.games import all_specs
-from hanafuda_spec.records import LIMITS, Problem
+from hanafuda_spec.records import LIMITS, Problem, printable
 
 from hanafuda.cli import UsageError, parse_options
 from hanafuda.commands._common import add_command, add_jobs_argument, add_rules_arguments, nonempty
@@ -101,6 +101,7 @@ def _run(args: argparse.Namespace, options: dict[str, str], ex: Executor) -> int
     files_out: list[dict[str, Any]] = []
     any_invalid = any_unusable = False
     for name in args.files:
+        label = printable(name)  # as messages show it: a file name cannot forge a line either
         summary: dict[str, Any] = {"file": name, "records": 0, "valid": 0, "invalid": 0, "unusable": 0,
                                 "abandoned": 0, "actions": 0, "reports": [], "more_records": 0}
         try:
@@ -110,7 +111,7 @@ def _run(args: argparse.Namespace, options: dict[str, str], ex: Executor) -> int
         except OSError as e:
             any_unusable = True
             summary["error"] = f"cannot read: {e.strerror or e}"
-            print(f"hanafuda: error: {name}: [REC-JSON-1] cannot read: {e.strerror or e}", file=sys.stderr)
+            print(f"hanafuda: error: {label}: [REC-JSON-1] cannot read: {e.strerror or e}", file=sys.stderr)
             files_out.append(summary)
             continue
         try:
@@ -122,12 +123,12 @@ def _run(args: argparse.Namespace, options: dict[str, str], ex: Executor) -> int
                     if isinstance(rep, _Valid):  # made by a worker: a valid record, its JSON already written
                         with nullcontext() if args.json or (rep.status != "abandoned" and not args.per_round) \
                                 else bar.printing():
-                            _account_valid(summary, rep, args, name)
+                            _account_valid(summary, rep, args, label)
                         bar(rep.record if size is None else stream.tell() - start, size)
                         continue
                     quiet = args.json or (rep.ok and rep.status != "abandoned" and not args.per_round)  # silent
                     with nullcontext() if quiet else bar.printing():
-                        _account(summary, rep, args, name, options)
+                        _account(summary, rep, args, label, options)
                     bar(rep.record if size is None else stream.tell() - start, size)
         finally:
             if stream is not sys.stdin.buffer:
@@ -142,10 +143,10 @@ def _run(args: argparse.Namespace, options: dict[str, str], ex: Executor) -> int
         if summary["records"] == 0:
             any_unusable = True
             summary["error"] = "no records"
-            print(f"hanafuda: error: {name}: [REC-JSON-1] no records in the input", file=sys.stderr)
+            print(f"hanafuda: error: {label}: [REC-JSON-1] no records in the input", file=sys.stderr)
         if not args.json:
             abandoned = f" ({summary['abandoned']} abandoned)" if summary["abandoned"] else ""
-            print(f"{name}: {summary['records']} record(s), {summary['valid']} valid{abandoned}, "
+            print(f"{label}: {summary['records']} record(s), {summary['valid']} valid{abandoned}, "
                   f"{summary['invalid']} invalid, {summary['unusable']} unusable; {summary['actions']} actions")
         files_out.append(summary)
     code = 2 if any_unusable else 1 if any_invalid else 0
@@ -395,8 +396,8 @@ def _print_problems(name: str, rep: RecordReport, every: bool) -> None:
         n = sum(c for _, c in later)
         groups = "; ".join(f"{c} x [{r}] {w}" for (r, w), c in later[:8])
         more = f"; and {len(later) - 8} more kind(s)" if len(later) > 8 else ""
-        print(f"{name}: record {rep.record}: after deal {first}, {n} later problem(s), likely consequences: "
-              f"{groups}{more} (--all lists them)")
+        print(printable(f"{name}: record {rep.record}: after deal {first}, {n} later problem(s), likely "
+                        f"consequences: {groups}{more} (--all lists them)"))
     if rep.dropped:
         print(f"{name}: record {rep.record}: ... and {rep.dropped} more problem(s)")
     for s in rep.suggestions:

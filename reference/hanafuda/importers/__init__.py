@@ -34,6 +34,7 @@ and in ``my_engine_hanafuda.py``::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -41,9 +42,16 @@ from typing import Protocol, runtime_checkable
 
 from hanafuda_spec.neutral import JsonValue
 
-__all__ = ["ENTRY_POINT_GROUP", "Importer", "ImporterError", "decode_utf8", "importers"]
+__all__ = ["ENTRY_POINT_GROUP", "MAX_DIGITS", "MAX_LOG_BYTES", "Importer", "ImporterError", "decode_utf8",
+           "importers", "shown", "whole_number"]
 
 ENTRY_POINT_GROUP = "hanafuda.importers"
+#: The largest log file an importer is given (``hanafuda import`` refuses a larger one before reading
+#: it whole): real logs are tens of kilobytes.
+MAX_LOG_BYTES = 16 << 20
+#: The most digits a number in a log may have: bounded before any ``int()`` (Python refuses more than
+#: 4,300), and far beyond any point total or card index an engine writes.
+MAX_DIGITS = 18
 
 Record = dict[str, JsonValue]
 
@@ -59,13 +67,48 @@ class ImporterError(Exception):
         return f"line {self.line}: {self.what}" if self.line is not None else self.what
 
 
+def shown(v: object, limit: int = 40) -> str:
+    """A value from a log as a message shows it: JSON-escaped (no raw control characters, so a log cannot
+    forge a line of the report), cut to about ``limit`` characters.
+
+    >>> shown("a\\nhanafuda: error: forged")
+    '"a\\\\nhanafuda: error: forged"'
+    >>> shown(2.0), shown(True), shown(None)
+    ('2.0', 'true', 'null')
+    """
+    more = False
+    if isinstance(v, str) and len(v) > limit:
+        v, more = v[:limit], True
+    elif isinstance(v, list) and len(v) > 8:
+        v, more = v[:8], True  # (only a beginning is shown: never serialise a huge value whole)
+    elif isinstance(v, dict) and len(v) > 8:
+        v, more = dict(list(v.items())[:8]), True
+    try:
+        text = json.dumps(v, ensure_ascii=True, allow_nan=True)
+    except (TypeError, ValueError, RecursionError):
+        text = "a value nested too deeply to show"
+    return text[:limit] + "..." if more or len(text) > limit else text
+
+
+def whole_number(text: str, line: int | None, what: str, low: int, high: int) -> int:
+    """``text`` (ASCII digits, an optional minus sign) as an integer from ``low`` to ``high``, its length
+    checked before any conversion; anything else is an :class:`ImporterError` "expected ..., found ..."."""
+    digits = text[1:] if text.startswith("-") else text
+    if 0 < len(digits) <= MAX_DIGITS and digits.isascii() and digits.isdigit():
+        n = int(text)
+        if low <= n <= high:
+            return n
+    raise ImporterError(line, f"{what}: expected a whole number {low} to {high}, found {shown(text)}")
+
+
 def decode_utf8(data: bytes) -> str:
     """A log's text, with or without a UTF-8 byte order mark; anything else is an :class:`ImporterError`
     naming the first bad byte (a helper for importers)."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise ImporterError(None, f"not UTF-8 (byte {e.start + 1})") from None
+        raise ImporterError(data.count(b"\n", 0, e.start) + 1, f"expected UTF-8 text, found the byte "
+                            f"0x{data[e.start]:02x} (byte {e.start + 1} of the file)") from None
 
 
 @runtime_checkable

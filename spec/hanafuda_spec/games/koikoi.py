@@ -456,7 +456,7 @@ RULES = (
        "played.", (fw("Exhaustive Draw", "neither player earns any points"),), RS, "KK-1", "oyaken"),
     _r("KK-END-3", T.END_ROUND, "The winner of a round deals the next.",
        (fw("Choosing the Dealer", "winner of each round becomes the dealer"),), RS, "KK-1", "draw_dealer"),
-    _r("KK-GAME-1", T.END_GAME, "A game is 12 rounds by default (8, 6, 3 or 1 as options), or is played until a "
+    _r("KK-GAME-1", T.END_GAME, "A game is 12 rounds by default (any of 1 to 11 as options), or is played until a "
        "player reaches 50 points. Round n is month ((n - 1) mod 12) + 1. A misdeal does not count as a round.",
        (fw("Setup", "12 rounds is traditional"),), RS, "KK-14", "length"),
     _r("KK-GAME-2", T.END_GAME, "The player with more points at the end wins; equal points is a drawn game. "
@@ -473,10 +473,10 @@ RULES = (
 _K = ("five_brights", "three_brights")
 
 OPTIONS = (
-    OptionSpec("length", ("12", "8", "6", "3", "1", "to-50"), "12",
-               "Rounds in a game, or play to 50 points (1, a single round, is ours: no source offers it; 8 is "
-               "KoiKoi-AI's, KK-GAME-3).",
-               fw("Setup", "6 rounds, 3 rounds"), ours=("1",)),
+    OptionSpec("length", ("12", "11", "10", "9", "8", "7", "6", "5", "4", "3", "2", "1", "to-50"), "12",
+               "Rounds in a game, or play to 50 points (8 is KoiKoi-AI's, KK-GAME-3; the Battle Hanafuda "
+               "simulator plays any length from 1 to 12, ENG-BH src/main.c: main, its -r option).",
+               fw("Setup", "6 rounds, 3 rounds")),
     OptionSpec("five_brights", ("15", "10"), "15", "Value of Five Brights.", fw("Bright Yaku")),
     OptionSpec("three_brights", ("6", "5"), "6", "Value of Three Brights.",
                fw("Bright Yaku", "Nintendo's rules")),
