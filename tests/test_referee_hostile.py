@@ -52,12 +52,24 @@ def _alive(pid: int) -> bool:
     return raw[raw.rfind(b")") + 2:].split()[0] not in (b"Z", b"X")
 
 
+#: Run the program with its first argument taken as a file for the process's peak resident memory in kB,
+#: written at exit from /proc/self/status where there is one.
+_PEAK_AT_EXIT = (
+    "import atexit, os, sys; from hanafuda.cli import main; peak = sys.argv.pop(1)\n"
+    "def note():\n"
+    "    if os.path.exists('/proc/self/status'):\n"
+    "        kb = [x.split()[1] for x in open('/proc/self/status') if x.startswith('VmHWM:')]\n"
+    "        open(peak, 'w').write(kb[0] if kb else '')\n"
+    "atexit.register(note)\n")
+
+
 def _referee(tmp: Path, mode: str, *flags: str, games: int = 2, interrupt: int | None = None) -> Run:
     """Run ``hanafuda referee koikoi`` against the hostile engine in ``mode``; with ``interrupt``, send
     that signal to the referee once the engine has started."""
     pids = tmp / "pids"
     engine = shlex.join([sys.executable, str(HOSTILE), *mode.split(), "--pids", str(pids)])
-    argv = [sys.executable, "-c", "import sys; from hanafuda.cli import main; sys.exit(main())",
+    peak = tmp / "peak"
+    argv = [sys.executable, "-c", _PEAK_AT_EXIT + "sys.exit(main())", str(peak),
             "referee", "koikoi", "--engine", engine, "-n", str(games), *flags]
     out, err = tmp / "out", tmp / "err"
     with open(out, "wb") as fo, open(err, "wb") as fe:
@@ -82,8 +94,11 @@ def _referee(tmp: Path, mode: str, *flags: str, games: int = 2, interrupt: int |
     p.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4
     assert not hung.is_set(), f"the referee hung on {mode!r}"
     listed = [int(x) for x in pids.read_text().split()] if pids.exists() else []
+    # the referee's own high-water mark (VmHWM); ru_maxrss would report at least the memory of this test
+    # process, which a child keeps as its maximum across fork and exec on Linux
+    peak_kb = int(peak.read_text()) if peak.exists() and peak.read_text().strip() else usage.ru_maxrss
     return Run(p.returncode, out.read_text(errors="replace"), err.read_text(errors="replace"),
-               usage.ru_maxrss / 1024, listed)
+               peak_kb / 1024, listed)
 
 
 def _check_clean(run: Run) -> None:
