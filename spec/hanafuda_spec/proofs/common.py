@@ -22,6 +22,11 @@ from hanafuda_spec.catalogue import GameSpec
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 __all__ = [
+    "BOUNDED",
+    "KINDS",
+    "PROOF",
+    "REPORT",
+    "SAMPLED",
     "Case",
     "CountModel",
     "DecisionRow",
@@ -53,9 +58,18 @@ class Case:
         return f"{self.text} [{self.gap or 'OPEN: no recorded decision'}]"
 
 
+#: The kinds of check (:attr:`Outcome.kind`): a proof for every state of its model; a proof up to a
+#: bound (:attr:`Outcome.bound`, e.g. piles of at most so many cards); a check of a sample (of
+#: :attr:`Outcome.examples` deals, piles, matches or rounds, most often played by the implementation);
+#: a report, which computes and lists something but cannot fail. Reports are not counted as checks.
+PROOF, BOUNDED, SAMPLED, REPORT = "proof", "bounded", "sampled", "report"
+KINDS = (PROOF, BOUNDED, SAMPLED, REPORT)
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """One proof-backed check, as the report shows it."""
+    """One proof-backed check, as the report shows it: ``kind`` is one of :data:`KINDS` (``bound``
+    given for a bounded proof; a sampled check's sample is ``examples``)."""
 
     game: str
     check: str
@@ -65,6 +79,8 @@ class Outcome:
     counterexample: Mapping[str, object] = field(default_factory=dict)
     examples: int = 0
     cases: tuple[Case, ...] = ()
+    kind: str = PROOF
+    bound: int | None = None
 
 
 _NAMES_ONLY: ContextVar[bool] = ContextVar("names_only", default=False)
@@ -115,17 +131,24 @@ def once(make: Callable[[], _T]) -> Callable[[], _T]:
 
 
 def timed(game: str, check: str, fn: Callable[[], tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]],
-          ) -> Outcome:
+          kind: str = PROOF, bound: int | None = None) -> Outcome:
+    """Run one proof-backed check: ``fn`` gives (ok, detail, counterexample, examples, cases). Its
+    ``kind`` (one of :data:`KINDS`, default :data:`PROOF`) says what a pass means: a new check that
+    plays the implementation on some deals or piles is :data:`SAMPLED` (its sample is the examples
+    count ``fn`` gives), one that holds only up to a bound is :data:`BOUNDED` (give ``bound``), and
+    one that cannot fail is a :data:`REPORT`. A case with no recorded decision fails the check."""
+    if kind not in KINDS or (kind == BOUNDED) != (bound is not None):
+        raise ValueError(f"{check}: kind {kind!r} with bound {bound!r}")
     only = _ONLY.get()
     if _NAMES_ONLY.get() or (only is not None and check not in only):
-        return Outcome(game, check, True, 0.0)
+        return Outcome(game, check, True, 0.0, kind=kind, bound=bound)
     t0 = time.perf_counter()
     ok, detail, cx, n, cases = fn()
     if any(c.gap is None for c in cases):
         ok = False
         detail = (detail + "; " if detail else "") + "open cases: " + "; ".join(str(c) for c in cases
                                                                                  if c.gap is None)
-    return Outcome(game, check, ok, time.perf_counter() - t0, detail, cx, n, cases)
+    return Outcome(game, check, ok, time.perf_counter() - t0, detail, cx, n, cases, kind, bound)
 
 
 # -- yaku tables over one Boolean per card ---------------------------------------------------
@@ -380,7 +403,7 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
         return True, "; ".join(s) or "no yaku contains another", {}, 0, ()
     light = quick and only is not None  # a quick run of a further option set: its changes only
     if not light:
-        yield timed(game, f"z3 identical/subsumed yaku, {tag}", run_subs)
+        yield timed(game, f"z3 identical/subsumed yaku, {tag}", run_subs, REPORT)
 
     grouped = any(y.group for y in rows)
 
@@ -388,7 +411,8 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
         t = group_ties(model_of())
         return True, "; ".join(t) or "no ties within a group", {}, 0, tuple(Case(x, ties_gap) for x in t)
     if grouped:
-        yield timed(game, f"z3 group ties, {tag}", run_ties)
+        # with a recorded decision every tie found is closed: it lists them, and cannot fail
+        yield timed(game, f"z3 group ties, {tag}", run_ties, REPORT if ties_gap else PROOF)
 
     def run_order() -> tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]:
         model = model_of()
@@ -417,7 +441,8 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
     if not light or only:
         yield timed(game, f"z3 maximum yaku score, any pile, {tag}", run_max)
     if not quick and first and bound < len(deck):  # slow (a minute): the first option set only
-        yield timed(game, f"z3 maximum yaku score, at most {bound} cards, {tag}", lambda: run_max(bound))
+        yield timed(game, f"z3 maximum yaku score, at most {bound} cards, {tag}", lambda: run_max(bound),
+                    BOUNDED, bound)
 
     def run_boundary() -> tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]:
         model = model_of()
@@ -425,7 +450,7 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
                                         lambda p: exp(model, p), compare_ids)
         return ok, detail, cx, n, ()
     if only is None or only:
-        yield timed(game, f"z3 boundary piles vs scorer, {tag}", run_boundary)
+        yield timed(game, f"z3 boundary piles vs scorer, {tag}", run_boundary, SAMPLED)
 
 
 # -- abstract count models and inductive invariants ------------------------------------------------

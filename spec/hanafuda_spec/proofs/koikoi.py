@@ -18,6 +18,8 @@ from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
 from hanafuda_spec.games import koikoi as kk
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.proofs.common import (
+    REPORT,
+    SAMPLED,
     Case,
     CountModel,
     DecisionRow,
@@ -266,7 +268,8 @@ def _deal(adapter: EngineAdapter) -> Iterator[Outcome]:
         cases.sort(key=lambda c: c.text)
         cx: dict[str, object] = {"kind": "model", "game": GAME, **chained[0]} if chained else {}
         return True, f"{len(cases)} case(s)", cx, 0, tuple(cases)
-    yield timed(GAME, "z3 deal arithmetic, field_teyaku=dealer-captures", dealer_captures)
+    # every case found carries its recorded decision: it lists them, and cannot fail
+    yield timed(GAME, "z3 deal arithmetic, field_teyaku=dealer-captures", dealer_captures, REPORT)
 
 
 # -- the round as a count model ---------------------------------------------------------------------
@@ -1008,7 +1011,7 @@ def _counts(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
         return True, (f"{len(sets)} option sets: {_coverage(watches)}; {seat1} rounds dealt by seat 1; all in the "
                       "model"), {}, n, ()
     yield timed(GAME, "count model vs reference play: every turn option × after_hands × hand_size × "
-                "dealer-captures × wild Lightning", random_play)
+                "dealer-captures × wild Lightning", random_play, SAMPLED)
 
     def stacked() -> Result:
         rng = SplitMix64(13)
@@ -1030,7 +1033,7 @@ def _counts(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
         shown = ", ".join(f"{hh}-card hands with {qq} quad(s)" for hh, qq in cases)
         return True, f"{len(runs)} stacked deals ({shown}): {_coverage(watches)}; all in the model", {}, n, ()
     yield timed(GAME, "count model vs reference, z3-chosen stacked deals (KK-DEAL-8 chains, KK-TURN-5, KK-WILD-4, "
-                "KK-END-5)", stacked)
+                "KK-END-5)", stacked, SAMPLED)
 
 
 # -- decision tables --------------------------------------------------------------------------------
@@ -1155,7 +1158,7 @@ def _decisions(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
                                             "actions": actions, "check": "koikoi-shobu-score"}, watch.checked, ()
                 checked += watch.checked
         return True, f"{checked} shōbu rounds scored as the table says", {}, checked, ()
-    yield timed(GAME, "decision table vs reference play (KK-SCORE-1, KK-SCORE-3)", against_play)
+    yield timed(GAME, "decision table vs reference play (KK-SCORE-1, KK-SCORE-3)", against_play, SAMPLED)
 
 
 class ShobuWatch:

@@ -25,6 +25,7 @@ from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
 from hanafuda_spec.games import musashino as mb
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.proofs.common import (
+    SAMPLED,
     Case,
     DecisionRow,
     Outcome,
@@ -64,8 +65,10 @@ def _deal(adapter: EngineAdapter) -> Iterator[Outcome]:
             n += k
             if msg:
                 return False, f"players={key}: {msg}", cx, n, ()
-        return True, "proved for 3 × 7 + 6 + 21, 4 × 5 + 8 + 20, 4 × 6 + 0 + 24; " + f"{n} deals agree", {}, n, ()
-    yield timed(GAME, "z3 deal arithmetic (MB-DEAL, the three deals)", arithmetic)
+        return True, ("the catalogue's sizes add up (3 × 7 + 6 + 21, 4 × 5 + 8 + 20, 4 × 6 + 0 + 24: constants, no "
+                      f"variable left free); {n} reference deals agree"), {}, n, ()
+    yield timed(GAME, "deal arithmetic of the catalogue's sizes, reference deals (MB-DEAL, the three deals)",
+                arithmetic, SAMPLED)
 
 
 def _judge(rows: Sequence[mb.Dekiyaku], has: Callable[[int], z.Bool], void: z.Bool | None = None,
@@ -156,7 +159,7 @@ def _yaku(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
             m = model()
             ok, detail, cx, n = cross_check(adapter, GAME, values, None, _piles(m, full, only), m.expect)
             return ok, detail, cx, n, ()
-        yield timed(GAME, f"z3 boundary piles vs scorer, {label}", boundary)
+        yield timed(GAME, f"z3 boundary piles vs scorer, {label}", boundary, SAMPLED)
 
 
 def _piles(m: _Model, crowded: bool, only: set[str] | None) -> Iterator[tuple[str, tuple[int, ...]]]:
@@ -1131,7 +1134,7 @@ def _storm_checks(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
                     partial(_timing, v, 3))
     for label, v in _storm_play_sets(quick):
         yield timed(GAME, f"z3 Storm/Sun rounds played by the engine: {label} (MB-STORM-1, MB-STORM-4)",
-                    partial(_play_storm, adapter, label, v, 2 if quick else 10))
+                    partial(_play_storm, adapter, label, v, 2 if quick else 10), SAMPLED)
 
 
 def _opts(extra: Mapping[str, str]) -> str:
