@@ -39,6 +39,7 @@ __all__ = [
     "names_only",
     "once",
     "only_checks",
+    "timed",
     "yaku_checks",
     "yaku_model",
 ]
@@ -58,11 +59,16 @@ class Case:
         return f"{self.text} [{self.gap or 'OPEN: no recorded decision'}]"
 
 
-#: The kinds of check (:attr:`Outcome.kind`): a proof for every state of its model; a proof up to a
-#: bound (:attr:`Outcome.bound`, e.g. piles of at most so many cards); a check of a sample (of
-#: :attr:`Outcome.examples` deals, piles, matches or rounds, most often played by the implementation);
-#: a report, which computes and lists something but cannot fail. Reports are not counted as checks.
-PROOF, BOUNDED, SAMPLED, REPORT = "proof", "bounded", "sampled", "report"
+#: A proof for every state of its model (the default kind of :func:`timed`).
+PROOF = "proof"
+#: A proof up to a bound (``Outcome.bound``, e.g. piles of at most so many cards).
+BOUNDED = "bounded"
+#: A check of a sample (``Outcome.examples`` deals, piles, matches or rounds, most often played by the
+#: implementation).
+SAMPLED = "sampled"
+#: A report: it computes and lists something but cannot fail. Reports are not counted as checks.
+REPORT = "report"
+#: The kinds of check, ``Outcome.kind``.
 KINDS = (PROOF, BOUNDED, SAMPLED, REPORT)
 
 

@@ -37,7 +37,7 @@ from hanafuda_spec.proofs.common import (
 from hanafuda_spec.shuffle import SplitMix64
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
-__all__ = ["checks"]
+__all__ = ["RULE_GROUPS", "checks", "one_per_group"]
 
 GAME = "koikoi"
 DECK = tuple(sorted(kk.BRIGHTS | kk.ANIMALS | kk.RIBBONS | kk.CHAFF))
@@ -154,10 +154,6 @@ def _claims(values: Mapping[str, str]) -> list[tuple[str, Claim]]:
             return f["poetry-blue-ribbons"].iff(f["poetry-ribbons"] & f["blue-ribbons"])
         out.append(("KK-YAKU-8 Poetry+Blue forms iff Poetry and Blue both form", poetry_blue))
 
-        def one_per_group(m: YakuModel) -> z.Bool:
-            groups = {y.group for y in m.rows if y.group}
-            return z.all_of(z.count(s > 0 for y, s in zip(m.rows, m.scores, strict=True) if y.group == g) <= 1
-                            for g in groups)
         out.append(("KK-YAKU-1 at most one yaku of a group scores", one_per_group))
 
     def stacks(m: YakuModel) -> z.Bool:
@@ -168,6 +164,30 @@ def _claims(values: Mapping[str, str]) -> list[tuple[str, Claim]]:
         return z.all_of(need)
     out.append(("KK-YAKU-1 witness: one pile scores a yaku of every group and every Other yaku", stacks))
     return out
+
+
+#: KK-YAKU-1's groups as the rule names them, by the kind of card a yaku is made of (a yaku of Brights
+#: only, Animals only, Ribbons only); every other yaku is of the Other group.
+RULE_GROUPS = (("Brights", kk.BRIGHTS), ("Animals", kk.ANIMALS), ("Ribbons", kk.RIBBONS))
+
+
+def one_per_group(m: YakuModel) -> z.Bool:
+    """KK-YAKU-1 over the table: in each of ``RULE_GROUPS`` at most one yaku scores, and what the
+    group scores is the value of its most valuable formed yaku; every yaku of the Other group scores
+    its value. The groups come from the cards, not from the rows' ``group`` field, and a tie may go to
+    either yaku: so the claim fails if a row left its group (two yaku of a group scoring together),
+    or if the encoding scored both of a tie, neither, or less than the best."""
+    rows = list(zip(m.rows, m.values, m.scores, strict=True))
+    claims: list[z.Bool] = []
+    grouped: set[str] = set()
+    for _, cards in RULE_GROUPS:
+        mine = [(v, s) for y, v, s in rows if y.pool | y.required <= cards]
+        grouped |= {y.id for y, _, _ in rows if y.pool | y.required <= cards}
+        if mine:
+            claims += [z.count(s > 0 for _, s in mine) <= 1,
+                       z.sum_of(s for _, s in mine).eq(z.max_of([v for v, _ in mine]))]
+    claims += [s.eq(v) for y, v, s in rows if y.id not in grouped]
+    return z.all_of(claims)
 
 
 def _yaku(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
