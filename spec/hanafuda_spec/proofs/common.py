@@ -40,6 +40,7 @@ __all__ = [
     "once",
     "only_checks",
     "timed",
+    "vacuous_under",
     "yaku_checks",
     "yaku_model",
 ]
@@ -155,6 +156,19 @@ def timed(game: str, check: str, fn: Callable[[], tuple[bool, str, Mapping[str, 
         detail = (detail + "; " if detail else "") + "open cases: " + "; ".join(str(c) for c in cases
                                                                                  if c.gap is None)
     return Outcome(game, check, ok, time.perf_counter() - t0, detail, cx, n, cases, kind, bound)
+
+
+def vacuous_under(options: Mapping[str, str], declared: Mapping[str, Collection[str]]) -> bool:
+    """Whether ``options`` are among those a claim declares it is vacuous under (each option named
+    has one of the values given): what a proof passes as ``vacuous_ok`` to
+    :func:`hanafuda_spec.z3layer.prove`. Every other vacuous claim fails.
+
+    >>> vacuous_under({"sun": "off", "players": "3"}, {"sun": ("off",)})
+    True
+    >>> vacuous_under({"sun": "after"}, {"sun": ("off",)}), vacuous_under({"sun": "off"}, {})
+    (False, False)
+    """
+    return bool(declared) and all(options.get(k) in vs for k, vs in declared.items())
 
 
 # -- yaku tables over one Boolean per card ---------------------------------------------------
@@ -475,13 +489,21 @@ class CountModel:
 
 
 def inductive(model: CountModel) -> tuple[z.ProofResult, z.ProofResult]:
-    """Prove init ⇒ inv and inv ∧ step ⇒ inv′ (the two halves of an inductive invariant)."""
+    """Prove init ⇒ inv and inv ∧ step ⇒ inv′ (the two halves of an inductive invariant), neither
+    vacuous: the initial states exist, some state of the invariant has a step, and each case of the
+    invariant (an implication's antecedent) is reached by an initial state or a step under some
+    values of the model's parameters (a case of one option's turn is not dead under another's)."""
     pre = {n: z.int_var(n) for n in model.names}
     post = {n: z.int_var(n + "'") for n in model.names}
-    base = z.prove("init ⇒ inv", model.inv(pre), [model.params(pre), model.init(pre)])
+    base = z.prove("init ⇒ inv", model.inv(pre), [model.params(pre), model.init(pre)], antecedents=False)
     keep = z.all_of([pre[n].eq(post[n]) for n in model.names if n.startswith("param_")])
     ind = z.prove("inv ∧ step ⇒ inv′", model.inv(post),
-                  [model.params(pre), keep, model.inv(pre), model.step(pre, post)])
+                  [model.params(pre), keep, model.inv(pre), model.step(pre, post)], antecedents=False)
+    if ind.ok:
+        dead = z.dead_case(model.inv(pre), model.inv(post), [model.init(pre)],
+                           [keep, model.inv(pre), model.step(pre, post)])
+        if dead is not None:
+            ind = z.ProofResult(ind.name, "vacuous", ind.seconds, detail=dead)
     return base, ind
 
 

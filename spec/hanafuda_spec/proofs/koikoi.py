@@ -612,6 +612,9 @@ def _show(cx: Mapping[str, int | bool], suffix: str) -> str:
 def prove_round(model: CountModel) -> Result:
     """init ⇒ inv and inv ∧ step ⇒ inv′, with a counterexample that names the broken parts."""
     base, ind = inductive(model)
+    for r in (base, ind):
+        if r.status == "vacuous":
+            return False, f"{r.name}: vacuous: {r.detail}", {}, 0, ()
     if not base.ok:
         cx = base.counterexample
         return False, f"{base.name}: {base.status}: breaks {_broken(model, cx, '')} at {_show(cx, '')}", {
