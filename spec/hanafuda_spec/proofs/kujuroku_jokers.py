@@ -44,7 +44,7 @@ from hanafuda_spec.adapter import EngineAdapter
 from hanafuda_spec.games import kujuroku as kj
 from hanafuda_spec.machines import place, probe_layout
 from hanafuda_spec.neutral import Snapshot
-from hanafuda_spec.proofs.common import Case, Outcome, timed
+from hanafuda_spec.proofs.common import SAMPLED, Case, Outcome, timed
 from hanafuda_spec.shuffle import SplitMix64
 
 __all__ = ["NAMES", "JokerModel", "V", "abstraction", "checks", "prove", "refinement"]
@@ -465,7 +465,7 @@ def checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
         yield timed(GAME, f"z3 cards and jokers, proof for all states ({len(kj.DECK_IDS[jizo])} cards; "
                           f"KJ-ONI-*, KJ-JIZO-*, conservation)", partial(_proof, jizo))
     yield timed(GAME, "refinement: each action one transition of the cards-and-jokers model (sampled, "
-                      "random play and stacked decks)", lambda: _refinement_check(adapter, quick))
+                      "random play and stacked decks)", lambda: _refinement_check(adapter, quick), SAMPLED)
 
 
 #: The counterexamples :func:`replay_check` re-runs (their ``check``).
