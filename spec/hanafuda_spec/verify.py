@@ -4,10 +4,10 @@ It runs against any :class:`~hanafuda_spec.adapter.EngineAdapter`; ``hanafuda ve
 the reference's. A check is a named unit with a result: examples run (random matches and
 Hypothesis state machines, with the invariants after every action) or a proof (z3, from
 :mod:`hanafuda_spec.proofs`), each with its time. Each says what a pass means, its ``kind``
-(:data:`~hanafuda_spec.proofs.common.KINDS`): ``proof`` (for every state of its model), ``bounded``
+(``hanafuda_spec.proofs.common.KINDS``): ``proof`` (for every state of its model), ``bounded``
 (with its ``bound``), ``sampled`` (with its ``sample``: the matches, examples, deals or piles run)
 or ``report``, which lists what it found and cannot fail: reports are not counted as checks
-(:func:`summary_line`). A new proof gives its kind to :func:`~hanafuda_spec.proofs.common.timed`.
+(``summary_line``). A new proof gives its kind to ``hanafuda_spec.proofs.common.timed``.
 A failed check carries a counterexample that :func:`replay` reproduces (``hanafuda verify --replay``):
 
 * ``{"kind": "play", "game", "options", "seed", "deck"?, "actions"}`` – a match (from a stacked

@@ -2,7 +2,7 @@
 
 Each module defines ``checks(adapter, quick)``, yielding :class:`~hanafuda_spec.proofs.common.Outcome`
 values: proofs over the spec's own data, and cross-checks of the implementation behind the adapter
-against them. Each check declares its kind (:data:`~hanafuda_spec.proofs.common.KINDS`): a proof for
+against them. Each check declares its kind (``hanafuda_spec.proofs.common.KINDS``): a proof for
 every state of its model, a bounded proof, a sampled check of the implementation, or a report that
 cannot fail; and every z3 proof is checked for vacuity (:mod:`hanafuda_spec.z3layer`). What is proved:
 

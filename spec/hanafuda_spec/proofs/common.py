@@ -60,7 +60,7 @@ class Case:
         return f"{self.text} [{self.gap or 'OPEN: no recorded decision'}]"
 
 
-#: A proof for every state of its model (the default kind of :func:`timed`).
+#: A proof for every state of its model (the default kind of ``timed``).
 PROOF = "proof"
 #: A proof up to a bound (``Outcome.bound``, e.g. piles of at most so many cards).
 BOUNDED = "bounded"
@@ -75,7 +75,7 @@ KINDS = (PROOF, BOUNDED, SAMPLED, REPORT)
 
 @dataclass(frozen=True)
 class Outcome:
-    """One proof-backed check, as the report shows it: ``kind`` is one of :data:`KINDS` (``bound``
+    """One proof-backed check, as the report shows it: ``kind`` is one of ``KINDS`` (``bound``
     given for a bounded proof; a sampled check's sample is ``examples``)."""
 
     game: str
@@ -95,9 +95,9 @@ _NAMES_ONLY: ContextVar[bool] = ContextVar("names_only", default=False)
 
 @contextmanager
 def names_only() -> Iterator[None]:
-    """Within this block :func:`timed` runs nothing and gives a passing outcome with the check's
+    """Within this block ``timed`` runs nothing and gives a passing outcome with the check's
     name: a game's checks are listed (and counted, for "check k of n") in a fraction of a second.
-    Every proof-backed check goes through :func:`timed`, and which checks a game has depends only
+    Every proof-backed check goes through ``timed``, and which checks a game has depends only
     on the options and ``quick``, never on an outcome."""
     token = _NAMES_ONLY.set(True)
     try:
@@ -106,13 +106,13 @@ def names_only() -> Iterator[None]:
         _NAMES_ONLY.reset(token)
 
 
-#: The checks :func:`timed` runs within :func:`only_checks` (``None``: every check).
+#: The checks ``timed`` runs within :func:`only_checks` (``None``: every check).
 _ONLY: ContextVar[frozenset[str] | None] = ContextVar("only_checks", default=None)
 
 
 @contextmanager
 def only_checks(names: Collection[str]) -> Iterator[None]:
-    """Within this block :func:`timed` runs only the checks named here; any other gives the
+    """Within this block ``timed`` runs only the checks named here; any other gives the
     passing placeholder of :func:`names_only` (for the caller to drop). ``verify`` runs a game's
     proofs as several units this way (:func:`hanafuda_spec.proofs.selected_proof_checks`): each
     check's function runs in exactly one unit, and what it computes depends only on the options and
@@ -140,10 +140,10 @@ def once(make: Callable[[], _T]) -> Callable[[], _T]:
 def timed(game: str, check: str, fn: Callable[[], tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]],
           kind: str = PROOF, bound: int | None = None) -> Outcome:
     """Run one proof-backed check: ``fn`` gives (ok, detail, counterexample, examples, cases). Its
-    ``kind`` (one of :data:`KINDS`, default :data:`PROOF`) says what a pass means: a new check that
-    plays the implementation on some deals or piles is :data:`SAMPLED` (its sample is the examples
-    count ``fn`` gives), one that holds only up to a bound is :data:`BOUNDED` (give ``bound``), and
-    one that cannot fail is a :data:`REPORT`. A case with no recorded decision fails the check."""
+    ``kind`` (one of ``KINDS``, default ``PROOF``) says what a pass means: a new check that
+    plays the implementation on some deals or piles is ``SAMPLED`` (its sample is the examples
+    count ``fn`` gives), one that holds only up to a bound is ``BOUNDED`` (give ``bound``), and
+    one that cannot fail is a ``REPORT``. A case with no recorded decision fails the check."""
     if kind not in KINDS or (kind == BOUNDED) != (bound is not None):
         raise ValueError(f"{check}: kind {kind!r} with bound {bound!r}")
     only = _ONLY.get()
@@ -161,7 +161,7 @@ def timed(game: str, check: str, fn: Callable[[], tuple[bool, str, Mapping[str, 
 def vacuous_under(options: Mapping[str, str], declared: Mapping[str, Collection[str]]) -> bool:
     """Whether ``options`` are among those a claim declares it is vacuous under (each option named
     has one of the values given): what a proof passes as ``vacuous_ok`` to
-    :func:`hanafuda_spec.z3layer.prove`. Every other vacuous claim fails.
+    ``hanafuda_spec.z3layer.prove``. Every other vacuous claim fails.
 
     >>> vacuous_under({"sun": "off", "players": "3"}, {"sun": ("off",)})
     True
