@@ -123,7 +123,7 @@ def test_verify_units_hold_every_check_once_in_report_order(level: Level) -> Non
 def test_verify_proofs_run_unit_by_unit_give_the_results_of_one_whole_run() -> None:
     """Each proof run as a unit of its own (here in reverse order, by a pool of 2 processes) has
     the outcome it has when the game's proofs all run in one go in one process."""
-    whole = [(o.game, o.check, "proof", o.examples, o.ok, re.sub(r"\d+\.\d+s\b", "_s", o.detail),
+    whole = [(o.game, o.check, o.kind, o.examples, o.ok, re.sub(r"\d+\.\d+s\b", "_s", o.detail),
               json.dumps(dict(o.counterexample), sort_keys=True), tuple((c.text, c.gap) for c in o.cases))
              for o in proof_checks(ReferenceAdapter(), "kujuroku", True)]
     units = [u for u in plan_units(["kujuroku"], QUICK) if u.part == "proofs"]

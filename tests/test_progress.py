@@ -231,17 +231,20 @@ def test_verify_numbers_every_check_k_of_n(monkeypatch: pytest.MonkeyPatch,
     three made-up checks, the second with a name on a line of its own)."""
     import hanafuda_spec.verify as verifier  # the command imports these from it when it runs
 
-    results = [CheckResult("kekoro", "a", "examples", 8, 0.1, True),
+    results = [CheckResult("kekoro", "a", "sampled", 8, 0.1, True),
                CheckResult("kekoro", "b" * 70, "proof", 0, 0.2, True),
-               CheckResult("kekoro", "c", "proof", 0, 0.3, False, "broken")]
-    monkeypatch.setattr(verifier, "count_checks", lambda games, level: 3)
+               CheckResult("kekoro", "c", "proof", 0, 0.3, False, "broken"),
+               CheckResult("kekoro", "d", "report", 0, 0.1, True)]
+    monkeypatch.setattr(verifier, "count_checks", lambda games, level: 4)
     monkeypatch.setattr(verifier, "run_checks_in_parallel", lambda *a: iter(results))
     assert main(["verify", "--quick", "--game", "kekoro"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[1].startswith("[1/3] kekoro     a ")
-    assert out[2] == "[2/3] kekoro     " + "b" * 70 and out[3].startswith("      kekoro     ")
-    assert out[4].startswith("[3/3] kekoro     c ") and out[4].endswith("FAIL")
-    assert out[-1] == "3 checks, 1 failed"
+    assert out[1].startswith("[1/4] kekoro     a ") and "sampled 8 in 0.1s" in out[1]
+    assert out[2] == "[2/4] kekoro     " + "b" * 70 and out[3].startswith("      kekoro     ")
+    assert "proof 0.20s" in out[3]
+    assert out[4].startswith("[3/4] kekoro     c ") and out[4].endswith("FAIL")
+    assert "report 0.10s" in out[6]  # after the failure's detail line
+    assert out[-1] == "3 checks (2 proofs, 0 bounded, 1 sampled), 1 failed; 1 reports"
 
 
 def test_verify_counts_its_checks_before_running_them(monkeypatch: pytest.MonkeyPatch,
@@ -253,7 +256,7 @@ def test_verify_counts_its_checks_before_running_them(monkeypatch: pytest.Monkey
     assert code == 0
     checks = json.loads(capsys.readouterr().out)["checks"]
     assert len(checks) == count_checks(["kekoro"], QUICK)
-    proofs = [c["check"] for c in checks if c["kind"] == "proof"]
+    proofs = [c["check"] for c in checks if c["part"] == "proofs"]
     assert proofs == proof_check_names("kekoro", True)
     text = b"".join(drawn).decode()
     n = len(checks)

@@ -3,8 +3,12 @@
 It runs against any :class:`~hanafuda_spec.adapter.EngineAdapter`; ``hanafuda verify`` passes
 the reference's. A check is a named unit with a result: examples run (random matches and
 Hypothesis state machines, with the invariants after every action) or a proof (z3, from
-:mod:`hanafuda_spec.proofs`), each with its time. A failed check carries a counterexample that
-:func:`replay` reproduces (``hanafuda verify --replay``):
+:mod:`hanafuda_spec.proofs`), each with its time. Each says what a pass means, its ``kind``
+(``hanafuda_spec.proofs.common.KINDS``): ``proof`` (for every state of its model), ``bounded``
+(with its ``bound``), ``sampled`` (with its ``sample``: the matches, examples, deals or piles run)
+or ``report``, which lists what it found and cannot fail: reports are not counted as checks
+(``summary_line``). A new proof gives its kind to ``hanafuda_spec.proofs.common.timed``.
+A failed check carries a counterexample that :func:`replay` reproduces (``hanafuda verify --replay``):
 
 * ``{"kind": "play", "game", "options", "seed", "deck"?, "actions"}`` – a match (from a stacked
   first deal if ``deck`` is given) and the actions up to the broken invariant;
@@ -29,12 +33,13 @@ from hanafuda_spec.games import GAME_KEYS, profile_for, spec_for
 from hanafuda_spec.invariants import Violation, run_random
 from hanafuda_spec.machines import Stepper, counterexample, run_machine
 from hanafuda_spec.proofs import proof_check_names, replay_check, selected_proof_checks
+from hanafuda_spec.proofs.common import BOUNDED, KINDS, PROOF, REPORT, SAMPLED
 from hanafuda_spec.shuffle import GOLDEN, MASK64, SplitMix64
 from hanafuda_spec.yaku import ScoredYaku
 
 __all__ = ["PARTS", "QUICK", "THOROUGH", "CheckResult", "Level", "Replay", "Unit", "count_checks", "option_sets",
            "plan_units", "random_play_checks", "random_play_name", "replay", "run_checks", "run_checks_in_parallel",
-           "run_unit"]
+           "run_unit", "summary_line"]
 
 
 @dataclass(frozen=True)
@@ -56,9 +61,13 @@ THOROUGH = Level("thorough", 60, 60)
 
 @dataclass(frozen=True)
 class CheckResult:
+    """One check's result: ``kind`` is ``proof``, ``bounded`` (``bound`` given), ``sampled`` (its
+    sample is ``examples``) or ``report`` (cannot fail, not counted as a check); ``part`` is the
+    part of :data:`PARTS` it belongs to."""
+
     game: str
     check: str
-    kind: str  # "examples" or "proof"
+    kind: str
     examples: int
     seconds: float
     ok: bool
@@ -66,12 +75,40 @@ class CheckResult:
     counterexample: Mapping[str, object] = field(default_factory=dict)
     #: Situations a proof found, each with the gap id of the decision that closes it (None: open).
     cases: tuple[tuple[str, str | None], ...] = ()
+    bound: int | None = None
+    part: str = "proofs"
+
+    @property
+    def sample(self) -> int | None:
+        """A sampled check's sample size (its examples), None for any other kind."""
+        return self.examples if self.kind == SAMPLED else None
 
     def to_json(self) -> dict[str, object]:
-        return {"game": self.game, "check": self.check, "kind": self.kind, "examples": self.examples,
+        return {"game": self.game, "check": self.check, "kind": self.kind, "bound": self.bound,
+                "sample": self.sample, "part": self.part, "examples": self.examples,
                 "seconds": round(self.seconds, 3), "ok": self.ok, "detail": self.detail,
                 "counterexample": dict(self.counterexample),
                 "cases": [{"text": t, "gap": g} for t, g in self.cases]}
+
+
+def summary_line(results: Iterable[tuple[str, bool]]) -> str:
+    """The closing line of a run from each result's (kind, ok): "N checks (P proofs, B bounded,
+    S sampled), M failed; R reports". Reports are not counted as checks; a report that failed
+    anyway (a timeout) is counted among the failed.
+
+    >>> summary_line([("proof", True), ("sampled", False), ("report", True)])
+    '2 checks (1 proofs, 0 bounded, 1 sampled), 1 failed; 1 reports'
+    """
+    n = dict.fromkeys(KINDS, 0)
+    failed = 0
+    for kind, ok in results:
+        if kind not in n:
+            raise ValueError(f"unknown kind of check {kind!r}")
+        n[kind] += 1
+        failed += not ok
+    checks = n[PROOF] + n[BOUNDED] + n[SAMPLED]
+    return (f"{checks} checks ({n[PROOF]} proofs, {n[BOUNDED]} bounded, {n[SAMPLED]} sampled), {failed} failed; "
+            f"{n[REPORT]} reports")
 
 
 def option_sets(game: str) -> list[tuple[str, dict[str, str]]]:
@@ -138,10 +175,10 @@ def random_play_checks(adapter: EngineAdapter, game: str, level: Level, seed: in
                 break
         dt = time.perf_counter() - t0
         if bad is None:
-            yield CheckResult(game, name, "examples", n, dt, True, f"{actions} actions")
+            yield CheckResult(game, name, SAMPLED, n, dt, True, f"{actions} actions", part=PARTS[0])
         else:
-            yield CheckResult(game, name, "examples", n, dt, False, f"{bad.invariant}: {bad.message}",
-                              _violation_json(bad))
+            yield CheckResult(game, name, SAMPLED, n, dt, False, f"{bad.invariant}: {bad.message}",
+                              _violation_json(bad), part=PARTS[0])
 
 
 #: Option sets the state machines run besides the default rules (rare rules worth a machine of their own).
@@ -174,10 +211,10 @@ def machine_checks(adapter: EngineAdapter, game: str, level: Level,
         cx = run_machine(lambda: adapter, game, opts, level.machine_examples)
         dt = time.perf_counter() - t0
         if cx is None:
-            yield CheckResult(game, name, "examples", level.machine_examples, dt, True)
+            yield CheckResult(game, name, SAMPLED, level.machine_examples, dt, True, part=PARTS[1])
         else:
-            yield CheckResult(game, name, "examples", level.machine_examples, dt, False,
-                              f"{cx.get('invariant')}: {cx.get('message')}", cx)
+            yield CheckResult(game, name, SAMPLED, level.machine_examples, dt, False,
+                              f"{cx.get('invariant')}: {cx.get('message')}", cx, part=PARTS[1])
 
 
 def z3_checks(adapter: EngineAdapter, game: str, level: Level,
@@ -186,8 +223,8 @@ def z3_checks(adapter: EngineAdapter, game: str, level: Level,
     :func:`~hanafuda_spec.proofs.proof_check_names`), or every one."""
     names = proof_check_names(game, level.quick) if only is None else only
     for o in selected_proof_checks(adapter, game, level.quick, names):
-        yield CheckResult(o.game, o.check, "proof", o.examples, o.seconds, o.ok, o.detail, o.counterexample,
-                          tuple((c.text, c.gap) for c in o.cases))
+        yield CheckResult(o.game, o.check, o.kind, o.examples, o.seconds, o.ok, o.detail, o.counterexample,
+                          tuple((c.text, c.gap) for c in o.cases), o.bound, PARTS[2])
 
 
 def run_checks(adapter: EngineAdapter, games: Sequence[str] | None, level: Level, seed: int) -> Iterator[CheckResult]:

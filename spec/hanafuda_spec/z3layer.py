@@ -5,12 +5,23 @@ Every proof in :mod:`hanafuda_spec.proofs` is written with :class:`Bool` (Boolea
 fixed random seed and a timeout, so results are reproducible, and every failed proof comes back
 with a concrete counterexample (a model: variable name → value).
 
+A proof is also checked for **vacuity**: its assumptions must be satisfiable, and so must the
+antecedent of each implication of the claim (under the assumptions and the antecedents of the
+implications it sits in, through conjunctions). A vacuous claim is not proved (status ``vacuous``)
+unless it is declared to be vacuous there (``vacuous_ok``: a proof module passes it for the option
+values under which it expects it, see ``hanafuda_spec.proofs.common.vacuous_under``).
+
 >>> x, y = int_var("x"), int_var("y")
 >>> prove("addition commutes", (x + y).eq(y + x)).ok
 True
 >>> r = prove("x is small", x <= 3, [x >= 0])
 >>> r.ok, r.counterexample["x"] > 3
 (False, True)
+>>> r = prove("a big x is big", (x > 5).implies(x > 4), [x <= 3])
+>>> r.status, r.detail
+('vacuous', 'the antecedent 5 < x is never true')
+>>> prove("a big x is big", (x > 5).implies(x > 4), [x <= 3], vacuous_ok=True).ok
+True
 >>> best = maximize("largest", x + y, [x <= 3, y <= 4])
 >>> best.value
 7
@@ -19,7 +30,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +50,7 @@ __all__ = [
     "bool_var",
     "const",
     "count",
+    "dead_case",
     "evaluate",
     "find",
     "find_all",
@@ -237,46 +249,133 @@ def _model_dict(m: Any) -> dict[str, int | bool]:
 
 @dataclass(frozen=True)
 class ProofResult:
-    """The outcome of one proof: ``status`` is ``proved``, ``refuted`` (with a counterexample)
-    or ``unknown`` (timeout); only ``proved`` is ok."""
+    """The outcome of one proof: ``status`` is ``proved``, ``refuted`` (with a counterexample),
+    ``vacuous`` (true only because nothing satisfies its assumptions or an antecedent: ``detail``
+    says which) or ``unknown`` (timeout); only ``proved`` is ok. ``detail`` also notes a declared
+    vacuity."""
 
     name: str
     status: str
     seconds: float
     counterexample: Model = field(default_factory=dict)
+    detail: str = ""
 
     @property
     def ok(self) -> bool:
         return self.status == "proved"
 
 
-def prove(name: str, claim: Bool, assumptions: Iterable[Bool] = ()) -> ProofResult:
-    """Prove ``assumptions ⇒ claim`` for every value of the variables."""
+def _antecedents(e: Any, inside: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Each implication's antecedent in ``e`` (through conjunctions and consequents), with the
+    antecedents of the implications it sits in."""
+    if z3.is_and(e):
+        for c in e.children():
+            yield from _antecedents(c, inside)
+    elif z3.is_implies(e):
+        a, b = e.children()
+        yield inside, a
+        yield from _antecedents(b, (*inside, a))
+
+
+def _vacuity(s: Any, claim: Any, premises: bool, antecedents: bool = True) -> str | None:
+    """Why a claim proved on solver ``s`` (its assumptions added, nothing else) is vacuous, or None.
+    A check that times out shows nothing vacuous."""
+    if premises and s.check() == z3.unsat:
+        return "its assumptions are unsatisfiable"
+    seen: set[tuple[int, ...]] = set()
+    for inside, a in _antecedents(claim) if antecedents else ():
+        key = (*(x.get_id() for x in inside), a.get_id())
+        if key in seen:
+            continue
+        seen.add(key)
+        s.push()
+        s.add(*inside, a)
+        r = s.check()
+        s.pop()
+        if r == z3.unsat:
+            text = " ".join(str(a).split())
+            return f"the antecedent {text if len(text) <= 160 else text[:157] + '...'} is never true"
+    return None
+
+
+def dead_case(inv_pre: Bool, inv_post: Bool, init: Iterable[Bool], step: Iterable[Bool]) -> str | None:
+    """The first case of an invariant (an implication's antecedent, through conjunctions, as in a
+    proof's vacuity check) that no initial state and no step reaches, or None: ``inv_pre`` and
+    ``inv_post`` are the invariant over the variables before and after a step (the same formula, so
+    their cases pair up), ``init`` the initial states (before) and ``step`` a step (to after). A
+    check that times out shows nothing dead."""
+    s0, c0 = _solver(init)
+    s1, c1 = _solver(step)
+    pairs = zip(_antecedents(inv_pre._e.translate(c0)), _antecedents(inv_post._e.translate(c1)), strict=True)
+    for (in0, a0), (in1, a1) in pairs:
+        reached = False
+        for s, inside, a in ((s0, in0, a0), (s1, in1, a1)):
+            s.push()
+            s.add(*inside, a)
+            reached = s.check() != z3.unsat
+            s.pop()
+            if reached:
+                break
+        if not reached:
+            text = " ".join(str(a1).split())
+            return f"the case {text if len(text) <= 160 else text[:157] + '...'} is never reached"
+    return None
+
+
+def _proved(s: Any, name: str, claim: Any, premises: bool, vacuous_ok: bool, t0: float,
+            antecedents: bool = True) -> ProofResult:
+    why = _vacuity(s, claim, premises, antecedents)
+    dt = time.perf_counter() - t0
+    if why is None:
+        return ProofResult(name, "proved", dt)
+    if vacuous_ok:
+        return ProofResult(name, "proved", dt, detail=f"vacuous, as declared: {why}")
+    return ProofResult(name, "vacuous", dt, detail=why)
+
+
+def prove(name: str, claim: Bool, assumptions: Iterable[Bool] = (), vacuous_ok: bool = False,
+          antecedents: bool = True) -> ProofResult:
+    """Prove ``assumptions ⇒ claim`` for every value of the variables, and that it is not vacuous
+    (see the module docstring; ``vacuous_ok``: declared vacuous here). ``antecedents=False`` checks
+    only the assumptions: for a claim whose implications are a case split that the assumptions
+    settle, such as an invariant at the initial state."""
     t0 = time.perf_counter()
-    s, ctx = _solver(assumptions)
+    given = list(assumptions)
+    s, ctx = _solver(given)
     s.add(z3.Not(claim._e.translate(ctx)))
     r = s.check()
+    if r == z3.unsat:  # a solver of its own for the vacuity checks: pushing a scope first slows z3 down
+        v, vctx = _solver(given)
+        return _proved(v, name, claim._e.translate(vctx), bool(given), vacuous_ok, t0, antecedents)
     dt = time.perf_counter() - t0
-    if r == z3.unsat:
-        return ProofResult(name, "proved", dt)
     if r == z3.sat:
         return ProofResult(name, "refuted", dt, _model_dict(s.model()))
     return ProofResult(name, "unknown", dt)
 
 
-def prove_all(claims: Sequence[tuple[str, Bool]], assumptions: Iterable[Bool] = ()) -> list[ProofResult]:
-    """:func:`prove` for many claims under the same assumptions, on one solver."""
-    s, ctx = _solver(assumptions)
+def prove_all(claims: Sequence[tuple[str, Bool]], assumptions: Iterable[Bool] = (),
+              vacuous_ok: Collection[str] = ()) -> list[ProofResult]:
+    """:func:`prove` for many claims under the same assumptions, on one solver (``vacuous_ok``:
+    the names of the claims declared vacuous here)."""
+    given = list(assumptions)
+    s, ctx = _solver(given)
+    if given and s.check() == z3.unsat:  # every claim would hold: none is proved
+        return [ProofResult(name, "vacuous", 0.0, detail="its assumptions are unsatisfiable")
+                if name not in vacuous_ok else ProofResult(name, "proved", 0.0, detail="vacuous, as declared")
+                for name, _ in claims]
     out = []
     for name, claim in claims:
         t0 = time.perf_counter()
+        e = claim._e.translate(ctx)
         s.push()
-        s.add(z3.Not(claim._e.translate(ctx)))
+        s.add(z3.Not(e))
         r = s.check()
-        dt = time.perf_counter() - t0
         if r == z3.unsat:
-            out.append(ProofResult(name, "proved", dt))
-        elif r == z3.sat:
+            s.pop()
+            out.append(_proved(s, name, e, False, name in vacuous_ok, t0))
+            continue
+        dt = time.perf_counter() - t0
+        if r == z3.sat:
             out.append(ProofResult(name, "refuted", dt, _model_dict(s.model())))
         else:
             out.append(ProofResult(name, "unknown", dt))

@@ -88,16 +88,26 @@ def run_replay(args: argparse.Namespace) -> int:
     return 1 if r.reproduced else 0
 
 
+def _amount(r: CheckResult) -> str:
+    """A check's kind and figures: ``sampled 60 in 1.2s``, ``proof 0.12s``, ``bounded ≤40 0.12s``,
+    ``report 0.12s``."""
+    if r.kind == "sampled":
+        return f"sampled {r.examples} in {r.seconds:.1f}s"
+    if r.kind == "bounded":
+        return f"bounded ≤{r.bound} {r.seconds:.2f}s"
+    return f"{r.kind} {r.seconds:.2f}s"
+
+
 def _print_check(r: CheckResult, number: str) -> None:
-    """One check's lines: ``[k/n]``, the game, the check, its figures and result, then what failed
-    and the cases a proof found."""
-    amount = f"{r.examples} in {r.seconds:.1f}s" if r.kind == "examples" else f"proof {r.seconds:.2f}s"
+    """One check's lines: ``[k/n]``, the game, the check, its kind, figures and result, then what
+    failed and the cases a proof found."""
+    amount = _amount(r)
     name = r.check
     if len(name) > 64:  # the whole name on its own line, the figures under it
         print(f"{number} {r.game:10} {name}")
         name = ""
         number = " " * len(number)
-    print(f"{number} {r.game:10} {name:64} {amount:>18}  {'ok' if r.ok else 'FAIL'}")
+    print(f"{number} {r.game:10} {name:64} {amount:>22}  {'ok' if r.ok else 'FAIL'}")
     if not r.ok:
         print(f"    {r.detail}")
         if r.counterexample:
@@ -122,13 +132,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, games: list[str] | None, level: Level, ex: Executor) -> int:
-    from hanafuda_spec.verify import count_checks, run_checks_in_parallel
+    from hanafuda_spec.verify import count_checks, run_checks_in_parallel, summary_line
 
     results: list[CheckResult] = []
     total = count_checks(games, level)
     k = f"[{{:>{len(str(total))}}}/{total}]"  # check k of n
     if not args.json:
-        print(f"{'':{len(k.format(total))}} {'game':10} {'check':64} {'examples/time':>18}  result")
+        print(f"{'':{len(k.format(total))}} {'game':10} {'check':64} {'kind, examples/time':>22}  result")
     with progress("verify", total, unit="check", no_progress=args.no_progress) as bar:
         for r in run_checks_in_parallel(ReferenceAdapter, games, level, args.seed, ex.workers, ex.map):
             results.append(r)
@@ -143,5 +153,5 @@ def _run(args: argparse.Namespace, games: list[str] | None, level: Level, ex: Ex
         print(json.dumps({"ok": not failed, "level": level.name, "seed": args.seed,
                           "checks": [r.to_json() for r in results]}, indent=2))
     else:
-        print(f"{len(results)} checks, {len(failed)} failed")
+        print(summary_line((r.kind, r.ok) for r in results))
     return 1 if failed else 0

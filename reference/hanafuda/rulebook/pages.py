@@ -362,6 +362,8 @@ class CheckRow:
     ok: bool
     detail: str
     cases: tuple[FoundGap, ...]
+    #: The part of the run (``random play``, ``state machines``, ``proofs``).
+    part: str = "proofs"
 
 
 def read_report(path: Path | None) -> tuple[CheckRow, ...] | None:
@@ -376,7 +378,8 @@ def read_report(path: Path | None) -> tuple[CheckRow, ...] | None:
                       for x in c.get("cases", []) if isinstance(x, dict))
         rows.append(CheckRow(str(c.get("game", "")), str(c.get("check", "")), str(c.get("kind", "")),
                              int(c.get("examples", 0)), float(c.get("seconds", 0.0)), bool(c.get("ok", False)),
-                             str(c.get("detail", "")), cases))
+                             str(c.get("detail", "")), cases,
+                             str(c.get("part", "proofs" if c.get("kind") == "proof" else ""))))
     return tuple(rows)
 
 
@@ -390,7 +393,7 @@ def found_gaps(key: str, report: Sequence[CheckRow] | None) -> tuple[FoundGap, .
                      for g in fn(key))
     if report is None:
         return None
-    return tuple(c for r in report if r.game == key and r.kind == "proof" for c in r.cases)
+    return tuple(c for r in report if r.game == key and r.part == "proofs" for c in r.cases)
 
 
 def headline(question: str, limit: int = 100) -> str:
@@ -631,7 +634,7 @@ def proofs_page(specs: Sequence[GameSpec], report: Sequence[CheckRow] | None = N
             out += ["| proof | what it establishes |", "|---|---|"]
             out += [f"| `{n}` | {md_escape(t)} |" for n, t in funcs]
             out.append("")
-        rows = [r for r in report or () if r.game == s.key and r.kind == "proof"]
+        rows = [r for r in report or () if r.game == s.key and r.part == "proofs"]
         if rows:
             out += ["Results in the included verification report:", "", *report_table(rows), ""]
     return "\n".join(out) + "\n"

@@ -2,12 +2,15 @@
 
 Each module defines ``checks(adapter, quick)``, yielding :class:`~hanafuda_spec.proofs.common.Outcome`
 values: proofs over the spec's own data, and cross-checks of the implementation behind the adapter
-against them. What is proved:
+against them. Each check declares its kind (``hanafuda_spec.proofs.common.KINDS``): a proof for
+every state of its model, a bounded proof, a sampled check of the implementation, or a report that
+cannot fail; and every z3 proof is checked for vacuity (:mod:`hanafuda_spec.z3layer`). What is proved:
 
 * **deal arithmetic**, every game and configuration: hands + field + draw pile + set-aside = deck,
-  draws available = draws needed (Koi-Koi 8/10-card hands and the dealer-captures cases; Kusuri-gui's
-  four re-deals and three cards out of play; Kujuroku 41 and 42 cards, the last player not drawing at
-  41; Musashino-Bana's three deals; Kekoro's 8 undrawn cards), and the reference deals the same sizes;
+  draws available = draws needed (Koi-Koi 8/10-card hands, a proof over both sizes, and the
+  dealer-captures cases, a report; Kusuri-gui's four re-deals and three cards out of play; Kujuroku 41
+  and 42 cards, the last player not drawing at 41; Musashino-Bana's three deals; Kekoro's 8 undrawn
+  cards: arithmetic of the catalogue's constants, so sampled checks of the reference's deals);
 * **inductive count invariants** of an abstract turn (init ⇒ inv, inv ∧ step ⇒ inv′): conservation,
   captures by pairs or fours, turn order, draws left = draws needed (Koi-Koi, Kekoro, Musashino-Bana),
   Kujuroku's field parity while the Oni is in play and the one remaining card of the Oni's rank;

@@ -22,6 +22,11 @@ from hanafuda_spec.catalogue import GameSpec
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 __all__ = [
+    "BOUNDED",
+    "KINDS",
+    "PROOF",
+    "REPORT",
+    "SAMPLED",
     "Case",
     "CountModel",
     "DecisionRow",
@@ -34,6 +39,8 @@ __all__ = [
     "names_only",
     "once",
     "only_checks",
+    "timed",
+    "vacuous_under",
     "yaku_checks",
     "yaku_model",
 ]
@@ -53,9 +60,23 @@ class Case:
         return f"{self.text} [{self.gap or 'OPEN: no recorded decision'}]"
 
 
+#: A proof for every state of its model (the default kind of ``timed``).
+PROOF = "proof"
+#: A proof up to a bound (``Outcome.bound``, e.g. piles of at most so many cards).
+BOUNDED = "bounded"
+#: A check of a sample (``Outcome.examples`` deals, piles, matches or rounds, most often played by the
+#: implementation).
+SAMPLED = "sampled"
+#: A report: it computes and lists something but cannot fail. Reports are not counted as checks.
+REPORT = "report"
+#: The kinds of check, ``Outcome.kind``.
+KINDS = (PROOF, BOUNDED, SAMPLED, REPORT)
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """One proof-backed check, as the report shows it."""
+    """One proof-backed check, as the report shows it: ``kind`` is one of ``KINDS`` (``bound``
+    given for a bounded proof; a sampled check's sample is ``examples``)."""
 
     game: str
     check: str
@@ -65,6 +86,8 @@ class Outcome:
     counterexample: Mapping[str, object] = field(default_factory=dict)
     examples: int = 0
     cases: tuple[Case, ...] = ()
+    kind: str = PROOF
+    bound: int | None = None
 
 
 _NAMES_ONLY: ContextVar[bool] = ContextVar("names_only", default=False)
@@ -72,9 +95,9 @@ _NAMES_ONLY: ContextVar[bool] = ContextVar("names_only", default=False)
 
 @contextmanager
 def names_only() -> Iterator[None]:
-    """Within this block :func:`timed` runs nothing and gives a passing outcome with the check's
+    """Within this block ``timed`` runs nothing and gives a passing outcome with the check's
     name: a game's checks are listed (and counted, for "check k of n") in a fraction of a second.
-    Every proof-backed check goes through :func:`timed`, and which checks a game has depends only
+    Every proof-backed check goes through ``timed``, and which checks a game has depends only
     on the options and ``quick``, never on an outcome."""
     token = _NAMES_ONLY.set(True)
     try:
@@ -83,13 +106,13 @@ def names_only() -> Iterator[None]:
         _NAMES_ONLY.reset(token)
 
 
-#: The checks :func:`timed` runs within :func:`only_checks` (``None``: every check).
+#: The checks ``timed`` runs within :func:`only_checks` (``None``: every check).
 _ONLY: ContextVar[frozenset[str] | None] = ContextVar("only_checks", default=None)
 
 
 @contextmanager
 def only_checks(names: Collection[str]) -> Iterator[None]:
-    """Within this block :func:`timed` runs only the checks named here; any other gives the
+    """Within this block ``timed`` runs only the checks named here; any other gives the
     passing placeholder of :func:`names_only` (for the caller to drop). ``verify`` runs a game's
     proofs as several units this way (:func:`hanafuda_spec.proofs.selected_proof_checks`): each
     check's function runs in exactly one unit, and what it computes depends only on the options and
@@ -115,17 +138,37 @@ def once(make: Callable[[], _T]) -> Callable[[], _T]:
 
 
 def timed(game: str, check: str, fn: Callable[[], tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]],
-          ) -> Outcome:
+          kind: str = PROOF, bound: int | None = None) -> Outcome:
+    """Run one proof-backed check: ``fn`` gives (ok, detail, counterexample, examples, cases). Its
+    ``kind`` (one of ``KINDS``, default ``PROOF``) says what a pass means: a new check that
+    plays the implementation on some deals or piles is ``SAMPLED`` (its sample is the examples
+    count ``fn`` gives), one that holds only up to a bound is ``BOUNDED`` (give ``bound``), and
+    one that cannot fail is a ``REPORT``. A case with no recorded decision fails the check."""
+    if kind not in KINDS or (kind == BOUNDED) != (bound is not None):
+        raise ValueError(f"{check}: kind {kind!r} with bound {bound!r}")
     only = _ONLY.get()
     if _NAMES_ONLY.get() or (only is not None and check not in only):
-        return Outcome(game, check, True, 0.0)
+        return Outcome(game, check, True, 0.0, kind=kind, bound=bound)
     t0 = time.perf_counter()
     ok, detail, cx, n, cases = fn()
     if any(c.gap is None for c in cases):
         ok = False
         detail = (detail + "; " if detail else "") + "open cases: " + "; ".join(str(c) for c in cases
                                                                                  if c.gap is None)
-    return Outcome(game, check, ok, time.perf_counter() - t0, detail, cx, n, cases)
+    return Outcome(game, check, ok, time.perf_counter() - t0, detail, cx, n, cases, kind, bound)
+
+
+def vacuous_under(options: Mapping[str, str], declared: Mapping[str, Collection[str]]) -> bool:
+    """Whether ``options`` are among those a claim declares it is vacuous under (each option named
+    has one of the values given): what a proof passes as ``vacuous_ok`` to
+    ``hanafuda_spec.z3layer.prove``. Every other vacuous claim fails.
+
+    >>> vacuous_under({"sun": "off", "players": "3"}, {"sun": ("off",)})
+    True
+    >>> vacuous_under({"sun": "after"}, {"sun": ("off",)}), vacuous_under({"sun": "off"}, {})
+    (False, False)
+    """
+    return bool(declared) and all(options.get(k) in vs for k, vs in declared.items())
 
 
 # -- yaku tables over one Boolean per card ---------------------------------------------------
@@ -380,7 +423,7 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
         return True, "; ".join(s) or "no yaku contains another", {}, 0, ()
     light = quick and only is not None  # a quick run of a further option set: its changes only
     if not light:
-        yield timed(game, f"z3 identical/subsumed yaku, {tag}", run_subs)
+        yield timed(game, f"z3 identical/subsumed yaku, {tag}", run_subs, REPORT)
 
     grouped = any(y.group for y in rows)
 
@@ -388,7 +431,8 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
         t = group_ties(model_of())
         return True, "; ".join(t) or "no ties within a group", {}, 0, tuple(Case(x, ties_gap) for x in t)
     if grouped:
-        yield timed(game, f"z3 group ties, {tag}", run_ties)
+        # with a recorded decision every tie found is closed: it lists them, and cannot fail
+        yield timed(game, f"z3 group ties, {tag}", run_ties, REPORT if ties_gap else PROOF)
 
     def run_order() -> tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]:
         model = model_of()
@@ -417,7 +461,8 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
     if not light or only:
         yield timed(game, f"z3 maximum yaku score, any pile, {tag}", run_max)
     if not quick and first and bound < len(deck):  # slow (a minute): the first option set only
-        yield timed(game, f"z3 maximum yaku score, at most {bound} cards, {tag}", lambda: run_max(bound))
+        yield timed(game, f"z3 maximum yaku score, at most {bound} cards, {tag}", lambda: run_max(bound),
+                    BOUNDED, bound)
 
     def run_boundary() -> tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]:
         model = model_of()
@@ -425,7 +470,7 @@ def yaku_checks(game: str, adapter: EngineAdapter, label: str, options: Mapping[
                                         lambda p: exp(model, p), compare_ids)
         return ok, detail, cx, n, ()
     if only is None or only:
-        yield timed(game, f"z3 boundary piles vs scorer, {tag}", run_boundary)
+        yield timed(game, f"z3 boundary piles vs scorer, {tag}", run_boundary, SAMPLED)
 
 
 # -- abstract count models and inductive invariants ------------------------------------------------
@@ -444,13 +489,21 @@ class CountModel:
 
 
 def inductive(model: CountModel) -> tuple[z.ProofResult, z.ProofResult]:
-    """Prove init ⇒ inv and inv ∧ step ⇒ inv′ (the two halves of an inductive invariant)."""
+    """Prove init ⇒ inv and inv ∧ step ⇒ inv′ (the two halves of an inductive invariant), neither
+    vacuous: the initial states exist, some state of the invariant has a step, and each case of the
+    invariant (an implication's antecedent) is reached by an initial state or a step under some
+    values of the model's parameters (a case of one option's turn is not dead under another's)."""
     pre = {n: z.int_var(n) for n in model.names}
     post = {n: z.int_var(n + "'") for n in model.names}
-    base = z.prove("init ⇒ inv", model.inv(pre), [model.params(pre), model.init(pre)])
+    base = z.prove("init ⇒ inv", model.inv(pre), [model.params(pre), model.init(pre)], antecedents=False)
     keep = z.all_of([pre[n].eq(post[n]) for n in model.names if n.startswith("param_")])
     ind = z.prove("inv ∧ step ⇒ inv′", model.inv(post),
-                  [model.params(pre), keep, model.inv(pre), model.step(pre, post)])
+                  [model.params(pre), keep, model.inv(pre), model.step(pre, post)], antecedents=False)
+    if ind.ok:
+        dead = z.dead_case(model.inv(pre), model.inv(post), [model.init(pre)],
+                           [keep, model.inv(pre), model.step(pre, post)])
+        if dead is not None:
+            ind = z.ProofResult(ind.name, "vacuous", ind.seconds, detail=dead)
     return base, ind
 
 

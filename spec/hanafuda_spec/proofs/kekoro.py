@@ -21,6 +21,7 @@ from hanafuda_spec.adapter import EngineAdapter, RoundOutcome
 from hanafuda_spec.games import kekoro as ke
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.proofs.common import (
+    SAMPLED,
     Case,
     CountModel,
     Outcome,
@@ -61,8 +62,10 @@ def _deal(adapter: EngineAdapter) -> Iterator[Outcome]:
         msg, cx, n = deal_sizes(adapter, GAME, opts, {"hand.0": 8, "hand.1": 8, "field": 8, "stock": 24})
         if msg:
             return False, msg, cx, n, ()
-        return True, f"proved: 8 + 8 + 8 + 24 = 48, 16 draws, {ke.UNDRAWN} undrawn; {n} deals agree", {}, n, ()
-    yield timed(GAME, "z3 deal arithmetic (KE-DEAL, KE-END-1)", arithmetic)
+        return True, (f"the catalogue's sizes add up (8 + 8 + 8 + 24 = 48, 16 draws, {ke.UNDRAWN} undrawn: "
+                      f"constants, no variable left free); {n} reference deals agree"), {}, n, ()
+    yield timed(GAME, "deal arithmetic of the catalogue's sizes, reference deals (KE-DEAL, KE-END-1)", arithmetic,
+                SAMPLED)
 
 
 def _stack(m: YakuModel) -> z.Bool:
@@ -702,7 +705,7 @@ def _instant_victory(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
     yield timed(GAME, "z3 instant-victory transition system (KE-IV-1…3, KE-GAME-2)", _iv_proof)
     yield timed(GAME, "z3 decision tables: round result, game end (KE-SCORE-1, KE-GAME)", _result_tables)
     yield timed(GAME, "instant victory, round results vs reference play (KE-IV-1…3)",
-                lambda: _against_play(adapter, quick))
+                lambda: _against_play(adapter, quick), SAMPLED)
 
 
 def checks(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:

@@ -24,6 +24,8 @@ from hanafuda_spec.games import kujuroku as kj
 from hanafuda_spec.machines import place, probe_layout
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.proofs.common import (
+    REPORT,
+    SAMPLED,
     Case,
     CountModel,
     DecisionRow,
@@ -90,8 +92,10 @@ def _deal(adapter: EngineAdapter) -> Iterator[Outcome]:
                 if in_hands[-3:] != [6, 6, 6] or len(s.zone("stock")) != kj.stock_size(jizo):
                     return False, f"jizo={jizo}: the reference deals hands {in_hands}, stock {len(s.zone('stock'))}", {
                         "kind": "play", "game": GAME, "options": opts, "seed": seed, "actions": []}, n, ()
-        return True, f"proved: 18 + 6 + 17 = 41 with 17 draws, 18 + 6 + 18 = 42 with 18; {n} deals agree", {}, n, ()
-    yield timed(GAME, "z3 deal arithmetic (KJ-DEAL, KJ-TURN-3)", arithmetic)
+        return True, ("the catalogue's sizes add up (18 + 6 + 17 = 41 with 17 draws, 18 + 6 + 18 = 42 with 18: "
+                      f"constants, no variable left free); {n} reference deals agree"), {}, n, ()
+    yield timed(GAME, "deal arithmetic of the catalogue's sizes, reference deals (KJ-DEAL, KJ-TURN-3)", arithmetic,
+                SAMPLED)
 
 
 def band_rows() -> list[DecisionRow]:
@@ -192,7 +196,7 @@ def _tables(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
                     return False, bad, {"kind": "play", "game": GAME, "options": opts, "seed": seed,
                                         "actions": actions, "check": "kujuroku-settlement"}, checked, ()
         return True, f"{checked} card-point settlements agree with the tables", {}, checked, ()
-    yield timed(GAME, "chip bands and settlement vs reference play (KJ-SCORE-2…5)", against_play)
+    yield timed(GAME, "chip bands and settlement vs reference play (KJ-SCORE-2…5)", against_play, SAMPLED)
 
 
 def _turn(oni_aware: bool) -> CountModel:
@@ -271,9 +275,10 @@ def _parity() -> Iterator[Outcome]:
                        lambda v: ((v["u"] % 2).eq(1)) & (v["u"] >= 1) & (v["u"] <= 3))
         base, ind = inductive(m)
         ok = base.ok and ind.ok
-        return ok, "proved: exactly one card of the Oni's rank is left when the round is played out" if ok else \
-            "refuted", {}, 0, ()
-    yield timed(GAME, "z3 inductive: one remaining card of the Oni's rank (KJ-11)", remaining)
+        return ok, ("the argument's arithmetic (3 cards, then 2 at a time: one is left) is inductive; a fixed model "
+                    "that reads nothing of the game, so a report (play checks KJ-11 in tests/test_kujuroku.py)"
+                    if ok else "refuted"), {}, 0, ()
+    yield timed(GAME, "z3 inductive: one remaining card of the Oni's rank (KJ-11)", remaining, REPORT)
 
 
 # -- the dekiyaku configurations (KJ-YAKU-3…9) -------------------------------------------------------
@@ -452,7 +457,7 @@ def _table_summary(adapter: EngineAdapter, config: str) -> Outcome:
             return ok, detail, cx, n + k, ()
         return True, f"proved: {'; '.join(nm for nm, _ in claims)}; {top}; {detail}", {}, n + k, ()
     return timed(GAME, f"z3 dekiyaku table: claims, maximum and boundary piles vs scorer, "
-                       f"{dekiyaku_label(config, False, False)}", run)
+                       f"{dekiyaku_label(config, False, False)}", run, SAMPLED)
 
 
 def _special_three(adapter: EngineAdapter) -> Outcome:
@@ -514,7 +519,7 @@ def _jizo_piles(adapter: EngineAdapter, config: str, stack: bool) -> Outcome | N
         return ok, detail if not ok else f"{n} piles with the Jizo agree ({', '.join(y.id for y in oni_rows)})", \
             cx, n, ()
     return timed(GAME, f"z3 Oni dekiyaku with the Jizo vs scorer (KJ-YAKU-9, KJ-24), "
-                       f"{dekiyaku_label(config, stack, True)}", run)
+                       f"{dekiyaku_label(config, stack, True)}", run, SAMPLED)
 
 
 class DealModel:
@@ -640,7 +645,7 @@ def _deal_dekiyaku(adapter: EngineAdapter, config: str, stack: bool, jizo: bool)
                       f"{', '.join(never) or 'none'}; most at the deal {best.value}; no number has three cards in "
                       f"the dealer's pile, so no remaining card is confirmed at the deal (KJ-ONI-7)"), {}, n, ()
     return timed(GAME, f"z3 dekiyaku at the deal, stacked decks vs reference (KJ-YAKU-1, KJ-DEAL-3…6), "
-                       f"{dekiyaku_label(config, stack, jizo)}", run)
+                       f"{dekiyaku_label(config, stack, jizo)}", run, SAMPLED)
 
 
 class StepModel:

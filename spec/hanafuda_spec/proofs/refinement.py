@@ -34,7 +34,7 @@ from hanafuda_spec.games import musashino as mb
 from hanafuda_spec.machines import place, probe_layout
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.proofs import common
-from hanafuda_spec.proofs.common import Case, CountModel, Outcome, timed
+from hanafuda_spec.proofs.common import SAMPLED, Case, CountModel, Outcome, timed
 from hanafuda_spec.shuffle import SplitMix64
 
 __all__ = ["REPLAYS", "Refinement", "checks", "fishing_refinement", "parity_refinement", "replay_check", "run"]
@@ -320,17 +320,17 @@ def checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
         opts = ke.SPEC.resolve(None, {})
         yield timed(game, "refinement: each action one run of the shared fishing count model (sampled, random "
                           "play and a stacked three-card capture)",
-                    lambda: _fishing_check(adapter, game, "8 + 8 + 8", opts, 2, 8, 8, quick))
+                    lambda: _fishing_check(adapter, game, "8 + 8 + 8", opts, 2, 8, 8, quick), SAMPLED)
     elif game == "musashino":
         for key, plan in mb.DEALS.items():
             opts = mb.SPEC.resolve(None, {"players": key})
             yield timed(game, f"refinement: each action one run of the shared fishing count model, players={key} "
                               "(sampled, random play and a stacked three-card capture)",
                         partial(_fishing_check, adapter, game, f"players={key}", opts, plan.players, plan.field,
-                                plan.hand, quick))
+                                plan.hand, quick), SAMPLED)
     elif game == "kujuroku":
         yield timed(game, "refinement: each whole turn one step of the field-parity model (sampled, random play)",
-                    lambda: _parity_check(adapter, quick))
+                    lambda: _parity_check(adapter, quick), SAMPLED)
 
 
 #: The counterexamples :func:`replay_check` re-runs (their ``check``).

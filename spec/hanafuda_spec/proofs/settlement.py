@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from hanafuda_spec.adapter import EngineAdapter, ScoresAdapter
 from hanafuda_spec.games import kujuroku as kj
 from hanafuda_spec.games import kusurigui as kg
-from hanafuda_spec.proofs.common import Case, Outcome, timed
+from hanafuda_spec.proofs.common import SAMPLED, Case, Outcome, timed
 from hanafuda_spec.shuffle import SplitMix64
 
 __all__ = ["REPLAYS", "checks", "kujuroku_zero_sum", "kusurigui_near_zero", "replay_check"]
@@ -95,7 +95,7 @@ def checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
                     kujuroku_zero_sum)
     elif game == "kusurigui":
         yield timed(game, "chips near 0 with bust=end vs reference play, sampled (KG-SCORE-3, KG-PAY-2)",
-                    lambda: kusurigui_near_zero(adapter, quick))
+                    lambda: kusurigui_near_zero(adapter, quick), SAMPLED)
 
 
 #: The counterexamples :func:`replay_check` re-runs (their ``check``).
