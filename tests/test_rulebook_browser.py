@@ -7,9 +7,13 @@ Skipped when Chromium is not installed (CI installs Debian's package)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hanafuda.rulebook.browser import all_pages, check_pages, chromium, pdf_pages
+from hanafuda.records import record_match
+from hanafuda.registry import game
+from hanafuda.rulebook.browser import all_pages, browser_page, check_pages, chromium, pdf_pages
+from hanafuda.view import render_html, view_record
 from hanafuda_spec.games import all_specs
 
 pytestmark = pytest.mark.skipif(chromium() is None, reason="chromium is not installed")
@@ -62,3 +66,31 @@ def test_quick_reference_prints_on_two_a4_sides(site: Path, tmp_path: Path) -> N
     for s in all_specs():
         sides = pdf_pages(site, f"gen/{s.key}/quickref.html", tmp_path / f"{s.key}.pdf")
         assert 1 <= sides <= 2, f"{s.key}: the quick reference prints on {sides} A4 sides"
+
+
+@pytest.mark.parametrize("width", [1280, 412])
+def test_a_view_page_steps_with_the_keys_and_shows_its_problem(tmp_path: Path, width: int) -> None:
+    doc: dict[str, Any] = record_match(game("kujuroku"), None, {}, seed=3, policy_seed=3)
+    doc["actions"][5] = "play 999"
+    page_file = tmp_path / "view.html"
+    page_file.write_text(render_html(view_record(doc)), encoding="utf-8")
+    with browser_page(width) as page:
+        page.goto(page_file.as_uri(), wait_until="load")
+        banner = page.locator("#first-problem")
+        assert banner.is_visible() and "[KJ-TURN-2]" in banner.inner_text()
+        here = page.locator("#here .problem")  # the page opens at the problem, shown at its action
+        assert here.is_visible() and "KJ-TURN-2" in here.inner_text()
+        box = here.bounding_box()
+        assert box is not None and 0 <= box["y"] < 900
+        assert "action 5" in page.locator("#caption").inner_text()
+        assert page.locator("#log li.current").get_attribute("data-a") == "5"
+        start = page.locator("#step").inner_text()
+        page.keyboard.press("ArrowRight")
+        assert page.locator("#step").inner_text() != start and page.locator("#here .problem").count() == 0
+        page.keyboard.press("ArrowLeft")
+        assert page.locator("#step").inner_text() == start
+        page.keyboard.press("Home")
+        assert page.locator("#step").inner_text().startswith("step 1 of")
+        cards = page.evaluate("Array.from(document.images).map(i => [i.naturalWidth, i.getBoundingClientRect().width])")
+        assert cards and all(n > 0 and w >= MIN_CARD_WIDTH for n, w in cards)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-__all__ = ["CHROMIUM_ARGS", "PageReport", "check_pages", "chromium", "pdf_pages", "screenshot"]
+__all__ = ["CHROMIUM_ARGS", "PageReport", "browser_page", "check_pages", "chromium", "pdf_pages", "screenshot"]
 
 #: How Chromium is started: headless, sandbox off (CI runs as root), and nothing that talks to the network.
 CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -84,6 +84,17 @@ def _browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+@contextmanager
+def browser_page(width: int = 1280, height: int = 900) -> Iterator[Any]:
+    """A fresh Playwright page of the headless browser, ``width`` pixels wide (tests drive it)."""
+    with _browser() as b:
+        page = b.new_page(viewport={"width": width, "height": height})
+        try:
+            yield page
+        finally:
+            page.close()
 
 
 @lru_cache(maxsize=512)

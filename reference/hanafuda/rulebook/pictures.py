@@ -18,11 +18,12 @@ True
 
 from __future__ import annotations
 
+import base64
 from html import escape
 
 from hanafuda_spec.cards import BaseCard, Card, DainiCard, Kind, RibbonColour
 
-__all__ = ["HEIGHT", "PLANT_COLOURS", "WIDTH", "card_svg", "picture_name", "short_name"]
+__all__ = ["HEIGHT", "PLANT_COLOURS", "WIDTH", "card_image_uri", "card_svg", "picture_name", "short_name"]
 
 WIDTH, HEIGHT = 48, 76
 
@@ -145,3 +146,9 @@ def kind_label(c: BaseCard) -> str:
     if isinstance(c, DainiCard):
         return "joker" if c.is_joker else ("special" if c.special else "plain")
     return ""
+
+
+def card_image_uri(c: BaseCard) -> str:
+    """A card's picture as a ``data:`` URI, for pages that must carry their pictures inside them
+    (``hanafuda view``)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(card_svg(c).encode()).decode()
