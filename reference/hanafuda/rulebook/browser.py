@@ -10,7 +10,8 @@ downloaded build; without it :func:`chromium` is None and the tests that need it
 a development dependency, imported only when a browser is used.
 
 ``python -m hanafuda.rulebook.browser SITE [PAGE...]`` checks pages of a built site (every page
-by default) and prints one line per problem; ``--shot OUT.png PAGE`` photographs one page.
+by default) and prints one line per problem; ``--shot OUT.png PAGE`` photographs one page;
+``--thumbs docs/cards`` makes the small copies of the card faces again (:func:`make_thumbnails`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-__all__ = ["CHROMIUM_ARGS", "PageReport", "browser_page", "check_pages", "chromium", "pdf_pages", "screenshot"]
+__all__ = ["CHROMIUM_ARGS", "PageReport", "browser_page", "check_pages", "chromium", "make_thumbnails", "pdf_pages",
+           "screenshot"]
 
 #: How Chromium is started: headless, sandbox off (CI runs as root), and nothing that talks to the network.
 CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -202,6 +204,35 @@ def pdf_pages(site: Path, page: str, out: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", out.read_bytes()))
 
 
+_THUMB = """async ([svg, width, quality]) => {
+  const img = new Image();
+  img.src = 'data:image/svg+xml;base64,' + svg;
+  await img.decode();
+  const c = document.createElement('canvas');
+  c.width = width; c.height = Math.round(width * img.naturalHeight / img.naturalWidth);
+  c.getContext('2d').drawImage(img, 0, 0, c.width, c.height);
+  return c.toDataURL('image/webp', quality).split(',')[1];
+}"""
+
+
+def make_thumbnails(faces: Path, width: int = 128, quality: float = 0.82) -> list[Path]:
+    """Small WebP copies of the card faces (``faces/hf-*.svg`` -> ``faces/thumbs/hf-*.webp``), drawn
+    by the browser: what ``hanafuda view`` embeds, a few kilobytes a card where each SVG is tens."""
+    import base64
+
+    out = faces / "thumbs"
+    out.mkdir(exist_ok=True)
+    made = []
+    with browser_page() as page:
+        for svg in sorted(faces.glob("hf-*.svg")):
+            data = base64.b64encode(svg.read_bytes()).decode()
+            webp = base64.b64decode(page.evaluate(_THUMB, [data, width, quality]))
+            target = out / (svg.stem + ".webp")
+            target.write_bytes(webp)
+            made.append(target)
+    return made
+
+
 def all_pages(site: Path) -> list[str]:
     """Every HTML page of a built site, relative to it (search and index pages of Sphinx left out)."""
     skip = {"search.html", "genindex.html", "py-modindex.html"}
@@ -211,6 +242,10 @@ def all_pages(site: Path) -> list[str]:
 
 def main(argv: Sequence[str]) -> int:
     args = list(argv)
+    if args[:1] == ["--thumbs"] and len(args) == 2:
+        for p in make_thumbnails(Path(args[1])):
+            print(p)
+        return 0
     if args[:1] == ["--shot"]:
         if len(args) != 4:
             print("usage: python -m hanafuda.rulebook.browser --shot OUT.png SITE PAGE", file=sys.stderr)

@@ -84,15 +84,16 @@ def _imgs(ids: Sequence[int], deck: Deck, rel: str = "../cards") -> str:
 def legend(deck: Deck) -> str:
     """What every mark on the card pictures means."""
     if _family(deck) is HANAFUDA:
-        return ("*Reading the pictures:* the band at the top is the plant's colour with its month; the middle "
-                "shows the kind: a red sun disc marked 20 is a Bright, a ring marked 10 an Animal, an upright "
-                "band a Ribbon (red with lines: Poetry; blue; plain red), blades of grass a Chaff (a zigzag on "
-                "the willow's Chaff: the Lightning). The name at the bottom is what the card shows besides "
-                "the plant.")
-    return ("*Reading the pictures:* the band at the top gives the rank (or *joker*); the big figure is the "
-            "number. A yellow dot in the top right corner marks the special card of its number (I-tsun for "
-            "the 1s, the special 3, I-shi for the 4s), drawn with a dark blue frame. The jokers, Oni and Jizo, "
-            "have a red frame.")
+        return ("*Reading the pictures:* each card shows its month's plant; the Brights, Animals and Ribbons "
+                "add their subject (the crane and sun, the curtain, the moon, the Rain Man, the phoenix; the "
+                "bush warbler, the cuckoo, the bridge, the butterflies, the boar, the geese, the sake cup, the "
+                "deer, the swallow; a red poetry ribbon with writing, a plain red or a blue ribbon), and the "
+                "Chaff show the plant alone (the willow's Chaff is the lightning). The faces are Louie "
+                "Mantia, Jr.'s deck (CC BY-SA 4.0); see {ref}`the card pictures <card-pictures>`.")
+    return ("*Reading the pictures:* the number of batons is the rank (the tens show a standing figure), and "
+            "the rank is written in each corner. The special cards are marked by a dot in the top right "
+            "corner: the red I-tsun among the 1s, the gold special 3 and the silver I-shi among the 4s. "
+            "The two jokers show the Oni (a demon) and the Jizo (a stone statue).")
 
 
 def yaku_names(key: str) -> dict[str, str]:
@@ -151,7 +152,8 @@ def howto_page(spec: GameSpec, howto: HowToPlay | None = None) -> str:
            f"*{_md(spec.summary)}*", "",
            f"This chapter tells the game in plain words. Each sentence ends with the ids of the rules it "
            f"summarises; the rules themselves, with their sources, are in "
-           f"{{ref}}`the rules <{spec.key}-rules>`. Deck: {_md(deck.name)}, {len(deck)} cards.", ""]
+           f"{{ref}}`the rules <{spec.key}-rules>`. Deck: {_md(deck.name)}, {len(deck)} cards. New words "
+           f"(yaku, dekiyaku, the table, the draw pile, …) are explained in the {{ref}}`glossary <glossary>`.", ""]
     for n, s in enumerate(howto.sections, 1):
         out += _section(spec, s, n)
     return "\n".join(out) + "\n"
@@ -404,9 +406,7 @@ def landing_page(spec: GameSpec, has_doctests: bool) -> str:
     pages = ["howto"]
     if spec.key in EXAMPLES:
         pages.append("example")
-    pages += ["gallery", "quickref", "rules", "decisions", "status"]
-    if has_doctests:
-        pages.append(f"../../examples/{spec.key}")
+    pages += ["gallery", "quickref", "rules", "decisions", "status"]  # (the doctest examples: For implementers)
     aliases = ", ".join(_md(a) for a in spec.aliases)
     return "\n".join([
         f"({spec.key})=", f"# {_md(spec.name)}", "", f"*{_md(spec.summary)}*", "",

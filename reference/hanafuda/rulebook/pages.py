@@ -814,9 +814,8 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
                         + ", ".join(f"{{cite:p}}`{k}`" for k in s.sources) + " |")
     overview += ["", "```{toctree}", ":maxdepth: 2", "", *[f"{s.key}/index" for s in specs], "```", "",
                  "(deck-tables)=", "## The 48 hanafuda cards", "",
-                 "Card ids are `month × 10 + index` (the numbering of the FudaWiki card images); the pictures "
-                 "here are our own drawings: the plant's colour and month at the top, the kind in the middle "
-                 "(sun disc: Bright; ring: Animal; ribbon in its colour; grass: Chaff), a short name below.", "",
+                 "Card ids are `month × 10 + index` (the numbering of the FudaWiki card images): the "
+                 "implementers' name for a card; the rulebooks name cards by what they show.", "",
                  legend(HANAFUDA), "",
                  deck_table(HANAFUDA, "cards"), "", "## The Daini deck (Kujuroku)", "",
                  "Ids are `rank × 10 + copy`; copy 0 of ranks 1, 3 and 4 is the special card; the jokers are "
