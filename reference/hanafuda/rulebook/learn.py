@@ -16,6 +16,7 @@ reference of each game.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from hanafuda_spec.neutral import Snapshot
 
 from hanafuda.registry import game
 from hanafuda.rulebook.example import EXAMPLES, DealView, replay_deal
-from hanafuda.rulebook.yakuview import YakuView, game_yaku
+from hanafuda.rulebook.yakuview import YakuView, card_difference, game_yaku
 
 __all__ = ["EVIDENCE_BADGES", "evidence_legend", "example_page", "gallery_page", "howto_page", "landing_page",
            "legend", "quickref_page", "rid_links", "sources_table", "write_learning", "yaku_names"]
@@ -133,14 +134,49 @@ def _section(spec: GameSpec, s: Section, n: int) -> list[str]:
     return out
 
 
-def _yaku_strip(spec: GameSpec, deck: Deck) -> list[str]:
-    views = [v for v in game_yaku(spec.key) if not v.option]
+def points_text(points: str) -> str:
+    """``"1 point"``, ``"5 points"`` (a value that is not a number is left as it is)."""
+    p = points.strip()
+    if not p.lstrip("+-").isdigit():
+        return p
+    return f"{p} point" if p in ("1", "-1", "+1") else f"{p} points"
+
+
+def group_rule(views: Sequence[YakuView]) -> str | None:
+    """The sentence that says yaku of one group do not add up (None when the game has no groups)."""
+    groups: dict[str, list[str]] = {}
+    for v in views:
+        if v.group and not v.option and v.name not in groups.setdefault(v.group, []):
+            groups[v.group].append(v.name)
+    named = [names for names in groups.values() if len(names) > 1]
+    if not named:
+        return None
+
+    def listing(names: list[str]) -> str:
+        return ", ".join(_md(n) for n in names[:-1]) + " or " + _md(names[-1])
+
+    return ("**Only the best yaku of each group counts**: a pile that forms several of " + "; several of ".join(
+        listing(n) for n in named) + " scores only the most valuable of them.")
+
+
+def _strip(views: Sequence[YakuView], deck: Deck) -> list[str]:
+    """Each yaku as a small block: name and points, its cards, its condition in words under them."""
     out = ["::::{container} yaku-strip", ""]
     for v in views:
-        out += [":::{container} yaku-mini", "", f"**{_md(v.name)}** · {_md(v.points)}", "",
-                _imgs(v.cards, deck), ":::", ""]
-    out += ["::::", "", f"Every yaku with its exact condition and the options that change it: "
-            f"{{ref}}`the yaku gallery <{spec.key}-gallery>`.", ""]
+        cond = _md(v.condition[0].upper() + v.condition[1:]) if v.condition else ""
+        out += [":::{container} yaku-mini", "", f"**{_md(v.name)}** · {points_text(v.points)}", "",
+                _imgs(v.cards, deck), "", *([f"*{cond}*", ""] if cond else []), ":::", ""]
+    return [*out, "::::", ""]
+
+
+def _yaku_strip(spec: GameSpec, deck: Deck) -> list[str]:
+    views = [v for v in game_yaku(spec.key) if not v.option]
+    out = _strip(views, deck)
+    rule = group_rule(views)
+    if rule:
+        out += [rule, ""]
+    out += [f"Every yaku with the house rules that change it: {{ref}}`the yaku gallery <{spec.key}-gallery>`.",
+            ""]
     return out
 
 
@@ -317,35 +353,64 @@ def _variants(views: Sequence[YakuView]) -> dict[str, list[YakuView]]:
 
 
 def gallery_page(spec: GameSpec) -> str:
-    """Every yaku with its cards, points, rule and the options that change it."""
+    """Every yaku with its cards, its condition in words and points, then one compact table of what
+    the house rules change (the cards are drawn once, never again for each variant)."""
     views = game_yaku(spec.key)
     deck = _deck(spec)
     rule_ids = {r.id for r in spec.rules}
     out = [f"({spec.key}-gallery)=", f"# {_md(spec.name)}: yaku gallery", "",
-           "Every yaku (or dekiyaku) the reference scores, drawn with its cards. Where it takes any few of a "
-           "larger set, the whole set is drawn and the condition says how many. Rows that exist or differ only "
-           "under some option name that option.", "", legend(deck), ""]
+           "Every yaku (or dekiyaku) of the game, drawn with its cards; the line under the cards says how "
+           "many of them you need. The table at the end lists what the house rules change.", "",
+           legend(deck), ""]
+    rule = group_rule(views)
+    if rule:
+        out += [rule, ""]
+    drawn: set[str] = set()
     for vs in _variants(views).values():
         first = vs[0]
         title = _md(first.name) + (f" {_md(first.name_ja)}" if first.name_ja else "")
         out += [":::{container} gallery-item", "", f"### {title}", ""]
-        same = [v for v in vs[1:] if v.cards == first.cards and v.condition == first.condition]
-        for v in [first, *[v for v in vs[1:] if v not in same]]:
-            facts = [f"**{_md(v.points)}** points" if v.points else ""]
-            if v.group:
-                facts.append(f"group {_md(v.group)}")
-            if v.rule:
-                facts.append(f"{{ref}}`{v.rule} <{_label(v.rule)}>`" if v.rule in rule_ids else _md(v.rule))
-            facts.append(f"only with `{v.option}`" if v.option else "default rules")
-            out += [" · ".join(f for f in facts if f), ""]
-            if v.condition:
-                out += [_md(v.condition[0].upper() + v.condition[1:]) + ".", ""]
-            out += [_imgs(v.cards, deck), ""]
-            if v is first and same:
-                out += ["Other values, same cards: " + "; ".join(
-                    f"**{_md(x.points)}** with `{x.option}`" for x in same) + ".", ""]
+        facts = [f"**{points_text(first.points)}**" if first.points else ""]
+        if first.rule:
+            facts.append(f"{{ref}}`{first.rule} <{_label(first.rule)}>`" if first.rule in rule_ids
+                         else _md(first.rule))
+        if first.option:
+            facts.append(f"only under a house rule[^{_note(first.option)}]")
+        out += [" · ".join(f for f in facts if f), ""]
+        if first.condition:
+            out += [_md(first.condition[0].upper() + first.condition[1:]) + ".", ""]
+        out += [_imgs(first.cards, deck), ""]
+        drawn.add(first.label)
         out += [":::", ""]
+    variants = [v for v in views if v.label not in drawn]
+    notes = sorted({v.option for v in views if v.option})
+    if variants:
+        out += [f"({spec.key}-gallery-variants)=", "## What the house rules change", "",
+                "| yaku | under the house rule | points | condition |", "|---|---|---|---|"]
+        defaults = {v.id: v for v in views if not v.option}
+        daini = str(spec.deck).startswith("daini")
+        for v in variants:
+            cond = "; ".join(x for x in (v.condition, card_difference(v, defaults.get(v.id), daini)) if x)
+            out.append(f"| {_md(v.name)} | {_house(v.option)}[^{_note(v.option)}] | {points_text(v.points)} | "
+                       f"{_md(cond)} |")
+        out.append("")
+    for o in notes:
+        out += [f"[^{_note(o)}]: For implementers: `{o}` (the ruleset or `--option` that selects it).", ""]
     return "\n".join(out) + "\n"
+
+
+def _note(option: str) -> str:
+    """A footnote label for an option value (``viewing=rain-pile`` -> ``viewing-rain-pile``)."""
+    return re.sub(r"[^a-z0-9]+", "-", option.lower()).strip("-")
+
+
+def _house(option: str) -> str:
+    """An option value in words: ``ruleset nintendo`` -> ``the Nintendo rules``, ``viewing=rain-pile`` ->
+    ``viewing: rain pile``."""
+    if option.startswith("ruleset "):
+        return f"the {option.split(' ', 1)[1]} rules"
+    key, _, value = option.partition("=")
+    return f"{key.replace('_', ' ')}: {value.replace('-', ' ').replace('+', ' and ')}"
 
 
 # -- the quick reference ------------------------------------------------------------------------
@@ -363,12 +428,12 @@ def quickref_page(spec: GameSpec) -> str:
         if s.show == "yaku":
             continue
         out += [f"**{_md(s.title)}.** " + " ".join(_md(x.text) for x in s.lines), ""]
-    out += ["**Yaku (default rules), with their points.**", "", "::::{container} yaku-strip", ""]
-    for v in game_yaku(spec.key):
-        if not v.option:
-            out += [":::{container} yaku-mini", "", f"**{_md(v.name)}** · {_md(v.points)}", "",
-                    _imgs(v.cards, deck), ":::", ""]
-    out += ["::::", "", ":::::", ""]
+    views = [v for v in game_yaku(spec.key) if not v.option]
+    out += ["**Yaku, with their points.**", ""]
+    rule = group_rule(views)
+    if rule:
+        out += [rule, ""]
+    out += [*_strip(views, deck), ":::::", ""]
     return "\n".join(out) + "\n"
 
 
