@@ -142,7 +142,8 @@ _PROBE = """() => {
       `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right - limit)}px`);
   }
   const imgs = Array.from(document.images);
-  const cards = imgs.filter(i => /\\/(hf|daini)-\\d+\\.svg$/.test(i.currentSrc || i.src));
+  // the card pictures a reader sees (not those inside a closed <details>: one click away)
+  const cards = imgs.filter(i => /\\/(hf|daini)-\\d+\\.svg$/.test(i.currentSrc || i.src) && i.getClientRects().length);
   return {
     width: document.documentElement.clientWidth,
     scroll: document.documentElement.scrollWidth,

@@ -28,6 +28,7 @@ from hanafuda_spec.neutral import Snapshot
 
 from hanafuda.registry import game
 from hanafuda.rulebook.example import EXAMPLES, DealView, replay_deal
+from hanafuda.rulebook.pictures import picture_name
 from hanafuda.rulebook.yakuview import YakuView, card_difference, game_yaku
 
 __all__ = ["EVIDENCE_BADGES", "evidence_legend", "example_page", "gallery_page", "howto_page", "landing_page",
@@ -223,7 +224,7 @@ def _position(s: Snapshot, deck: Deck, skip_empty: bool = True) -> list[str]:
 
 
 def _yaku_text(ys: Sequence[Any], names: Mapping[str, str]) -> str:
-    return ", ".join(f"{_md(names.get(y.id, y.id))} ({y.points})" for y in ys)
+    return ", ".join(f"{_md(names.get(y.id, y.id))} ({points_text(str(y.points))})" for y in ys)
 
 
 def _arithmetic(key: str, view: DealView, names: Mapping[str, str]) -> list[str]:
@@ -249,7 +250,7 @@ def _arithmetic(key: str, view: DealView, names: Mapping[str, str]) -> list[str]
                 f"seat {i} {p:+d}" for i, p in enumerate(pays)) + "; each player's change is the settlement plus "
                 "these payments.")
     elif key == "kujuroku" and r.card_points is not None:
-        cps = [f"seat {i}: {r.card_points[i]} points → {notes.get(f'chips.{i}', 0):+d} chip(s)" for i in seats
+        cps = [f"seat {i}: {r.card_points[i]} points → {_plural(notes.get(f'chips.{i}', 0), 'chip')}" for i in seats
                if f"chips.{i}" in notes]
         out.append("Card points against the chip table: " + "; ".join(cps) + ".")
     elif key == "kujuroku" and r.reason == "dekiyaku":
@@ -271,8 +272,87 @@ def _arithmetic(key: str, view: DealView, names: Mapping[str, str]) -> list[str]
     return out
 
 
+#: How a round ended, in words (the reasons the games give their results).
+_REASONS = {
+    "shobu": "a player stopped (shōbu) and scores their yaku",
+    "card-points": "the cards ran out; the round is settled by card points",
+    "played-out": "the cards ran out",
+    "insta-win": "a player formed an insta-win dekiyaku, which ends the round at once",
+    "instant-victory": "a player three yaku ahead declared the instant victory",
+    "dekiyaku": "a player formed a dekiyaku, which ends the round at once",
+}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
+
+
+def _unit(key: str) -> str:
+    return "chip" if key in ("kujuroku", "kusurigui") else "point"
+
+
+def _kujuroku_chips(view: DealView, sitting: Sequence[int]) -> list[str]:
+    """Kujuroku's card-point settlement in words: card points, the chip table, who pays whom."""
+    r = view.result
+    notes = dict(r.notes)
+    chips = {i: notes[f"chips.{i}"] for i in range(len(r.deltas)) if f"chips.{i}" in notes}
+    if r.card_points is None or not chips:
+        return []
+    out = ["Card points: " + ", ".join(f"seat {i} {r.card_points[i]}" for i in chips)
+           + (f" (seat {sitting[0]} sits out this round)" if sitting else "")
+           + ". Against the par of 96 the chip table gives "
+           + ", ".join(f"seat {i} {c:+d}" for i, c in chips.items()) + "."]
+    up = [i for i, c in chips.items() if c > 0]
+    down = [i for i, c in chips.items() if c < 0]
+    if len(up) == 2 and len(down) == 1:
+        odd = down[0]
+        out.append(f"Two players are up and one is down, so seat {odd} pays each of the others what they won: "
+                   + " and ".join(f"{chips[i]} to seat {i}" for i in up)
+                   + f", {' + '.join(str(chips[i]) for i in up)} = {sum(chips[i] for i in up)} in all.")
+    elif len(up) == 1 and len(down) == 2:
+        odd = up[0]
+        out.append(f"Two players are down and one is up, so each of them pays seat {odd} what they lost: "
+                   + " and ".join(f"seat {i} pays {-chips[i]}" for i in down)
+                   + f", {sum(-chips[i] for i in down)} in all.")
+    else:
+        out.append("All three are on the same side of the par: nobody pays.")
+    return out
+
+
+def _at_end(view: DealView, deck: Deck, notes: Mapping[str, int]) -> list[str]:
+    """Cards that change hands when the round ends (Kujuroku's remaining card), in words."""
+    out = []
+    c = notes.get("remaining-card")
+    if c is not None and "oni-captive" in notes:
+        holder = next((z for z, cards in view.end.zones if c in cards and z.startswith("captured.")), None)
+        if holder is not None:
+            out.append(f"The remaining card: the Oni-fuda captured {_md(card_name(notes['oni-captive'], deck))} "
+                       f"during the round, so the last card of that rank, {_md(card_name(c, deck))}, goes to "
+                       f"the player who holds the Oni-fuda, seat {holder.split('.')[1]}. {_imgs((c,), deck)}")
+    return out
+
+
+def card_name(cid: int, deck: Deck) -> str:
+    """A card's full name (``Willow with Rain Man (Ono no Michikaze)``)."""
+    return _family(deck).by_id(cid).name_en
+
+
+def _table_now(s: Snapshot, deck: Deck) -> str:
+    """The table after a turn, one click away (an HTML ``details`` element; the pictures are the
+    site's copies)."""
+    cards = [c for name in ("field", "pile") for c in s.zone(name)]
+    fam = _family(deck)
+    imgs = "".join(f'<img alt="{c} {fam.by_id(c).name_en}" src="../../_images/{picture_name(fam.by_id(c))}">'
+                   for c in cards) or "(empty)"
+    return (f'<details class="table-now"><summary>The table after this turn ({_plural(len(cards), "card")}), '
+            f'the draw pile {_plural(len(s.zone("stock")), "card")}</summary><div>{imgs}</div></details>')
+
+
 def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
-    """The example round, drawn from a record :func:`~hanafuda.rulebook.example.load_checked` accepted."""
+    """The example round told as a story, drawn from a record
+    :func:`~hanafuda.rulebook.example.load_checked` accepted: the deal, each turn in a sentence with
+    its cards (and the table after it, one click away), the yaku as they form, the end of the round
+    and the settlement with its arithmetic in words."""
     ex = EXAMPLES[spec.key]
     view = replay_deal(doc, ex)
     g = game(spec.key)
@@ -281,44 +361,68 @@ def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
     names = {**yaku_names(spec.key), **g.yaku_names(rules)}
     opts = ", ".join(f"`{k}={v}`" for k, v in ex.options.items()) or "the defaults"
     start = view.start
+    r = view.result
+    notes = dict(r.notes)
+    sitting = [i for i, z in enumerate(f"hand.{i}" for i in range(len(start.scores))) if not start.zone(z)]
+    unit = _unit(spec.key)
     out = [f"({spec.key}-example)=", f"# {_md(spec.name)}: an example round", "",
-           f"This round shows {_md(ex.shows)}. It is deal {ex.deal} of a match played from seed {ex.seed} under "
-           f"the {_md(doc['rules']['ruleset'])} ruleset with {opts}; the players take the capturing move when "
-           f"they have one. The match is kept as a game record (`docs/examples/records/{spec.key}.json`, "
-           f"format `hanafuda-record/1`) and every build replays it through the reference before drawing this "
-           f"page: if a change to the rules changed any move, position or payment shown here, the build "
-           f"fails.", "",
-           "## The deal", "", f"Seat {start.dealer} deals. Scores before the round: "
-           + ", ".join(f"seat {i} {s}" for i, s in enumerate(start.scores)) + ".", "",
+           f"This round shows {_md(ex.shows)}. The players simply take the capturing move whenever they have "
+           f"one. Every build of this book replays the round under the rules before drawing it, so what you "
+           f"see is what the rules give.[^example-record]", "",
+           f"[^example-record]: For implementers: deal {ex.deal} of the match of seed {ex.seed}, ruleset "
+           f"{_md(doc['rules']['ruleset'])}, options {opts}; the record is `docs/examples/records/{spec.key}.json` "
+           f"(`hanafuda view` steps through it).", "",
+           "## The deal", "", f"Seat {start.dealer} deals. Before the round the players have "
+           + ", ".join(f"seat {i} {_plural(sc, unit)}" for i, sc in enumerate(start.scores))
+           + (f"; seat {sitting[0]} sits out this round" if sitting else "") + ".", "",
            ":::{container} example-deal", "", *_position(start, deck), ":::", "",
            "## The play", "",
-           "Each line is one turn: the card played from the hand, the card turned from the draw pile, the cards "
-           "that went to the capture pile, and any card left on the table.", ""]
+           "Each turn in a sentence, with the cards; open the line under a turn to see the table after it.", ""]
     n = 0
     for t in view.turns:
         n += 0 if t.at_deal else 1
+        who = _seat(t.seat, start.dealer).capitalize()
+        said = []
+        if t.at_deal:
+            said.append(f"At the deal, {who.lower()} takes from the table")
+        elif t.played:
+            said.append(f"{who} plays {_md(', '.join(card_name(c, deck) for c in t.played))}")
+        else:
+            said.append(f"{who} plays")
+        if t.drawn:
+            said.append(f"turns over {_md(', '.join(card_name(c, deck) for c in t.drawn))}")
+        if t.captured:
+            said.append(f"captures {_plural(len(t.captured), 'card')}")
+        elif t.to_table and not t.at_deal:
+            said.append("captures nothing")
+        sentence = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1] + "."
+        if t.to_table:
+            sentence += f" {_plural(len(t.to_table), 'card').capitalize()} stay on the table." if len(
+                t.to_table) > 1 else " One card stays on the table."
+        if 0 in t.captured and _family(deck) is not HANAFUDA:
+            sentence += " The Oni-fuda is in their capture pile now."
+        elsewhere = [c for c in t.captured if c not in t.after.zone(f"captured.{t.seat}")]
+        if elsewhere:
+            sentence += (f" {_md(', '.join(card_name(c, deck) for c in elsewhere))} goes to another player's pile "
+                         f"(see the end of the round).")
         parts = []
         if t.played:
             parts.append("plays " + _imgs(t.played, deck))
         if t.drawn:
-            parts.append("draws " + _imgs(t.drawn, deck))
+            parts.append("turns over " + _imgs(t.drawn, deck))
         if t.captured:
             parts.append("captures " + _imgs(t.captured, deck))
-        if t.to_table:
-            parts.append("leaves on the table " + _imgs(t.to_table, deck))
         for zone, cards in t.elsewhere:
             parts.append(f"{_md(_zone_title(zone, start.dealer)).lower()}: " + _imgs(cards, deck))
-        acts = ", ".join(f"`{a}`" for a in t.actions)
-        who = _seat(t.seat, start.dealer).capitalize()
-        head = f"**At the deal.** {who} takes from the table — {acts}" if t.at_deal else f"**{n}.** {who} — {acts}"
-        out += [":::{container} turn", "", head, "",
-                " · ".join(parts) if parts else "(no card moves)", ""]
+        head = f"**At the deal.** {sentence}" if t.at_deal else f"**{n}.** {sentence}"
+        out += [":::{container} turn", "", head, "", " · ".join(parts) if parts else "", ""]
         if t.new_yaku:
-            out += [f"**Yaku formed:** {_yaku_text(t.new_yaku, names)}", ""]
-        out += [":::", ""]
-    r = view.result
-    out += ["## The end of the round", "", f"The round ends: *{_md(r.reason)}*.", "",
-            ":::{container} example-deal", ""]
+            out += [f"**{who} forms {_yaku_text(t.new_yaku, names)}.**", ""]
+        out += [_table_now(t.after, deck), "", ":::", ""]
+    out += ["## The end of the round", "",
+            f"The round ends: {_md(_REASONS.get(r.reason, r.reason.replace('-', ' ')))}.", ""]
+    out += [*(x + "\n" for x in _at_end(view, deck, notes))]
+    out += [":::{container} example-deal", ""]
     for name, cards in view.end.zones:
         if name.startswith("captured.") and cards:
             out += [f"**{_zone_title(name, start.dealer)}** ({len(cards)})", "", _imgs(cards, deck), ""]
@@ -328,17 +432,18 @@ def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
             out += [f"- Seat {i}: {_yaku_text(side, names)}"]
     if any(r.yaku):
         out.append("")
-    out += _arithmetic(spec.key, view, names)
+    if spec.key == "kujuroku" and r.reason == "card-points":
+        out += _kujuroku_chips(view, sitting)
+    else:
+        out += _arithmetic(spec.key, view, names)
     out.append("")
     after = [b + d for b, d in zip(view.before.scores, r.deltas, strict=False)]
     out += ["| seat | before | change | after |", "|---|---|---|---|"]
     for i, d in enumerate(r.deltas):
         if i < len(view.before.scores):
-            out.append(f"| {_seat(i, start.dealer)} | {view.before.scores[i]} | {d:+d} | {after[i]} |")
+            change = "0 (sits out)" if i in sitting and d == 0 else f"{d:+d}"
+            out.append(f"| {_seat(i, start.dealer)} | {view.before.scores[i]} | {change} | {after[i]} |")
     out.append("")
-    if r.notes:
-        out += ["The reference's notes on this settlement: " + ", ".join(f"`{k}` {v}" for k, v in r.notes) + ".",
-                ""]
     return "\n".join(out) + "\n"
 
 

@@ -114,7 +114,8 @@ _KIND_WORD = {Kind.BRIGHT: "Bright", Kind.ANIMAL: "Animal", Kind.RIBBON: "Ribbon
 
 def _each(ids: frozenset[int]) -> str:
     """What ``+1 for each ...`` counts: a kind of card when the set is all of one kind, else the cards."""
-    kinds = {HANAFUDA.by_id(c).kind for c in ids if isinstance(HANAFUDA.by_id(c), Card)}
+    cards = [HANAFUDA.by_id(c) for c in ids]
+    kinds = {c.kind for c in cards if isinstance(c, Card)}
     if len(kinds) == 1:
         return _KIND_WORD[kinds.pop()]
     return f"card among {_names(ids)}"
