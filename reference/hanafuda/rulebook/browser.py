@@ -57,6 +57,8 @@ class PageReport:
     sticking_out: list[str] = field(default_factory=list)
     card_pictures: int = 0
     smallest_card: int = 0
+    height: int = 0
+    wide_tables: list[int] = field(default_factory=list)
 
     @property
     def overflow(self) -> int:
@@ -70,6 +72,7 @@ class PageReport:
         out += [f"{self.page}: sticks out of the text column (cut off or overflowing): {e}" for e in self.sticking_out]
         out += [f"{self.page}: broken image {src}" for src in self.broken_images]
         out += [f"{self.page}: broken link {href}" for href in self.broken_links]
+        out += [f"{self.page}: a table reaches {r}px, past the {self.width}px window" for r in self.wide_tables]
         return out
 
 
@@ -144,7 +147,20 @@ _PROBE = """() => {
   const imgs = Array.from(document.images);
   // the card pictures a reader sees (not those inside a closed <details>: one click away)
   const cards = imgs.filter(i => /\\/(hf|daini)-\\d+\\.svg$/.test(i.currentSrc || i.src) && i.getClientRects().length);
+  // tables wider than the window where a reader sees them: the table, or the box it scrolls in
+  const vw = document.documentElement.clientWidth;
+  const wideTables = Array.from(document.querySelectorAll('article table')).map(t => {
+    let box = t;
+    const art = document.querySelector('article') || document.body;
+    for (let a = t.parentElement; a && a !== art.parentElement; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll') { box = a; break; }
+    }
+    return Math.round(box.getBoundingClientRect().right);
+  }).filter(r => r > vw);
   return {
+    height: document.documentElement.scrollHeight,
+    wide_tables: wideTables,
     width: document.documentElement.clientWidth,
     scroll: document.documentElement.scrollWidth,
     broken: imgs.filter(i => !i.complete || i.naturalWidth === 0).map(i => i.getAttribute('src')),
@@ -175,7 +191,8 @@ def check_pages(site: Path, pages: Sequence[str], width: int = 1280, height: int
             data = page.evaluate(_PROBE)
             rep = PageReport(rel, int(data["width"]), int(data["scroll"]), list(data["broken"]),
                              card_pictures=int(data["cards"]), smallest_card=round(float(data["smallest"])),
-                             sticking_out=list(data["sticking"]))
+                             sticking_out=list(data["sticking"]), height=int(data["height"]),
+                             wide_tables=[int(r) for r in data["wide_tables"]])
             for href in sorted(set(data["links"])):
                 why = _link_problem(site, path, href)
                 if why:

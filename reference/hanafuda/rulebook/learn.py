@@ -125,7 +125,15 @@ def _section(spec: GameSpec, s: Section, n: int) -> list[str]:
         text = value_tables(spec, deck)
         if text:
             lines = [x for x in text.splitlines() if not x.startswith(f"({spec.key}-value-tables)=")]
-            out += lines
+            notes: dict[str, str] = {}
+
+            def worded(m: re.Match[str]) -> str:  # the option name goes to a footnote, for implementers
+                notes[f"{m[1]}-{m[2]}"] = f"{m[1]}={m[2]}"
+                return f"({m[2].replace('-', ' ')} values)[^{m[1]}-{m[2]}]"
+
+            out += [re.sub(r"\(`([a-z_]+)=([^`]+)`\)", worded, x) for x in lines]
+            out.append("")
+            out += [f"[^{k}]: For implementers: the option `{v}`." for k, v in notes.items()]
             out.append("")
     elif s.show == "example":
         ex = EXAMPLES.get(spec.key)
