@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         _write(out, page)
         first = f"; first problem: [{v.problems[0].rule_id}] {v.problems[0].where}" if v.problems else ""
         print(f"{out}: record {args.record} of {shown}, {len(v.frames)} steps, "
-              f"{'valid' if v.valid else f'invalid ({len(v.problems)} problem(s))'}{first}", file=sys.stderr)
+              f"{'valid' if v.valid else f'invalid ({len(v.problems)} problem(s))'}{first}")
     return 0 if v.valid else 1
 
 
