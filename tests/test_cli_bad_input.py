@@ -183,6 +183,14 @@ ROWS: dict[str, Row] = {
     "validate an empty file": Row(["validate", "F"], 2, "no records", files={"F": b""}),
     "validate an empty name": Row(["validate", ""], 2, "file name is empty"),
     "validate garbage on stdin": Row(["validate", "-"], 2, "malformed JSON", stdin=b"{'a': 1}\n"),
+    # -- view (issue 28) ------------------------------------------------------------------------
+    "view /nonexistent": Row(["view", "/nonexistent", "--out", "p.html"], 2, "FILE /nonexistent: cannot read"),
+    "view truncated JSON": Row(["view", "F", "--out", "p.html"], 2, "ends early (truncated?)",
+                               files={"F": b"TRUNCATED"}),
+    "view a record the file lacks": Row(["view", "F", "--record", "2", "--out", "p.html"], 2, "no record 2",
+                                        files={"F": b"RECORD\n"}),
+    "view a record": Row(["view", "F", "--out", "p.html"], 0, out="valid", files={"F": b"RECORD\n"},
+                         creates=("p.html",)),
     # -- referee --------------------------------------------------------------------------------
     "#18 referee --timeout 0": Row(["referee", "koikoi", "-e", "true", "--timeout", "0"], 2, "--timeout"),
     "referee --timeout nan": Row(["referee", "koikoi", "-e", "true", "--timeout", "nan"], 2, "--timeout"),

@@ -20,7 +20,7 @@ from hanafuda.rulebook.build import build, docs_dir
 from hanafuda.rulebook.example import EXAMPLES, ExampleError, load_checked, make_record
 from hanafuda.rulebook.learn import EVIDENCE_BADGES
 from hanafuda.rulebook.pages import GENERIC_INVARIANTS, rule_label, rule_tests, write_site, yaku_label
-from hanafuda.rulebook.pictures import card_svg, picture_name
+from hanafuda.rulebook.pictures import card_svg, drawn_svg, picture_name
 from hanafuda.rulebook.yakuview import game_yaku
 from hanafuda_spec.cards import DAINI_JIZO, HANAFUDA
 from hanafuda_spec.games import all_specs, spec_for
@@ -79,10 +79,19 @@ def test_every_gap_has_its_decision_on_the_sources_page(site: Path) -> None:
 
 
 def test_every_yaku_is_shown_with_its_card_pictures(site: Path) -> None:
+    """Each yaku of the default rules is drawn with its cards; a row that only some option has is a
+    line of the one table of variants (issue 28: the cards are not drawn again for each variant),
+    which says how its cards differ from the default's."""
     shown = 0
     for s in all_specs():
         html = (site / "gen" / s.key / "rules.html").read_text(encoding="utf-8")
-        for y in game_yaku(s.key):
+        views = game_yaku(s.key)
+        defaults = {y.id for y in views if not y.option}
+        for y in views:
+            if y.option and y.id in defaults:
+                assert f'id="{yaku_label(s.key, y.label)}"' in html, y.label
+                assert y.option.replace(" ", '</span> <span class="pre">') in html, (s.key, y.label)
+                continue
             block = _block(html, yaku_label(s.key, y.label))
             pictures = re.findall(r'<img alt="(\d+) [^"]*" src="[^"]*/((?:hf|daini)-\d+\.svg)"', block)
             assert y.cards, f"{s.key} {y.label}: no cards"
@@ -153,11 +162,31 @@ def test_worked_examples_run_as_doctests() -> None:
 
 
 def test_card_pictures_are_well_formed_svg() -> None:
+    """Every picture is SVG; ours (the Daini deck, the stand-ins) are titled with the card's name;
+    no face carries a number in digits (no point value, issue 28)."""
+    svg = "{http://www.w3.org/2000/svg}"
     for c in (*HANAFUDA.cards, *DAINI_JIZO.cards):
-        root = ET.fromstring(card_svg(c))
-        assert root.tag == "{http://www.w3.org/2000/svg}svg"
-        title = root.find("{http://www.w3.org/2000/svg}title")
+        for text in (card_svg(c), drawn_svg(c)):
+            root = ET.fromstring(text)
+            assert root.tag == f"{svg}svg"
+            assert not [t.text for t in root.iter(f"{svg}text") if t.text and re.search(r"\d", t.text)], c
+        title = ET.fromstring(drawn_svg(c)).find(f"{svg}title")
         assert title is not None and title.text is not None and c.name_en in title.text
+
+
+def test_the_hanafuda_faces_are_the_credited_published_deck() -> None:
+    """The 48 faces are the files listed in docs/cards/CREDITS (author, licence, origin of each),
+    and the pictures of the books are those files, unchanged."""
+    credits = (DOCS / "cards" / "CREDITS").read_text(encoding="utf-8")
+    assert "Louie Mantia, Jr." in credits and "CC BY-SA 4.0" in credits
+    assert "https://creativecommons.org/licenses/by-sa/4.0/" in credits
+    for c in HANAFUDA.cards:
+        face = DOCS / "cards" / picture_name(c)
+        assert re.search(rf"^hf-{c.id} +Hanafuda_[A-Z][a-z]+_[A-Za-z]+(_\d)?\.svg ", credits, re.M), c.id
+        assert card_svg(c) == face.read_text(encoding="utf-8")
+        assert (DOCS / "cards" / "thumbs" / f"hf-{c.id}.webp").read_bytes()[8:12] == b"WEBP"
+    page = (DOCS / "card-pictures.md").read_text(encoding="utf-8")
+    assert "CC BY-SA 4.0" in page and "Louie Mantia, Jr." in page and "commons.wikimedia.org" in page
 
 
 def test_generic_invariants_are_all_described() -> None:

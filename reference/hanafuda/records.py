@@ -65,6 +65,7 @@ from hanafuda.parallel import Executor, open_executor
 from hanafuda.registry import UnknownGameError, game
 
 __all__ = [
+    "Observer",
     "RecordReport",
     "Source",
     "convert",
@@ -395,10 +396,17 @@ def _ids(xs: Sequence[int]) -> str:
     return shown + (f" and {len(xs) - 12} more" if len(xs) > 12 else "")
 
 
+#: What :func:`replay` calls as it goes, when given ``observe``: ``observe(event, deal, action, state, info)``
+#: with event ``"deal"`` (the cards just dealt), ``"action"`` (the position after the entry at index
+#: ``action``) or ``"settle"`` (the deal settled: ``info`` holds the new scores; ``state`` is None when the
+#: deal was settled from the record's claimed result). ``hanafuda view`` draws its pages from these.
+Observer = Callable[[str, int, int | None, Any, MatchInfo], None]
+
+
 def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, lenient: bool = False,
            ruleset: str | None = None, options: Mapping[str, str] | None = None,
            until_deal: int | None = None, again: bool = False, fast: bool = True,
-           first_deal_only: bool = False, rules: Any = None) -> RecordReport:
+           first_deal_only: bool = False, rules: Any = None, observe: Observer | None = None) -> RecordReport:
     """Replay a parsed record through the reference and report every problem (never raises for
     bad record content). ``ruleset``/``options``, when given, replace the record's own rules
     (``options`` alone are applied over the record's rules); ``rules``, a typed rules object of the
@@ -409,7 +417,8 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
     ``again``: the record is replayed many times (``identify`` replays it under hundreds of rule
     assignments), so the deck orders its seed gives are kept for the next time (:func:`_seeded_order`);
     the report is the same. ``fast`` False replays every entry through the reference loop rather than
-    the games' fast rounds (``_Replay.fast_replay``): the same report, which the tests check."""
+    the games' fast rounds (``_Replay.fast_replay``): the same report, which the tests check.
+    ``observe`` (an :data:`Observer`) sees every position of that loop (it implies ``fast`` False)."""
     sink = _Sink(record, line)
     report = RecordReport(record or 0, line, rec.game, len(rec.actions), 0, sink.problems,
                           status=rec.status, meta=rec.meta)
@@ -442,7 +451,8 @@ def replay(rec: GameRecord, record: int | None = 1, line: int | None = None, *, 
             return report
     if rec.scores is not None and len(rec.scores) != seats:
         sink.add("REC-FIELD-1", f"{len(rec.scores)} final scores: one per seat ({seats})", path="$.result.scores")
-    _Replay(g, rules, rec, sink, report, lenient, until_deal, again, fast, first_deal_only).run()
+    _Replay(g, rules, rec, sink, report, lenient, until_deal, again, fast and observe is None, first_deal_only,
+            observe).run()
     report.dropped = sink.dropped
     return report
 
@@ -493,8 +503,9 @@ def _seeded_order(canonical: list[int], rng: SplitMix64) -> tuple[int, ...]:
 class _Replay:
     def __init__(self, g: AnyGame, rules: Any, rec: GameRecord, sink: _Sink, report: RecordReport,
                  lenient: bool = False, until_deal: int | None = None, again: bool = False,
-                 fast: bool = True, first_deal_only: bool = False) -> None:
+                 fast: bool = True, first_deal_only: bool = False, observe: Observer | None = None) -> None:
         self.g, self.rules, self.rec, self.sink, self.report = g, rules, rec, sink, report
+        self.observe = observe
         self.lenient, self.until_deal, self.again, self.fast = lenient, until_deal, again, fast
         self.first_deal_only = first_deal_only
         deck = g.deck(rules)
@@ -599,6 +610,8 @@ class _Replay:
                 if fast is None:
                     state = g.start_round(rules, list(map(self.by_id.__getitem__, order)), setup)
                     fast = g.fast_round(state) if self.fast else None
+                    if self.observe is not None:
+                        self.observe("deal", deal, None, state, info)
                 done: RoundResult | None = None
                 if fast is not None:
                     pos = self.fast_replay(fast, pos)
@@ -612,9 +625,12 @@ class _Replay:
                     seat = to_move(state)
                     if seat is None:
                         if pos < n_actions and actions[pos].draw is not None:  # a draw that ended the round
-                            if not self.draw_entry(state, actions[pos], deal, pos):
+                            last = self.draw_entry(state, actions[pos], deal, pos)
+                            if not last:
                                 broken = True
                                 break
+                            if self.observe is not None:
+                                self.observe("action", deal, pos, last, info)
                             pos += 1
                             continue
                         break
@@ -634,6 +650,8 @@ class _Replay:
                             broken = True
                             break
                         state = nxt
+                        if self.observe is not None:
+                            self.observe("action", deal, pos, state, info)
                         pos += 1
                         continue
                     a = _parse_action(entry.text)
@@ -672,6 +690,8 @@ class _Replay:
                         diff = _snapshot_diff(g.snapshot(state, info), entry.after)
                         if diff is not None:
                             add("REC-SNAPSHOT-1", diff, deal, pos, f"$.actions[{pos}].after")
+                    if self.observe is not None:
+                        self.observe("action", deal, pos, state, info)
                     pos += 1
             if broken:
                 if claim is None or not self.counts_ok:
@@ -702,6 +722,8 @@ class _Replay:
                 add("REC-RESULT-1", f"later deals not checked: cannot settle deal {deal} with its claimed result "
                     f"({type(e).__name__}: {e})", deal, path=f"$.result.rounds[{deal - 1}]")
                 return
+            if self.observe is not None:
+                self.observe("settle", deal, None, None if broken else state, info)
             self.report.scores = tuple(info.scores)
         if abandoned:
             add("REC-ROUNDS-1", "the record says it was abandoned, but the match is played out", path="$.status")
@@ -983,9 +1005,9 @@ def _snapshot_diff(want: Snapshot, got: Snapshot) -> str | None:
 
 def validate_document(doc: Any, record: int = 1, line: int | None = None, lenient: bool = False, *,
                       ruleset: str | None = None, options: Mapping[str, str] | None = None,
-                      fast: bool = True) -> RecordReport:
-    """Parse and replay one decoded document (see :func:`replay` for ``ruleset`` and ``options``;
-    ``fast`` False: without the parser's shortcuts and the fast replay, the same report)."""
+                      fast: bool = True, observe: Observer | None = None) -> RecordReport:
+    """Parse and replay one decoded document (see :func:`replay` for ``ruleset``, ``options`` and
+    ``observe``; ``fast`` False: without the parser's shortcuts and the fast replay, the same report)."""
     rec, problems = parse_record(doc, record=record, line=line, lenient=lenient, fast=fast)
     if rec is None:
         g = doc.get("game") if isinstance(doc, dict) and isinstance(doc.get("game"), str) else None
@@ -994,7 +1016,8 @@ def validate_document(doc: Any, record: int = 1, line: int | None = None, lenien
         meta = doc.get("meta") if isinstance(doc, dict) and doc.get("format") == FORMAT_1_1 else None
         return RecordReport(record, line, g, len(acts) if isinstance(acts, list) else 0, 0, problems,
                             unusable=unusable, meta=meta)
-    report = replay(rec, record, line, lenient=lenient, ruleset=ruleset, options=options, fast=fast)
+    report = replay(rec, record, line, lenient=lenient, ruleset=ruleset, options=options, fast=fast,
+                    observe=observe)
     report.problems[:0] = problems
     report.source = rec
     return report

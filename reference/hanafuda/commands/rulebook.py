@@ -23,8 +23,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = add_command(sub, "rulebook", help="build the rulebooks (HTML) from the rule catalogue",
                     description="Build the rulebooks: one per game, generated from the rule catalogue, with "
                     "the sources and decisions, the spec, the CLI and the API. Warnings are errors (exit 1, and "
-                    "nothing is written). Needs the dev dependencies (sphinx, furo, myst-parser, "
-                    "sphinxcontrib-bibtex) and a source checkout (docs/).",
+                    "nothing is written). Needs the documentation tools (sphinx, furo, myst-parser, "
+                    "sphinxcontrib-bibtex: the 'hanafuda[rulebook]' extra, or the dev dependencies) and a source "
+                    "checkout (docs/).",
                     examples=["hanafuda rulebook --out site/",
                               "hanafuda verify --json > report.json && hanafuda rulebook --report report.json"])
     p.add_argument("--out", "-o", type=nonempty("output directory"), default=None, metavar="DIR",
@@ -71,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
 
     missing = [m for m in ("sphinx", "myst_parser", "furo", "sphinxcontrib.bibtex") if not _installed(m)]
     if missing:
-        raise UsageError(f"rulebook needs the documentation tools (dev dependencies): missing {', '.join(missing)}")
+        raise UsageError(f"rulebook needs the documentation tools: missing {', '.join(missing)} (install the "
+                         f"extra: pip install 'hanafuda[rulebook]'; in a checkout, 'uv run' has them)")
     report: Path | None = None
     try:
         out = Path(args.out) if args.out is not None else docs_dir() / "_build" / "html"

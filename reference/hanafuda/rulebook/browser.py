@@ -10,7 +10,8 @@ downloaded build; without it :func:`chromium` is None and the tests that need it
 a development dependency, imported only when a browser is used.
 
 ``python -m hanafuda.rulebook.browser SITE [PAGE...]`` checks pages of a built site (every page
-by default) and prints one line per problem; ``--shot OUT.png PAGE`` photographs one page.
+by default) and prints one line per problem; ``--shot OUT.png PAGE`` photographs one page;
+``--thumbs docs/cards`` makes the small copies of the card faces again (:func:`make_thumbnails`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-__all__ = ["CHROMIUM_ARGS", "PageReport", "check_pages", "chromium", "pdf_pages", "screenshot"]
+__all__ = ["CHROMIUM_ARGS", "PageReport", "browser_page", "check_pages", "chromium", "make_thumbnails", "pdf_pages",
+           "screenshot"]
 
 #: How Chromium is started: headless, sandbox off (CI runs as root), and nothing that talks to the network.
 CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -55,6 +57,8 @@ class PageReport:
     sticking_out: list[str] = field(default_factory=list)
     card_pictures: int = 0
     smallest_card: int = 0
+    height: int = 0
+    wide_tables: list[int] = field(default_factory=list)
 
     @property
     def overflow(self) -> int:
@@ -68,6 +72,7 @@ class PageReport:
         out += [f"{self.page}: sticks out of the text column (cut off or overflowing): {e}" for e in self.sticking_out]
         out += [f"{self.page}: broken image {src}" for src in self.broken_images]
         out += [f"{self.page}: broken link {href}" for href in self.broken_links]
+        out += [f"{self.page}: a table reaches {r}px, past the {self.width}px window" for r in self.wide_tables]
         return out
 
 
@@ -84,6 +89,17 @@ def _browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+@contextmanager
+def browser_page(width: int = 1280, height: int = 900) -> Iterator[Any]:
+    """A fresh Playwright page of the headless browser, ``width`` pixels wide (tests drive it)."""
+    with _browser() as b:
+        page = b.new_page(viewport={"width": width, "height": height})
+        try:
+            yield page
+        finally:
+            page.close()
 
 
 @lru_cache(maxsize=512)
@@ -129,8 +145,22 @@ _PROBE = """() => {
       `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right - limit)}px`);
   }
   const imgs = Array.from(document.images);
-  const cards = imgs.filter(i => /\\/(hf|daini)-\\d+\\.svg$/.test(i.currentSrc || i.src));
+  // the card pictures a reader sees (not those inside a closed <details>: one click away)
+  const cards = imgs.filter(i => /\\/(hf|daini)-\\d+\\.svg$/.test(i.currentSrc || i.src) && i.getClientRects().length);
+  // tables wider than the window where a reader sees them: the table, or the box it scrolls in
+  const vw = document.documentElement.clientWidth;
+  const wideTables = Array.from(document.querySelectorAll('article table')).map(t => {
+    let box = t;
+    const art = document.querySelector('article') || document.body;
+    for (let a = t.parentElement; a && a !== art.parentElement; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll') { box = a; break; }
+    }
+    return Math.round(box.getBoundingClientRect().right);
+  }).filter(r => r > vw);
   return {
+    height: document.documentElement.scrollHeight,
+    wide_tables: wideTables,
     width: document.documentElement.clientWidth,
     scroll: document.documentElement.scrollWidth,
     broken: imgs.filter(i => !i.complete || i.naturalWidth === 0).map(i => i.getAttribute('src')),
@@ -161,7 +191,8 @@ def check_pages(site: Path, pages: Sequence[str], width: int = 1280, height: int
             data = page.evaluate(_PROBE)
             rep = PageReport(rel, int(data["width"]), int(data["scroll"]), list(data["broken"]),
                              card_pictures=int(data["cards"]), smallest_card=round(float(data["smallest"])),
-                             sticking_out=list(data["sticking"]))
+                             sticking_out=list(data["sticking"]), height=int(data["height"]),
+                             wide_tables=[int(r) for r in data["wide_tables"]])
             for href in sorted(set(data["links"])):
                 why = _link_problem(site, path, href)
                 if why:
@@ -191,6 +222,35 @@ def pdf_pages(site: Path, page: str, out: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", out.read_bytes()))
 
 
+_THUMB = """async ([svg, width, quality]) => {
+  const img = new Image();
+  img.src = 'data:image/svg+xml;base64,' + svg;
+  await img.decode();
+  const c = document.createElement('canvas');
+  c.width = width; c.height = Math.round(width * img.naturalHeight / img.naturalWidth);
+  c.getContext('2d').drawImage(img, 0, 0, c.width, c.height);
+  return c.toDataURL('image/webp', quality).split(',')[1];
+}"""
+
+
+def make_thumbnails(faces: Path, width: int = 128, quality: float = 0.82) -> list[Path]:
+    """Small WebP copies of the card faces (``faces/hf-*.svg`` -> ``faces/thumbs/hf-*.webp``), drawn
+    by the browser: what ``hanafuda view`` embeds, a few kilobytes a card where each SVG is tens."""
+    import base64
+
+    out = faces / "thumbs"
+    out.mkdir(exist_ok=True)
+    made = []
+    with browser_page() as page:
+        for svg in sorted(faces.glob("hf-*.svg")):
+            data = base64.b64encode(svg.read_bytes()).decode()
+            webp = base64.b64decode(page.evaluate(_THUMB, [data, width, quality]))
+            target = out / (svg.stem + ".webp")
+            target.write_bytes(webp)
+            made.append(target)
+    return made
+
+
 def all_pages(site: Path) -> list[str]:
     """Every HTML page of a built site, relative to it (search and index pages of Sphinx left out)."""
     skip = {"search.html", "genindex.html", "py-modindex.html"}
@@ -200,6 +260,10 @@ def all_pages(site: Path) -> list[str]:
 
 def main(argv: Sequence[str]) -> int:
     args = list(argv)
+    if args[:1] == ["--thumbs"] and len(args) == 2:
+        for p in make_thumbnails(Path(args[1])):
+            print(p)
+        return 0
     if args[:1] == ["--shot"]:
         if len(args) != 4:
             print("usage: python -m hanafuda.rulebook.browser --shot OUT.png SITE PAGE", file=sys.stderr)

@@ -67,8 +67,8 @@ EXAMPLES: dict[str, ExampleSpec] = {
                     "the spot", {"rounds": "6"}),
         ExampleSpec("kujuroku", 23, 23, 1, "the Jizo variant: the Oni-fuda dealt to the table, taken by the dealer "
                     "with a card of their choice; the Jizo-fuda drawn; chips settled from card points", {"jizo": "on"}),
-        ExampleSpec("musashino", 31, 31, 1, "three players with the Storm Rule (storm=cards); the round ends at "
-                    "once with an insta-win dekiyaku, Five Kings", {"storm": "cards", "length": "3"}),
+        ExampleSpec("musashino", 31, 31, 1, "three players with the Storm house rule (its cards version); the round "
+                    "ends at once with an insta-win dekiyaku, Five Kings", {"storm": "cards", "length": "3"}),
         ExampleSpec("kekoro", 1, 1, 1, "card values and thirty-point yaku, and a player three yaku ahead "
                     "declaring the instant victory", {"round_limit": "3"}),
     )

@@ -16,6 +16,7 @@ reference of each game.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,8 @@ from hanafuda_spec.neutral import Snapshot
 
 from hanafuda.registry import game
 from hanafuda.rulebook.example import EXAMPLES, DealView, replay_deal
-from hanafuda.rulebook.yakuview import YakuView, game_yaku
+from hanafuda.rulebook.pictures import picture_name
+from hanafuda.rulebook.yakuview import YakuView, card_difference, game_yaku
 
 __all__ = ["EVIDENCE_BADGES", "evidence_legend", "example_page", "gallery_page", "howto_page", "landing_page",
            "legend", "quickref_page", "rid_links", "sources_table", "write_learning", "yaku_names"]
@@ -84,15 +86,16 @@ def _imgs(ids: Sequence[int], deck: Deck, rel: str = "../cards") -> str:
 def legend(deck: Deck) -> str:
     """What every mark on the card pictures means."""
     if _family(deck) is HANAFUDA:
-        return ("*Reading the pictures:* the band at the top is the plant's colour with its month; the middle "
-                "shows the kind: a red sun disc marked 20 is a Bright, a ring marked 10 an Animal, an upright "
-                "band a Ribbon (red with lines: Poetry; blue; plain red), blades of grass a Chaff (a zigzag on "
-                "the willow's Chaff: the Lightning). The name at the bottom is what the card shows besides "
-                "the plant.")
-    return ("*Reading the pictures:* the band at the top gives the rank (or *joker*); the big figure is the "
-            "number. A yellow dot in the top right corner marks the special card of its number (I-tsun for "
-            "the 1s, the special 3, I-shi for the 4s), drawn with a dark blue frame. The jokers, Oni and Jizo, "
-            "have a red frame.")
+        return ("*Reading the pictures:* each card shows its month's plant; the Brights, Animals and Ribbons "
+                "add their subject (the crane and sun, the curtain, the moon, the Rain Man, the phoenix; the "
+                "bush warbler, the cuckoo, the bridge, the butterflies, the boar, the geese, the sake cup, the "
+                "deer, the swallow; a red poetry ribbon with writing, a plain red or a blue ribbon), and the "
+                "Chaff show the plant alone (the willow's Chaff is the lightning). The faces are Louie "
+                "Mantia, Jr.'s deck (CC BY-SA 4.0); see {ref}`the card pictures <card-pictures>`.")
+    return ("*Reading the pictures:* the number of batons is the rank (the tens show a standing figure), and "
+            "the rank is written in each corner. The special cards are marked by a dot in the top right "
+            "corner: the red I-tsun among the 1s, the gold special 3 and the silver I-shi among the 4s. "
+            "The two jokers show the Oni (a demon) and the Jizo (a stone statue).")
 
 
 def yaku_names(key: str) -> dict[str, str]:
@@ -122,7 +125,15 @@ def _section(spec: GameSpec, s: Section, n: int) -> list[str]:
         text = value_tables(spec, deck)
         if text:
             lines = [x for x in text.splitlines() if not x.startswith(f"({spec.key}-value-tables)=")]
-            out += lines
+            notes: dict[str, str] = {}
+
+            def worded(m: re.Match[str]) -> str:  # the option name goes to a footnote, for implementers
+                notes[f"{m[1]}-{m[2]}"] = f"{m[1]}={m[2]}"
+                return f"({m[2].replace('-', ' ')} values)[^{m[1]}-{m[2]}]"
+
+            out += [re.sub(r"\(`([a-z_]+)=([^`]+)`\)", worded, x) for x in lines]
+            out.append("")
+            out += [f"[^{k}]: For implementers: the option `{v}`." for k, v in notes.items()]
             out.append("")
     elif s.show == "example":
         ex = EXAMPLES.get(spec.key)
@@ -132,14 +143,49 @@ def _section(spec: GameSpec, s: Section, n: int) -> list[str]:
     return out
 
 
-def _yaku_strip(spec: GameSpec, deck: Deck) -> list[str]:
-    views = [v for v in game_yaku(spec.key) if not v.option]
+def points_text(points: str) -> str:
+    """``"1 point"``, ``"5 points"`` (a value that is not a number is left as it is)."""
+    p = points.strip()
+    if not p.lstrip("+-").isdigit():
+        return p
+    return f"{p} point" if p in ("1", "-1", "+1") else f"{p} points"
+
+
+def group_rule(views: Sequence[YakuView]) -> str | None:
+    """The sentence that says yaku of one group do not add up (None when the game has no groups)."""
+    groups: dict[str, list[str]] = {}
+    for v in views:
+        if v.group and not v.option and v.name not in groups.setdefault(v.group, []):
+            groups[v.group].append(v.name)
+    named = [names for names in groups.values() if len(names) > 1]
+    if not named:
+        return None
+
+    def listing(names: list[str]) -> str:
+        return ", ".join(_md(n) for n in names[:-1]) + " or " + _md(names[-1])
+
+    return ("**Only the best yaku of each group counts**: a pile that forms several of " + "; several of ".join(
+        listing(n) for n in named) + " scores only the most valuable of them.")
+
+
+def _strip(views: Sequence[YakuView], deck: Deck) -> list[str]:
+    """Each yaku as a small block: name and points, its cards, its condition in words under them."""
     out = ["::::{container} yaku-strip", ""]
     for v in views:
-        out += [":::{container} yaku-mini", "", f"**{_md(v.name)}** · {_md(v.points)}", "",
-                _imgs(v.cards, deck), ":::", ""]
-    out += ["::::", "", f"Every yaku with its exact condition and the options that change it: "
-            f"{{ref}}`the yaku gallery <{spec.key}-gallery>`.", ""]
+        cond = _md(v.condition[0].upper() + v.condition[1:]) if v.condition else ""
+        out += [":::{container} yaku-mini", "", f"**{_md(v.name)}** · {points_text(v.points)}", "",
+                _imgs(v.cards, deck), "", *([f"*{cond}*", ""] if cond else []), ":::", ""]
+    return [*out, "::::", ""]
+
+
+def _yaku_strip(spec: GameSpec, deck: Deck) -> list[str]:
+    views = [v for v in game_yaku(spec.key) if not v.option]
+    out = _strip(views, deck)
+    rule = group_rule(views)
+    if rule:
+        out += [rule, ""]
+    out += [f"Every yaku with the house rules that change it: {{ref}}`the yaku gallery <{spec.key}-gallery>`.",
+            ""]
     return out
 
 
@@ -151,7 +197,8 @@ def howto_page(spec: GameSpec, howto: HowToPlay | None = None) -> str:
            f"*{_md(spec.summary)}*", "",
            f"This chapter tells the game in plain words. Each sentence ends with the ids of the rules it "
            f"summarises; the rules themselves, with their sources, are in "
-           f"{{ref}}`the rules <{spec.key}-rules>`. Deck: {_md(deck.name)}, {len(deck)} cards.", ""]
+           f"{{ref}}`the rules <{spec.key}-rules>`. Deck: {_md(deck.name)}, {len(deck)} cards. New words "
+           f"(yaku, dekiyaku, the table, the draw pile, …) are explained in the {{ref}}`glossary <glossary>`.", ""]
     for n, s in enumerate(howto.sections, 1):
         out += _section(spec, s, n)
     return "\n".join(out) + "\n"
@@ -185,7 +232,7 @@ def _position(s: Snapshot, deck: Deck, skip_empty: bool = True) -> list[str]:
 
 
 def _yaku_text(ys: Sequence[Any], names: Mapping[str, str]) -> str:
-    return ", ".join(f"{_md(names.get(y.id, y.id))} ({y.points})" for y in ys)
+    return ", ".join(f"{_md(names.get(y.id, y.id))} ({points_text(str(y.points))})" for y in ys)
 
 
 def _arithmetic(key: str, view: DealView, names: Mapping[str, str]) -> list[str]:
@@ -211,7 +258,7 @@ def _arithmetic(key: str, view: DealView, names: Mapping[str, str]) -> list[str]
                 f"seat {i} {p:+d}" for i, p in enumerate(pays)) + "; each player's change is the settlement plus "
                 "these payments.")
     elif key == "kujuroku" and r.card_points is not None:
-        cps = [f"seat {i}: {r.card_points[i]} points → {notes.get(f'chips.{i}', 0):+d} chip(s)" for i in seats
+        cps = [f"seat {i}: {r.card_points[i]} points → {_plural(notes.get(f'chips.{i}', 0), 'chip')}" for i in seats
                if f"chips.{i}" in notes]
         out.append("Card points against the chip table: " + "; ".join(cps) + ".")
     elif key == "kujuroku" and r.reason == "dekiyaku":
@@ -233,8 +280,87 @@ def _arithmetic(key: str, view: DealView, names: Mapping[str, str]) -> list[str]
     return out
 
 
+#: How a round ended, in words (the reasons the games give their results).
+_REASONS = {
+    "shobu": "a player stopped (shōbu) and scores their yaku",
+    "card-points": "the cards ran out; the round is settled by card points",
+    "played-out": "the cards ran out",
+    "insta-win": "a player formed an insta-win dekiyaku, which ends the round at once",
+    "instant-victory": "a player three yaku ahead declared the instant victory",
+    "dekiyaku": "a player formed a dekiyaku, which ends the round at once",
+}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
+
+
+def _unit(key: str) -> str:
+    return "chip" if key in ("kujuroku", "kusurigui") else "point"
+
+
+def _kujuroku_chips(view: DealView, sitting: Sequence[int]) -> list[str]:
+    """Kujuroku's card-point settlement in words: card points, the chip table, who pays whom."""
+    r = view.result
+    notes = dict(r.notes)
+    chips = {i: notes[f"chips.{i}"] for i in range(len(r.deltas)) if f"chips.{i}" in notes}
+    if r.card_points is None or not chips:
+        return []
+    out = ["Card points: " + ", ".join(f"seat {i} {r.card_points[i]}" for i in chips)
+           + (f" (seat {sitting[0]} sits out this round)" if sitting else "")
+           + ". Against the par of 96 the chip table gives "
+           + ", ".join(f"seat {i} {c:+d}" for i, c in chips.items()) + "."]
+    up = [i for i, c in chips.items() if c > 0]
+    down = [i for i, c in chips.items() if c < 0]
+    if len(up) == 2 and len(down) == 1:
+        odd = down[0]
+        out.append(f"Two players are up and one is down, so seat {odd} pays each of the others what they won: "
+                   + " and ".join(f"{chips[i]} to seat {i}" for i in up)
+                   + f", {' + '.join(str(chips[i]) for i in up)} = {sum(chips[i] for i in up)} in all.")
+    elif len(up) == 1 and len(down) == 2:
+        odd = up[0]
+        out.append(f"Two players are down and one is up, so each of them pays seat {odd} what they lost: "
+                   + " and ".join(f"seat {i} pays {-chips[i]}" for i in down)
+                   + f", {sum(-chips[i] for i in down)} in all.")
+    else:
+        out.append("All three are on the same side of the par: nobody pays.")
+    return out
+
+
+def _at_end(view: DealView, deck: Deck, notes: Mapping[str, int]) -> list[str]:
+    """Cards that change hands when the round ends (Kujuroku's remaining card), in words."""
+    out = []
+    c = notes.get("remaining-card")
+    if c is not None and "oni-captive" in notes:
+        holder = next((z for z, cards in view.end.zones if c in cards and z.startswith("captured.")), None)
+        if holder is not None:
+            out.append(f"The remaining card: the Oni-fuda captured {_md(card_name(notes['oni-captive'], deck))} "
+                       f"during the round, so the last card of that rank, {_md(card_name(c, deck))}, goes to "
+                       f"the player who holds the Oni-fuda, seat {holder.split('.')[1]}. {_imgs((c,), deck)}")
+    return out
+
+
+def card_name(cid: int, deck: Deck) -> str:
+    """A card's full name (``Willow with Rain Man (Ono no Michikaze)``)."""
+    return _family(deck).by_id(cid).name_en
+
+
+def _table_now(s: Snapshot, deck: Deck) -> str:
+    """The table after a turn, one click away (an HTML ``details`` element; the pictures are the
+    site's copies)."""
+    cards = [c for name in ("field", "pile") for c in s.zone(name)]
+    fam = _family(deck)
+    imgs = "".join(f'<img alt="{c} {fam.by_id(c).name_en}" src="../../_images/{picture_name(fam.by_id(c))}">'
+                   for c in cards) or "(empty)"
+    return (f'<details class="table-now"><summary>The table after this turn ({_plural(len(cards), "card")}), '
+            f'the draw pile {_plural(len(s.zone("stock")), "card")}</summary><div>{imgs}</div></details>')
+
+
 def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
-    """The example round, drawn from a record :func:`~hanafuda.rulebook.example.load_checked` accepted."""
+    """The example round told as a story, drawn from a record
+    :func:`~hanafuda.rulebook.example.load_checked` accepted: the deal, each turn in a sentence with
+    its cards (and the table after it, one click away), the yaku as they form, the end of the round
+    and the settlement with its arithmetic in words."""
     ex = EXAMPLES[spec.key]
     view = replay_deal(doc, ex)
     g = game(spec.key)
@@ -243,44 +369,68 @@ def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
     names = {**yaku_names(spec.key), **g.yaku_names(rules)}
     opts = ", ".join(f"`{k}={v}`" for k, v in ex.options.items()) or "the defaults"
     start = view.start
+    r = view.result
+    notes = dict(r.notes)
+    sitting = [i for i, z in enumerate(f"hand.{i}" for i in range(len(start.scores))) if not start.zone(z)]
+    unit = _unit(spec.key)
     out = [f"({spec.key}-example)=", f"# {_md(spec.name)}: an example round", "",
-           f"This round shows {_md(ex.shows)}. It is deal {ex.deal} of a match played from seed {ex.seed} under "
-           f"the {_md(doc['rules']['ruleset'])} ruleset with {opts}; the players take the capturing move when "
-           f"they have one. The match is kept as a game record (`docs/examples/records/{spec.key}.json`, "
-           f"format `hanafuda-record/1`) and every build replays it through the reference before drawing this "
-           f"page: if a change to the rules changed any move, position or payment shown here, the build "
-           f"fails.", "",
-           "## The deal", "", f"Seat {start.dealer} deals. Scores before the round: "
-           + ", ".join(f"seat {i} {s}" for i, s in enumerate(start.scores)) + ".", "",
+           f"This round shows {_md(ex.shows)}. The players simply take the capturing move whenever they have "
+           f"one. Every build of this book replays the round under the rules before drawing it, so what you "
+           f"see is what the rules give.[^example-record]", "",
+           f"[^example-record]: For implementers: deal {ex.deal} of the match of seed {ex.seed}, ruleset "
+           f"{_md(doc['rules']['ruleset'])}, options {opts}; the record is `docs/examples/records/{spec.key}.json` "
+           f"(`hanafuda view` steps through it).", "",
+           "## The deal", "", f"Seat {start.dealer} deals. Before the round the players have "
+           + ", ".join(f"seat {i} {_plural(sc, unit)}" for i, sc in enumerate(start.scores))
+           + (f"; seat {sitting[0]} sits out this round" if sitting else "") + ".", "",
            ":::{container} example-deal", "", *_position(start, deck), ":::", "",
            "## The play", "",
-           "Each line is one turn: the card played from the hand, the card turned from the draw pile, the cards "
-           "that went to the capture pile, and any card left on the table.", ""]
+           "Each turn in a sentence, with the cards; open the line under a turn to see the table after it.", ""]
     n = 0
     for t in view.turns:
         n += 0 if t.at_deal else 1
+        who = _seat(t.seat, start.dealer).capitalize()
+        said = []
+        if t.at_deal:
+            said.append(f"At the deal, {who.lower()} takes from the table")
+        elif t.played:
+            said.append(f"{who} plays {_md(', '.join(card_name(c, deck) for c in t.played))}")
+        else:
+            said.append(f"{who} plays")
+        if t.drawn:
+            said.append(f"turns over {_md(', '.join(card_name(c, deck) for c in t.drawn))}")
+        if t.captured:
+            said.append(f"captures {_plural(len(t.captured), 'card')}")
+        elif t.to_table and not t.at_deal:
+            said.append("captures nothing")
+        sentence = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1] + "."
+        if t.to_table:
+            sentence += f" {_plural(len(t.to_table), 'card').capitalize()} stay on the table." if len(
+                t.to_table) > 1 else " One card stays on the table."
+        if 0 in t.captured and _family(deck) is not HANAFUDA:
+            sentence += " The Oni-fuda is in their capture pile now."
+        elsewhere = [c for c in t.captured if c not in t.after.zone(f"captured.{t.seat}")]
+        if elsewhere:
+            sentence += (f" {_md(', '.join(card_name(c, deck) for c in elsewhere))} goes to another player's pile "
+                         f"(see the end of the round).")
         parts = []
         if t.played:
             parts.append("plays " + _imgs(t.played, deck))
         if t.drawn:
-            parts.append("draws " + _imgs(t.drawn, deck))
+            parts.append("turns over " + _imgs(t.drawn, deck))
         if t.captured:
             parts.append("captures " + _imgs(t.captured, deck))
-        if t.to_table:
-            parts.append("leaves on the table " + _imgs(t.to_table, deck))
         for zone, cards in t.elsewhere:
             parts.append(f"{_md(_zone_title(zone, start.dealer)).lower()}: " + _imgs(cards, deck))
-        acts = ", ".join(f"`{a}`" for a in t.actions)
-        who = _seat(t.seat, start.dealer).capitalize()
-        head = f"**At the deal.** {who} takes from the table — {acts}" if t.at_deal else f"**{n}.** {who} — {acts}"
-        out += [":::{container} turn", "", head, "",
-                " · ".join(parts) if parts else "(no card moves)", ""]
+        head = f"**At the deal.** {sentence}" if t.at_deal else f"**{n}.** {sentence}"
+        out += [":::{container} turn", "", head, "", " · ".join(parts) if parts else "", ""]
         if t.new_yaku:
-            out += [f"**Yaku formed:** {_yaku_text(t.new_yaku, names)}", ""]
-        out += [":::", ""]
-    r = view.result
-    out += ["## The end of the round", "", f"The round ends: *{_md(r.reason)}*.", "",
-            ":::{container} example-deal", ""]
+            out += [f"**{who} forms {_yaku_text(t.new_yaku, names)}.**", ""]
+        out += [_table_now(t.after, deck), "", ":::", ""]
+    out += ["## The end of the round", "",
+            f"The round ends: {_md(_REASONS.get(r.reason, r.reason.replace('-', ' ')))}.", ""]
+    out += [*(x + "\n" for x in _at_end(view, deck, notes))]
+    out += [":::{container} example-deal", ""]
     for name, cards in view.end.zones:
         if name.startswith("captured.") and cards:
             out += [f"**{_zone_title(name, start.dealer)}** ({len(cards)})", "", _imgs(cards, deck), ""]
@@ -290,17 +440,18 @@ def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
             out += [f"- Seat {i}: {_yaku_text(side, names)}"]
     if any(r.yaku):
         out.append("")
-    out += _arithmetic(spec.key, view, names)
+    if spec.key == "kujuroku" and r.reason == "card-points":
+        out += _kujuroku_chips(view, sitting)
+    else:
+        out += _arithmetic(spec.key, view, names)
     out.append("")
     after = [b + d for b, d in zip(view.before.scores, r.deltas, strict=False)]
     out += ["| seat | before | change | after |", "|---|---|---|---|"]
     for i, d in enumerate(r.deltas):
         if i < len(view.before.scores):
-            out.append(f"| {_seat(i, start.dealer)} | {view.before.scores[i]} | {d:+d} | {after[i]} |")
+            change = "0 (sits out)" if i in sitting and d == 0 else f"{d:+d}"
+            out.append(f"| {_seat(i, start.dealer)} | {view.before.scores[i]} | {change} | {after[i]} |")
     out.append("")
-    if r.notes:
-        out += ["The reference's notes on this settlement: " + ", ".join(f"`{k}` {v}" for k, v in r.notes) + ".",
-                ""]
     return "\n".join(out) + "\n"
 
 
@@ -315,35 +466,64 @@ def _variants(views: Sequence[YakuView]) -> dict[str, list[YakuView]]:
 
 
 def gallery_page(spec: GameSpec) -> str:
-    """Every yaku with its cards, points, rule and the options that change it."""
+    """Every yaku with its cards, its condition in words and points, then one compact table of what
+    the house rules change (the cards are drawn once, never again for each variant)."""
     views = game_yaku(spec.key)
     deck = _deck(spec)
     rule_ids = {r.id for r in spec.rules}
     out = [f"({spec.key}-gallery)=", f"# {_md(spec.name)}: yaku gallery", "",
-           "Every yaku (or dekiyaku) the reference scores, drawn with its cards. Where it takes any few of a "
-           "larger set, the whole set is drawn and the condition says how many. Rows that exist or differ only "
-           "under some option name that option.", "", legend(deck), ""]
+           "Every yaku (or dekiyaku) of the game, drawn with its cards; the line under the cards says how "
+           "many of them you need. The table at the end lists what the house rules change.", "",
+           legend(deck), ""]
+    rule = group_rule(views)
+    if rule:
+        out += [rule, ""]
+    drawn: set[str] = set()
     for vs in _variants(views).values():
         first = vs[0]
         title = _md(first.name) + (f" {_md(first.name_ja)}" if first.name_ja else "")
         out += [":::{container} gallery-item", "", f"### {title}", ""]
-        same = [v for v in vs[1:] if v.cards == first.cards and v.condition == first.condition]
-        for v in [first, *[v for v in vs[1:] if v not in same]]:
-            facts = [f"**{_md(v.points)}** points" if v.points else ""]
-            if v.group:
-                facts.append(f"group {_md(v.group)}")
-            if v.rule:
-                facts.append(f"{{ref}}`{v.rule} <{_label(v.rule)}>`" if v.rule in rule_ids else _md(v.rule))
-            facts.append(f"only with `{v.option}`" if v.option else "default rules")
-            out += [" · ".join(f for f in facts if f), ""]
-            if v.condition:
-                out += [_md(v.condition[0].upper() + v.condition[1:]) + ".", ""]
-            out += [_imgs(v.cards, deck), ""]
-            if v is first and same:
-                out += ["Other values, same cards: " + "; ".join(
-                    f"**{_md(x.points)}** with `{x.option}`" for x in same) + ".", ""]
+        facts = [f"**{points_text(first.points)}**" if first.points else ""]
+        if first.rule:
+            facts.append(f"{{ref}}`{first.rule} <{_label(first.rule)}>`" if first.rule in rule_ids
+                         else _md(first.rule))
+        if first.option:
+            facts.append(f"only under a house rule[^{_note(first.option)}]")
+        out += [" · ".join(f for f in facts if f), ""]
+        if first.condition:
+            out += [_md(first.condition[0].upper() + first.condition[1:]) + ".", ""]
+        out += [_imgs(first.cards, deck), ""]
+        drawn.add(first.label)
         out += [":::", ""]
+    variants = [v for v in views if v.label not in drawn]
+    notes = sorted({v.option for v in views if v.option})
+    if variants:
+        out += [f"({spec.key}-gallery-variants)=", "## What the house rules change", "",
+                "| yaku | under the house rule | points | condition |", "|---|---|---|---|"]
+        defaults = {v.id: v for v in views if not v.option}
+        daini = str(spec.deck).startswith("daini")
+        for v in variants:
+            cond = "; ".join(x for x in (v.condition, card_difference(v, defaults.get(v.id), daini)) if x)
+            out.append(f"| {_md(v.name)} | {_house(v.option)}[^{_note(v.option)}] | {points_text(v.points)} | "
+                       f"{_md(cond)} |")
+        out.append("")
+    for o in notes:
+        out += [f"[^{_note(o)}]: For implementers: `{o}` (the ruleset or `--option` that selects it).", ""]
     return "\n".join(out) + "\n"
+
+
+def _note(option: str) -> str:
+    """A footnote label for an option value (``viewing=rain-pile`` -> ``viewing-rain-pile``)."""
+    return re.sub(r"[^a-z0-9]+", "-", option.lower()).strip("-")
+
+
+def _house(option: str) -> str:
+    """An option value in words: ``ruleset nintendo`` -> ``the Nintendo rules``, ``viewing=rain-pile`` ->
+    ``viewing: rain pile``."""
+    if option.startswith("ruleset "):
+        return f"the {option.split(' ', 1)[1]} rules"
+    key, _, value = option.partition("=")
+    return f"{key.replace('_', ' ')}: {value.replace('-', ' ').replace('+', ' and ')}"
 
 
 # -- the quick reference ------------------------------------------------------------------------
@@ -361,12 +541,12 @@ def quickref_page(spec: GameSpec) -> str:
         if s.show == "yaku":
             continue
         out += [f"**{_md(s.title)}.** " + " ".join(_md(x.text) for x in s.lines), ""]
-    out += ["**Yaku (default rules), with their points.**", "", "::::{container} yaku-strip", ""]
-    for v in game_yaku(spec.key):
-        if not v.option:
-            out += [":::{container} yaku-mini", "", f"**{_md(v.name)}** · {_md(v.points)}", "",
-                    _imgs(v.cards, deck), ":::", ""]
-    out += ["::::", "", ":::::", ""]
+    views = [v for v in game_yaku(spec.key) if not v.option]
+    out += ["**Yaku, with their points.**", ""]
+    rule = group_rule(views)
+    if rule:
+        out += [rule, ""]
+    out += [*_strip(views, deck), ":::::", ""]
     return "\n".join(out) + "\n"
 
 
@@ -404,9 +584,7 @@ def landing_page(spec: GameSpec, has_doctests: bool) -> str:
     pages = ["howto"]
     if spec.key in EXAMPLES:
         pages.append("example")
-    pages += ["gallery", "quickref", "rules", "decisions", "status"]
-    if has_doctests:
-        pages.append(f"../../examples/{spec.key}")
+    pages += ["gallery", "quickref", "rules", "decisions", "status"]  # (the doctest examples: For implementers)
     aliases = ", ".join(_md(a) for a in spec.aliases)
     return "\n".join([
         f"({spec.key})=", f"# {_md(spec.name)}", "", f"*{_md(spec.summary)}*", "",

@@ -40,7 +40,7 @@ from hanafuda_spec.verify import option_sets
 
 from hanafuda.rulebook.learn import legend, sources_table, write_learning
 from hanafuda.rulebook.pictures import card_svg, kind_label, picture_name
-from hanafuda.rulebook.yakuview import YakuView, game_yaku
+from hanafuda.rulebook.yakuview import YakuView, card_difference, game_yaku
 
 __all__ = ["GENERIC_INVARIANTS", "md_escape", "rule_label", "write_site"]
 
@@ -193,7 +193,9 @@ def yaku_block(spec: GameSpec, y: YakuView, deck: Deck, rule_text: dict[str, str
     title = f"**{md_escape(y.name)}**"
     if y.name_ja:
         title += f" {md_escape(y.name_ja)}"
-    facts = [f"{md_escape(y.points)} points" if y.points else ""]
+    from hanafuda.rulebook.learn import points_text
+
+    facts = [points_text(md_escape(y.points)) if y.points else ""]
     if y.group:
         facts.append(f"group {md_escape(y.group)}")
     if y.rule:
@@ -226,12 +228,21 @@ def yaku_section(spec: GameSpec, deck: Deck) -> str:
     for y in views:
         if not y.option:
             out.append(yaku_block(spec, y, deck, rule_text))
-    variants = [y for y in views if y.option]
-    if variants:
+    known = {y.id for y in views if not y.option}
+    out += [yaku_block(spec, y, deck, rule_text) for y in views if y.option and y.id not in known]
+    variants = [y for y in views if y.option and y.id in known]
+    if variants:  # one compact table: the cards are drawn above, once
+        out += [f"({yaku_label(spec.key, y.label)})=" for y in variants]
         out += [f"({spec.key}-yaku-variants)=", "### Yaku under other options", "",
                 "Rows that differ from the default table under some ruleset or option value (the first one "
-                "that shows the difference is named).", ""]
-        out += [yaku_block(spec, y, deck, rule_text) for y in variants]
+                "that shows the difference is named).", "",
+                "| yaku | ruleset or option | points | condition |", "|---|---|---|---|"]
+        defaults = {y.id: y for y in views if not y.option}
+        daini = str(spec.deck).startswith("daini")
+        for y in variants:
+            cond = "; ".join(x for x in (y.condition, card_difference(y, defaults.get(y.id), daini)) if x)
+            out.append(f"| {md_escape(y.name)} | `{y.option}` | {md_escape(y.points)} | {md_escape(cond)} |")
+        out.append("")
     return "\n".join(out) + "\n"
 
 
@@ -814,9 +825,8 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
                         + ", ".join(f"{{cite:p}}`{k}`" for k in s.sources) + " |")
     overview += ["", "```{toctree}", ":maxdepth: 2", "", *[f"{s.key}/index" for s in specs], "```", "",
                  "(deck-tables)=", "## The 48 hanafuda cards", "",
-                 "Card ids are `month × 10 + index` (the numbering of the FudaWiki card images); the pictures "
-                 "here are our own drawings: the plant's colour and month at the top, the kind in the middle "
-                 "(sun disc: Bright; ring: Animal; ribbon in its colour; grass: Chaff), a short name below.", "",
+                 "Card ids are `month × 10 + index` (the numbering of the FudaWiki card images): the "
+                 "implementers' name for a card; the rulebooks name cards by what they show.", "",
                  legend(HANAFUDA), "",
                  deck_table(HANAFUDA, "cards"), "", "## The Daini deck (Kujuroku)", "",
                  "Ids are `rank × 10 + copy`; copy 0 of ranks 1, 3 and 4 is the special card; the jokers are "

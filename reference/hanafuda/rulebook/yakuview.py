@@ -26,15 +26,17 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeGuard
 
+from hanafuda_spec.cards import DAINI_JIZO, HANAFUDA, BaseCard, Card, DainiCard, Kind
 from hanafuda_spec.games import spec_for
 from hanafuda_spec.yaku import YakuDef
 
-__all__ = ["YakuView", "describe", "display_names", "game_yaku"]
+__all__ = ["YakuView", "card_difference", "card_word", "describe", "display_names", "game_yaku", "worded"]
 
 
 @dataclass(frozen=True)
@@ -80,40 +82,113 @@ def _ids(value: object) -> tuple[int, ...] | None:
     return None
 
 
-def describe(y: YakuDef) -> str:
-    """The condition of a :class:`YakuDef` in words.
+def card_word(cid: int, daini: bool = False) -> str:
+    """A card as the rulebooks name it in a sentence: what it shows (``the Rain Man``), or its
+    plant's name for a Chaff (``Pine Chaff``), or its Daini name.
+
+    >>> card_word(110), card_word(12), card_word(0, daini=True)
+    ('the Rain Man', 'Pine Chaff', 'the Oni-fuda')
+    """
+    if daini:
+        c: BaseCard = DAINI_JIZO.by_id(cid)
+        name = c.name_en.split(" (")[0]
+        return f"the {name}" if isinstance(c, DainiCard) and c.is_joker else name
+    c = HANAFUDA.by_id(cid)
+    name = c.name_en.split(" (")[0]
+    if " with " in name:
+        return "the " + name.split(" with ", 1)[1]
+    return name.replace("Yellow-bottom Chaff", "Chaff with the yellow band")
+
+
+def _names(ids: Iterable[int], daini: bool = False) -> str:
+    counted: dict[str, int] = {}
+    for c in sorted(ids):
+        w = card_word(c, daini)
+        counted[w] = counted.get(w, 0) + 1
+    words = [w if n == 1 else f"{n} {w}" for w, n in counted.items()]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+_KIND_WORD = {Kind.BRIGHT: "Bright", Kind.ANIMAL: "Animal", Kind.RIBBON: "Ribbon", Kind.CHAFF: "Chaff"}
+
+
+def _each(ids: frozenset[int]) -> str:
+    """What ``+1 for each ...`` counts: a kind of card when the set is all of one kind, else the cards."""
+    cards = [HANAFUDA.by_id(c) for c in ids]
+    kinds = {c.kind for c in cards if isinstance(c, Card)}
+    if len(kinds) == 1:
+        return _KIND_WORD[kinds.pop()]
+    return f"card among {_names(ids)}"
+
+
+def describe(y: YakuDef, daini: bool = False) -> str:
+    """The condition of a :class:`YakuDef` in words, naming cards by what they show.
 
     >>> from hanafuda_spec.games.koikoi import yaku_table, KOIKOI
-    >>> describe(yaku_table(KOIKOI.resolve(), 1)[2])
-    'any 3 of these 4 cards, and card 110'
+    >>> [describe(r) for r in yaku_table(KOIKOI.resolve(), 1)[2:4]]
+    ['the Rain Man and any 3 of the other 4', 'any 3 of these 4; not with the Rain Man']
     """
     optional = set(y.pool) - set(y.required)
     k = max(0, y.need - len(y.pool & y.required))
     everything = len(y.pool | y.required)
     parts = []
     if k == 0 or k >= len(optional):
-        parts.append(f"all {everything} cards")
+        parts.append("both of these" if everything == 2 else f"all {everything} of these")
     elif y.required:
-        parts.append(f"any {k} of these {len(optional)} cards, and card"
-                     f"{'s' if len(y.required) > 1 else ''} {', '.join(map(str, sorted(y.required)))}")
+        parts.append(f"{_names(y.required, daini)} and any {k} of the other {len(optional)}")
     else:
-        parts.append(f"any {k} of these {len(optional)} cards")
+        parts.append(f"any {k} of these {len(optional)}")
     if y.forbidden:
-        parts.append(f"without card{'s' if len(y.forbidden) > 1 else ''} "
-                     f"{', '.join(map(str, sorted(y.forbidden)))}")
+        parts.append(f"not with {_names(y.forbidden, daini)}")
     if y.extra_pool:
-        of = "the set" if y.extra_pool == y.pool | y.required else (
-            f"these {len(y.extra_pool)}: {', '.join(map(str, sorted(y.extra_pool)))}")
-        parts.append(f"+{y.extra} for each card beyond {y.extra_from} of {of}")
+        what = "card" if y.extra_pool == y.pool | y.required else _each(y.extra_pool)
+        parts.append(f"+{y.extra} for each {what} beyond {y.extra_from}")
     if y.doubled:
-        parts.append(f"cards {', '.join(map(str, sorted(y.doubled)))} count twice")
+        parts.append(f"{_names(y.doubled, daini)} count{'s' if len(y.doubled) == 1 else ''} twice")
     return "; ".join(parts)
 
 
-def _view(row: object, option: str) -> YakuView | None:
+def worded(text: str, cards: tuple[int, ...], daini: bool = False) -> str:
+    """A condition written with card ids (a game's own row text), in words: the whole strip as
+    ``all N of these``, any other id as the card's name.
+
+    >>> worded("cards 10, 30, 80, 110, 120; stops the round", (10, 30, 80, 110, 120))
+    'all 5 of these; stops the round'
+    >>> worded("card 90 and one of 30, 31", (30, 31, 90))
+    'the Sake Cup and one of the Curtain or the Poetry Ribbon'
+    """
+    def whole(m: re.Match[str]) -> str:
+        ids = tuple(int(x) for x in re.findall(r"\d+", m[0]))
+        if tuple(sorted(ids)) == tuple(sorted(cards)) and len(ids) > 1:
+            return "both of these" if len(ids) == 2 else f"all {len(ids)} of these"
+        return _names(ids, daini)
+
+    text = re.sub(r"\bcards? \d+(?:, \d+)*", whole, text)
+
+    def one_of(m: re.Match[str]) -> str:
+        words = [card_word(int(x), daini) for x in re.findall(r"\d+", m[0])]
+        if len(set(words)) == 1:
+            return f"one {words[0]}"
+        return "one of " + " or ".join(words)
+
+    text = re.sub(r"\bone of \d+(?:, \d+)*", one_of, text)
+    return re.sub(r"\babsorbs ([a-z-]+)", lambda m: f"{m[1].replace('-', ' ').capitalize()} does not count with it",
+                  text)
+
+
+def card_difference(variant: YakuView, default: YakuView | None, daini: bool = False) -> str:
+    """How a variant's cards differ from the default row's, in words ("" when they do not)."""
+    if default is None or set(variant.cards) == set(default.cards):
+        return ""
+    gone, new = set(default.cards) - set(variant.cards), set(variant.cards) - set(default.cards)
+    parts = ([f"without {_names(gone, daini)}"] if gone else []) + ([f"with {_names(new, daini)}"] if new else [])
+    return "the cards drawn above " + " and ".join(parts)
+
+
+def _view(row: object, option: str, daini: bool = False) -> YakuView | None:
     if isinstance(row, YakuDef):
         return YakuView(row.id, row.name, row.name_ja, str(row.points), tuple(sorted(row.pool | row.required)),
-                        describe(row), row.rule, row.group, option)
+                        describe(row, daini), row.rule, row.group, option)
     rid, name = getattr(row, "id", None), getattr(row, "name", None)
     if not isinstance(rid, (str, int)) or not isinstance(name, str):
         return None
@@ -132,8 +207,8 @@ def _view(row: object, option: str) -> YakuView | None:
     rule = getattr(row, "rule", None)
     group = getattr(row, "group", None)
     return YakuView(str(rid), name, str(getattr(row, "name_ja", "") or ""), str(points), tuple(sorted(cards)),
-                    cond, rule if isinstance(rule, str) else None, group if isinstance(group, str) else None,
-                    option)
+                    worded(cond, tuple(sorted(cards)), daini), rule if isinstance(rule, str) else None,
+                    group if isinstance(group, str) else None, option)
 
 
 def _call_table(fn: Callable[..., Any], values: Mapping[str, str]) -> Iterable[object]:
@@ -194,9 +269,10 @@ def game_yaku(key: str) -> tuple[YakuView, ...]:
     spec = spec_for(key)
     seen: dict[tuple[str, str, tuple[int, ...], str], YakuView] = {}
     ids: set[str] = set()
+    daini = str(spec.deck).startswith("daini")
     for label, values in [("", spec.resolve()), *option_sets(key)]:
         for row in _rows(mod, values):
-            v = _view(row, label)
+            v = _view(row, label, daini)
             if v is None:
                 continue
             identity = (v.id, v.points, v.cards, v.condition)
