@@ -10,14 +10,11 @@ unknown game or option), is bad input: one line on stderr, exit 2, nothing writt
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
-import os
 import sys
-import tempfile
 from pathlib import Path
 
-from hanafuda.commands._common import add_command, nonempty, read_bytes
+from hanafuda.commands._common import add_command, nonempty, read_bytes, write_atomic
 from hanafuda.errors import UsageError
 
 
@@ -84,28 +81,8 @@ def run(args: argparse.Namespace) -> int:
     if out is None:
         sys.stdout.write(page)
     else:
-        _write(out, page)
+        write_atomic(out, page, "--out")
         first = f"; first problem: [{v.problems[0].rule_id}] {v.problems[0].where}" if v.problems else ""
         print(f"{out}: record {args.record} of {shown}, {len(v.frames)} steps, "
               f"{'valid' if v.valid else f'invalid ({len(v.problems)} problem(s))'}{first}")
     return 0 if v.valid else 1
-
-
-def _write(path: Path, text: str) -> None:
-    """Write the page whole or not at all (a temporary file in the same directory, renamed)."""
-    folder = path.absolute().parent
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".hanafuda-view-", suffix=".html", dir=folder)
-    except OSError as e:
-        raise UsageError(f"--out {path}: cannot write: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as an ordinary new file (mkstemp makes it private)
-        os.replace(tmp, path)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise UsageError(f"--out {path}: cannot write: {e.strerror or e}") from None
