@@ -22,6 +22,7 @@ from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import FORMAT_1_1, GameRecord, Problem
 
+from hanafuda import deviations_other as other
 from hanafuda.deviations import Deviation, deviant_rules, library
 from hanafuda.records import RecordReport, _Replay, _Sink, replay
 from hanafuda.registry import game
@@ -110,8 +111,8 @@ class Diagnosis:
 
 
 def candidates(key: str) -> list[Candidate]:
-    """Every change tried for game ``key``: every value of every option, (Koi-Koi) the deviation library,
-    and the game's rulesets."""
+    """Every change tried for game ``key``: every value of every option, the game's deviation library
+    (:mod:`hanafuda.deviations`, :mod:`hanafuda.deviations_other`), and the game's rulesets."""
     g = game(key)
     out: list[Candidate] = []
     rule_of: dict[str, str] = {}
@@ -122,9 +123,8 @@ def candidates(key: str) -> list[Candidate]:
         for v in o.choices:
             out.append(Candidate("option", o.key, (("value", v),), f"the option {o.key}={v}: {o.text}",
                                  rule=rule_of.get(o.key), option=(o.key, v)))
-    if key == "koikoi":
-        out += [Candidate("deviation", d.id, d.parameters, d.description, rule=d.rule, deviation=d)
-                for d in library()]
+    devs = library() if key == "koikoi" else other.library(key)
+    out += [Candidate("deviation", d.id, d.parameters, d.description, rule=d.rule, deviation=d) for d in devs]
     # last: between changes explaining as many rounds, the smaller one is kept
     out += [Candidate("option", "ruleset", (("ruleset", r.name),), f"the rules of the ruleset {r.name}",
                       ruleset=r.name) for r in g.spec.rulesets]
@@ -162,6 +162,8 @@ class _State:
         values = (g.spec.resolve(self.ruleset, dict(self.options)) if self.ruleset is not None
                   else g.spec.resolve(rec.ruleset, {**rec.options, **dict(self.options)}))
         if self.deviations:
+            if g.spec.key != "koikoi":
+                return other.deviant_rules(g.spec.key, values, self.deviations)
             return deviant_rules(values, self.deviations)
         return g.make_rules(values)
 

@@ -181,6 +181,11 @@ class MusashinoRules:
         """The side (capture pile) of a seat (MB-EQ-2)."""
         return self.side_of[seat]
 
+    def next_dealer(self, dealer: int, winner: int) -> int:
+        """MB-END-2: the round's winner deals next (in the team game, the dealer when the dealer's team won,
+        else the next seat); a hook that :mod:`hanafuda.deviations_other` overrides."""
+        return winner
+
     def pay(self, amount: int) -> int:
         """What a side pays, after the round limit (MB-SCORE-4)."""
         return amount if self.cap is None else min(amount, self.cap)
@@ -418,9 +423,9 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
             side_delta = [0 if sd == w else -rules.pay(top - totals[sd]) for sd in sides]
         side_delta[w] = -sum(side_delta)  # every losing side pays the winning side
         deltas = tuple([side_delta[sd] for sd in rules.side_of])  # MB-SCORE-5
-        nxt = w if rules.sides == 3 else (d if rules.side_of[d] == w else (d + 1) % n)  # MB-END-2
+        seat = w if rules.sides == 3 else (d if rules.side_of[d] == w else (d + 1) % n)  # the winning seat
         notes = (*[(f"total.{sd}", totals[sd]) for sd in sides], (f"won.{w}", 1))
-        return RoundResult(self.end, deltas, nxt, yaku, None, True, False, nxt, notes)
+        return RoundResult(self.end, deltas, seat, yaku, None, True, False, rules.next_dealer(d, seat), notes)
 
 
 class Musashino(RoundGame[MusashinoState, MusashinoRules]):
