@@ -202,7 +202,12 @@ def _verdict(rep: RecordReport, claimed: int) -> _Verdict:
         if p.where.deal is not None and p.where.deal not in failing:
             failing[p.where.deal] = p
     # a deal whose problem stopped the replay ("later deals not checked") ends what was reached
-    return _Verdict(failing, rep.deals if not rep.dropped else min(failing, default=rep.deals), claimed)
+    reached = rep.deals if not rep.dropped else min(failing, default=rep.deals)
+    whole = next((p for p in rep.problems if p.where.deal is None), None)
+    if whole is not None and not rep.dropped:  # the match ends before the record's last round: those fail
+        for deal in range(reached + 1, claimed + 1):
+            failing.setdefault(deal, whole)
+    return _Verdict(failing, reached, claimed)
 
 
 def _actions(ld: Loaded, deal: int) -> int:
@@ -278,7 +283,7 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, 
             found.append(Explanation(c, explains, example, p.where.action if p is not None else None))
             shortlist.remove(c)
             state, verdicts = trial, vs
-            failing = _failing(verdicts)
+            failing = _still(start, verdicts)
             nxt = None
             for c in shortlist:
                 more = state.plus(c)
@@ -319,6 +324,15 @@ def _breaks(before: Sequence[_Verdict], after: Sequence[_Verdict]) -> bool:
 
 def _failing(verdicts: Sequence[_Verdict]) -> list[Round]:
     return [Round(i, d) for i, v in enumerate(verdicts) for d in sorted(v.failing)]
+
+
+def _still(start: Sequence[Round], verdicts: Sequence[_Verdict]) -> list[Round]:
+    """The rounds failing under ``verdicts``, and the rounds failing at the start that are still not valid (a
+    deal the reference played beyond the record's last, and under a change plays no more, is not a problem
+    of its own but is not explained either)."""
+    now = set(_failing(verdicts))
+    now |= {r for r in start if not verdicts[r.index].ok(r.deal)}
+    return sorted(now, key=lambda r: (r.index, r.deal))
 
 
 def _sample(records: Sequence[Loaded], failing: Sequence[Round]) -> dict[int, list[int]]:
