@@ -5,8 +5,9 @@ A deviation is not a rule anyone plays: it is what ``hanafuda diagnose`` replays
 find why the record fails (:mod:`hanafuda.diagnose`). Each is rule data changed (a card moved into or
 out of a card class or a yaku's cards, a yaku's value, every yaku of a group summed) or one of the
 named hooks of :class:`~hanafuda.games.koikoi.KoiKoiRules` answered otherwise (the deal's layout, the
-draw pile's order, the moment of the koi-koi decision, the seven-point doubling, the next dealer):
-never a second copy of a step.
+draw pile's order, the captures that name a target, the moment of the koi-koi decision, the seven-point
+doubling, the next dealer): never a second copy of a step. The other games' libraries are in
+:mod:`hanafuda.deviations_other`.
 
 >>> d = deviation("yaku-points", yaku="flower-viewing", points="6")
 >>> d.rule, d.description
