@@ -86,6 +86,8 @@ PLANTED: list[tuple[str, str, dict[str, str], dict[str, str]]] = [
     ("musashino", "dealer-stays", {}, {}),
     ("musashino", "dealer-passes", {}, {}),
     ("musashino", "yaku-points", {"yaku": "three-brights", "points": "3"}, {}),
+    ("musashino", "two-takes-both", {}, {}),
+    ("musashino", "three-takes-one", {}, {}),
     ("kekoro", "dealer-stays", {}, {}),
     ("kekoro", "dealer-alternates", {}, {}),
     ("kekoro", "two-takes-both", {}, {}),

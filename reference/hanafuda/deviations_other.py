@@ -4,8 +4,8 @@ is :mod:`hanafuda.deviations`, which this one follows).
 
 Each deviation is a rules object of the game with one of its named hooks answered otherwise, or its rule
 data changed (a yaku's value, a card's value or points): the dealer rule (``next_dealer``), the end of
-round settlement (Kusuri-gui's ``settlement`` and ``bait_pays``), the capture step (Kekoro's
-``named_captures``), the draw pile's order (Kekoro's ``stock_order``), the scoring tables (Kusuri-gui's
+round settlement (Kusuri-gui's ``settlement`` and ``bait_pays``), the capture step (Kekoro's and
+Musashino-Bana's ``named_captures``), the draw pile's order (Kekoro's ``stock_order``), the scoring tables (Kusuri-gui's
 ``table``, Musashino-Bana's ``judge``, Kekoro's ``scorer``, Kujuroku's ``pile_points``): never a
 second copy of a step.
 
@@ -60,6 +60,8 @@ _PLAIN: Mapping[str, Mapping[str, tuple[str, str]]] = {
     "musashino": {
         "dealer-stays": ("MB-END-2", _STAYS),
         "dealer-passes": ("MB-END-2", "the deal passes to the next seat after every round"),
+        "two-takes-both": ("MB-CAP-2", "a card matching two field cards takes both, without a choice"),
+        "three-takes-one": ("MB-CAP-3", "a card matching three field cards takes the one named, not all three"),
     },
     "kekoro": {
         "dealer-stays": ("KE-END-2", _STAYS),
@@ -197,6 +199,16 @@ def _dealer(ids: frozenset[str], dealer: int, seats: int, reference: int) -> int
     return reference
 
 
+def _named(ids: frozenset[str]) -> int:
+    """The match counts that name a target under the capture deviations of ``ids``."""
+    named = NAMED_OF_TWO
+    if "two-takes-both" in ids:
+        named &= ~(1 << 2)
+    if "three-takes-one" in ids:
+        named |= 1 << 3
+    return named
+
+
 @dataclass(frozen=True)
 class DeviantKusuriGuiRules(kusurigui.KusuriGuiRules):
     """Kusuri-gui rules played with deviations (the reference's rules object, its hooks answered as they say)."""
@@ -254,6 +266,10 @@ class DeviantMusashinoRules(musashino.MusashinoRules):
 
     deviations: tuple[Deviation, ...] = field(default=())
 
+    @property
+    def named_captures(self) -> int:
+        return _named(_ids(self.deviations))
+
     def next_dealer(self, dealer: int, winner: int) -> int:
         return _dealer(_ids(self.deviations), dealer, self.seats, super().next_dealer(dealer, winner))
 
@@ -286,13 +302,7 @@ class DeviantKekoroRules(kekoro.KekoroRules):
 
     @property
     def named_captures(self) -> int:
-        ids = _ids(self.deviations)
-        named = NAMED_OF_TWO
-        if "two-takes-both" in ids:
-            named &= ~(1 << 2)
-        if "three-takes-one" in ids:
-            named |= 1 << 3
-        return named
+        return _named(_ids(self.deviations))
 
     def stock_order(self, order: Sequence[int]) -> Sequence[int]:
         stock = super().stock_order(order)
