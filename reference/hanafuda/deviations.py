@@ -5,8 +5,9 @@ A deviation is not a rule anyone plays: it is what ``hanafuda diagnose`` replays
 find why the record fails (:mod:`hanafuda.diagnose`). Each is rule data changed (a card moved into or
 out of a card class or a yaku's cards, a yaku's value, every yaku of a group summed) or one of the
 named hooks of :class:`~hanafuda.games.koikoi.KoiKoiRules` answered otherwise (the deal's layout, the
-draw pile's order, the moment of the koi-koi decision, the seven-point doubling, the next dealer):
-never a second copy of a step.
+draw pile's order, the captures that name a target, the moment of the koi-koi decision, the seven-point
+doubling, the next dealer): never a second copy of a step. The other games' libraries are in
+:mod:`hanafuda.deviations_other`.
 
 >>> d = deviation("yaku-points", yaku="flower-viewing", points="6")
 >>> d.rule, d.description
@@ -67,6 +68,10 @@ _PLAIN: Mapping[str, tuple[str, str]] = {
     "call-on-any-yaku": ("KK-TURN-3", "the koi-koi decision comes after every turn that ends holding a yaku, "
                          "not only after a new or improved one"),
     "no-call-last-turn": ("KK-TURN-3", "no koi-koi decision on a turn that empties the hand: the turn passes"),
+    "two-takes-both": ("KK-CAP-2", "a card matching two table cards takes both, without a choice"),
+    "three-takes-one": ("KK-CAP-3", "a card matching three table cards takes the one named, not all three"),
+    "call-before-draw": ("KK-TURN-3", "a hand play forming a yaku gives the koi-koi decision before the draw "
+                         "(a koi-koi then draws, and the draw may give the decision again)"),
 }
 
 _SLICES = ("ko,field,dealer", "dealer,ko,field", "dealer,field,ko", "field,ko,dealer", "field,dealer,ko",
@@ -236,6 +241,19 @@ class DeviantRules(KoiKoiRules):
     @property
     def call_on_held(self) -> bool:
         return "call-on-any-yaku" in self._ids
+
+    @property
+    def named_captures(self) -> int:
+        named = super().named_captures
+        if "two-takes-both" in self._ids:
+            named &= ~(1 << 2)
+        if "three-takes-one" in self._ids:
+            named |= 1 << 3
+        return named
+
+    @property
+    def call_before_draw(self) -> bool:
+        return "call-before-draw" in self._ids
 
     def stock_order(self, order: Sequence[int]) -> Sequence[int]:
         stock = super().stock_order(order)

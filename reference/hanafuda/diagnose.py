@@ -22,6 +22,7 @@ from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import FORMAT_1_1, GameRecord, Problem
 
+from hanafuda import deviations_other as other
 from hanafuda.deviations import Deviation, deviant_rules, library
 from hanafuda.records import RecordReport, _Replay, _Sink, replay
 from hanafuda.registry import game
@@ -110,8 +111,8 @@ class Diagnosis:
 
 
 def candidates(key: str) -> list[Candidate]:
-    """Every change tried for game ``key``: every value of every option, (Koi-Koi) the deviation library,
-    and the game's rulesets."""
+    """Every change tried for game ``key``: every value of every option, the game's deviation library
+    (:mod:`hanafuda.deviations`, :mod:`hanafuda.deviations_other`), and the game's rulesets."""
     g = game(key)
     out: list[Candidate] = []
     rule_of: dict[str, str] = {}
@@ -122,9 +123,8 @@ def candidates(key: str) -> list[Candidate]:
         for v in o.choices:
             out.append(Candidate("option", o.key, (("value", v),), f"the option {o.key}={v}: {o.text}",
                                  rule=rule_of.get(o.key), option=(o.key, v)))
-    if key == "koikoi":
-        out += [Candidate("deviation", d.id, d.parameters, d.description, rule=d.rule, deviation=d)
-                for d in library()]
+    devs = library() if key == "koikoi" else other.library(key)
+    out += [Candidate("deviation", d.id, d.parameters, d.description, rule=d.rule, deviation=d) for d in devs]
     # last: between changes explaining as many rounds, the smaller one is kept
     out += [Candidate("option", "ruleset", (("ruleset", r.name),), f"the rules of the ruleset {r.name}",
                       ruleset=r.name) for r in g.spec.rulesets]
@@ -162,6 +162,8 @@ class _State:
         values = (g.spec.resolve(self.ruleset, dict(self.options)) if self.ruleset is not None
                   else g.spec.resolve(rec.ruleset, {**rec.options, **dict(self.options)}))
         if self.deviations:
+            if g.spec.key != "koikoi":
+                return other.deviant_rules(g.spec.key, values, self.deviations)
             return deviant_rules(values, self.deviations)
         return g.make_rules(values)
 
@@ -200,7 +202,12 @@ def _verdict(rep: RecordReport, claimed: int) -> _Verdict:
         if p.where.deal is not None and p.where.deal not in failing:
             failing[p.where.deal] = p
     # a deal whose problem stopped the replay ("later deals not checked") ends what was reached
-    return _Verdict(failing, rep.deals if not rep.dropped else min(failing, default=rep.deals), claimed)
+    reached = rep.deals if not rep.dropped else min(failing, default=rep.deals)
+    whole = next((p for p in rep.problems if p.where.deal is None), None)
+    if whole is not None and not rep.dropped:  # the match ends before the record's last round: those fail
+        for deal in range(reached + 1, claimed + 1):
+            failing.setdefault(deal, whole)
+    return _Verdict(failing, reached, claimed)
 
 
 def _actions(ld: Loaded, deal: int) -> int:
@@ -276,7 +283,7 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, 
             found.append(Explanation(c, explains, example, p.where.action if p is not None else None))
             shortlist.remove(c)
             state, verdicts = trial, vs
-            failing = _failing(verdicts)
+            failing = _still(start, verdicts)
             nxt = None
             for c in shortlist:
                 more = state.plus(c)
@@ -317,6 +324,15 @@ def _breaks(before: Sequence[_Verdict], after: Sequence[_Verdict]) -> bool:
 
 def _failing(verdicts: Sequence[_Verdict]) -> list[Round]:
     return [Round(i, d) for i, v in enumerate(verdicts) for d in sorted(v.failing)]
+
+
+def _still(start: Sequence[Round], verdicts: Sequence[_Verdict]) -> list[Round]:
+    """The rounds failing under ``verdicts``, and the rounds failing at the start that are still not valid (a
+    deal the reference played beyond the record's last, and under a change plays no more, is not a problem
+    of its own but is not explained either)."""
+    now = set(_failing(verdicts))
+    now |= {r for r in start if not verdicts[r.index].ok(r.deal)}
+    return sorted(now, key=lambda r: (r.index, r.deal))
 
 
 def _sample(records: Sequence[Loaded], failing: Sequence[Round]) -> dict[int, list[int]]:

@@ -39,6 +39,7 @@ from hanafuda_spec.cards import BaseCard
 from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, FastRound, action, evolve
 
 __all__ = [
+    "NAMED_OF_TWO",
     "PLAY",
     "TAKE",
     "CardIndex",
@@ -210,8 +211,15 @@ def hand_plays(t: Table[C], seat: int, must_capture: bool = False) -> list[Actio
     return plays_of(t.index, t.hand_masks[seat], t.field_mask, must_capture)
 
 
-def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = False) -> list[Action]:
-    """:func:`hand_plays` for a hand and a field given as masks (for the rounds played in place)."""
+#: The numbers of matching field cards among which a played card names the one it takes, as a bit set
+#: (bit n: n matches): two; a card with one match or three takes them all.
+NAMED_OF_TWO = 1 << 2
+
+
+def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = False,
+             named: int = NAMED_OF_TWO) -> list[Action]:
+    """:func:`hand_plays` for a hand and a field given as masks (for the rounds played in place); ``named``:
+    the match counts that name a target (:data:`NAMED_OF_TWO`; an engine deviation may say otherwise)."""
     suit_of, play, plays_on = index.suit_of, index.plays, index.plays_on
     out: list[Action] = []
     capturing: list[Action] = []  # the plays of cards that capture
@@ -221,9 +229,9 @@ def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = Fa
         m = field & suit_of[low]
         if not m:
             out.append(play[low])
-        elif m.bit_count() == 2:  # a choice of target: the lower card first
+        elif named >> (n := m.bit_count()) & 1:  # a choice of target: the lower card first
             on = plays_on[low]
-            two = (on[m & -m], on[m & (m - 1)])
+            two = (on[m & -m], on[m & (m - 1)]) if n == 2 else tuple(on[b] for b in _bits_of(m))
             out += two
             if must_capture:
                 capturing += two
@@ -238,15 +246,24 @@ def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = Fa
     return out
 
 
-def takes_of(index: CardIndex[C], field: int, card: BaseCard) -> list[Action]:
-    """``take t`` actions for a drawn card that matches exactly two field cards of the mask ``field``, else
-    none."""
+def takes_of(index: CardIndex[C], field: int, card: BaseCard, named: int = NAMED_OF_TWO) -> list[Action]:
+    """``take t`` actions for a drawn card that matches exactly two field cards of the mask ``field`` (a
+    count of ``named``, as in :func:`plays_of`), else none."""
     m = field & index.suits.get(card.suit, 0)
-    if m.bit_count() != 2:
+    if not named >> m.bit_count() & 1:
         return []
     by_mask = index.by_mask
-    return sorted((action(TAKE, (by_mask[m & -m].id,)), action(TAKE, (by_mask[m & (m - 1)].id,))),
-                  key=ACTION_ORDER)
+    return sorted((action(TAKE, (by_mask[b].id,)) for b in _bits_of(m)), key=ACTION_ORDER)
+
+
+def _bits_of(mask: int) -> list[int]:
+    """The one-bit masks of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
 
 
 def capture(t: Table[C], card: BaseCard, target: int | None) -> tuple[int, int]:

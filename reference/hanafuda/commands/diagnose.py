@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     description="Replay the records (JSON Lines or one JSON document per file, '-' for stdin) "
                     "round by round under their own rules, and for the rounds that fail find the changes under "
                     "which they replay legally and score exactly: the game's rulesets and option values, and "
-                    "(Koi-Koi) a library of engine deviations, mistakes engines make, each naming the rule it "
+                    "a library of engine deviations for each game, mistakes engines make, each naming the rule it "
                     "breaks (docs/validating.md lists them). A change is offered only if it also leaves every "
                     "round that validated valid. Changes are combined greedily: the one explaining the most "
                     "rounds is kept and the rest diagnosed again on top of it. Each explanation gives the "

@@ -27,11 +27,12 @@ from dataclasses import dataclass
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
 from hanafuda_spec.games import kekoro as spec
 from hanafuda_spec.neutral import Snapshot
-from hanafuda_spec.yaku import ScoredYaku
+from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda._construct import new
 from hanafuda.engine import Action, MatchInfo, PileScore, RoundGame, RoundResult, RoundSetup, action, settled
 from hanafuda.fishing import (
+    NAMED_OF_TWO,
     PLAY,
     TAKE,
     CardIndex,
@@ -134,10 +135,15 @@ INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Ca
 @functools.lru_cache(maxsize=64)
 def _scorer(values: tuple[tuple[str, str], ...]) -> Scorer:
     opt = dict(values)
+    return scorer_of(spec.yaku_table(opt), spec.CARD_VALUES[opt["values"]])
+
+
+def scorer_of(table: Sequence[YakuDef], card_values: Mapping[int, int]) -> Scorer:
+    """The :class:`Scorer` of a yaku table (KE-YAKU-1) and the card values (card id -> value, KE-VAL-1)."""
     yaku = tuple((ScoredYaku(y.id, spec.YAKU_POINTS), INDEX.mask_of(INDEX.by_id[i] for i in y.pool))
-                 for y in spec.yaku_table(opt))
+                 for y in table)
     by_value: dict[int, list[Card]] = {}
-    for cid, v in spec.CARD_VALUES[opt["values"]].items():
+    for cid, v in card_values.items():
         by_value.setdefault(v, []).append(INDEX.by_id[cid])
     return Scorer(yaku, tuple((v, INDEX.mask_of(cards)) for v, cards in sorted(by_value.items())))
 
@@ -169,6 +175,26 @@ class KekoroRules:
     @functools.cached_property
     def scorer(self) -> Scorer:
         return _scorer(self.values)
+
+    # Hooks: the steps read these, and :mod:`hanafuda.deviations_other` overrides them to replay a record as
+    # an engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
+
+    @property
+    def named_captures(self) -> int:
+        """KE-CAP-2, KE-CAP-3: the numbers of matching table cards among which a played or drawn card names
+        the one it takes (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are taken whole)."""
+        return NAMED_OF_TWO
+
+    def stock_order(self, order: Sequence[int]) -> Sequence[int]:
+        """KE-DEAL-1: the draw pile, top first: the deck order's cards after the deal."""
+        return order[24:]
+
+    def next_dealer(self, dealer: int, winner: int | None) -> int:
+        """KE-END-2: the player with the greater round score deals next; KE-END-3: on equal scores the
+        dealer stays (tie_dealer=pass: the deal passes)."""
+        if winner is not None:
+            return winner
+        return dealer if self["tie_dealer"] == "stay" else 1 - dealer
 
     @functools.cached_property
     def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
@@ -316,7 +342,7 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         r = cls.__new__(cls)
         r.hands, field = deal_two(rules.dealing, _MASK_OF, order, setup.dealer)  # KE-DEAL-1
         r.rules, r.setup, r.field, r.caps, r.counters = rules, setup, field, [0, 0], None
-        r.stock, r.top = tuple(map(INDEX.by_id.__getitem__, order[24:])), 0
+        r.stock, r.top = tuple(map(INDEX.by_id.__getitem__, rules.stock_order(order))), 0
         r.turn, r.phase, r.pending, r.end, r.winner = setup.dealer, Phase.PLAY, None, "", None  # KE-TURN-1
         mode = rules["misdeal"]  # KE-DEAL-3; no lucky hands are looked for (KE-DEAL-4)
         if mode != "off" and (_four_in(field) or (mode == "field-or-hand" and any(map(_four_in, r.hands)))):
@@ -331,10 +357,10 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         or the instant-victory choice."""
         phase = self.phase
         if phase is Phase.PLAY:
-            return plays_of(INDEX, self.hands[self.turn], self.field)
+            return plays_of(INDEX, self.hands[self.turn], self.field, False, self.rules.named_captures)
         if phase is Phase.TAKE:
             assert self.pending is not None
-            return takes_of(INDEX, self.field, self.pending)
+            return takes_of(INDEX, self.field, self.pending, self.rules.named_captures)
         if phase is Phase.DECLARE:
             return (CONTINUE_ACTION, DECLARE_ACTION)  # sorted: 'continue' < 'declare'
         return ()
@@ -367,7 +393,7 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         self.hands[self.turn] &= ~card
         drawn = self.stock[self.top]
         self.top += 1
-        if (field & _SUIT_OF[drawn.mask]).bit_count() == 2:
+        if self.rules.named_captures >> (field & _SUIT_OF[drawn.mask]).bit_count() & 1:
             self.field, self.pending, self.phase = field, drawn, Phase.TAKE
             self._capture(got)
             return
@@ -421,11 +447,7 @@ class KekoroRound(FishingRound[KekoroState, Card]):
             return RoundResult(INSTANT_VICTORY, (0, 0), w, yaku, cp, ends_game=True, notes=(("yaku_lead", lead),))
         deltas = (cp[0] + spec.YAKU_POINTS * len(yaku[0]), cp[1] + spec.YAKU_POINTS * len(yaku[1]))  # KE-SCORE-1
         win = None if deltas[0] == deltas[1] else int(deltas[1] > deltas[0])
-        if win is not None:
-            nxt = win  # KE-END-2
-        else:
-            nxt = dealer if self.rules["tie_dealer"] == "stay" else 1 - dealer  # KE-END-3
-        return RoundResult(PLAYED_OUT, deltas, win, yaku, cp, next_dealer=nxt,
+        return RoundResult(PLAYED_OUT, deltas, win, yaku, cp, next_dealer=self.rules.next_dealer(dealer, win),
                            notes=(("yaku.0", len(yaku[0])), ("yaku.1", len(yaku[1]))))
 
     def state(self) -> KekoroState:

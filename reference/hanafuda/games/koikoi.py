@@ -41,6 +41,7 @@ from hanafuda.engine import (
     settled,
 )
 from hanafuda.fishing import (
+    NAMED_OF_TWO,
     PLAY,
     TAKE,
     CardIndex,
@@ -51,7 +52,6 @@ from hanafuda.fishing import (
     explain_hand_play,
     lands,
     plays_of,
-    resolve,
     takes_of,
     two_hand_dealing,
     zones,
@@ -199,6 +199,19 @@ class KoiKoiRules:
     def stock_order(self, order: Sequence[int]) -> Sequence[int]:
         """KK-DEAL-1: the draw pile, top first: the deck order's cards after the deal."""
         return order[self.stock_start:]
+
+    @property
+    def named_captures(self) -> int:
+        """KK-CAP-2, KK-CAP-3: the numbers of matching table cards among which a played or drawn card names
+        the one it takes, as a bit set (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are
+        taken whole)."""
+        return NAMED_OF_TWO
+
+    @property
+    def call_before_draw(self) -> bool:
+        """KK-TURN-3: whether a hand play that forms a yaku gives the koi-koi decision before the draw (never
+        in the reference: the decision comes after both plays)."""
+        return False
 
     def offers_call(self, new: bool, improved: bool, holds_card: bool) -> bool:
         """KK-TURN-3: whether a turn that formed a ``new`` or ``improved`` yaku gives the koi-koi decision
@@ -643,7 +656,9 @@ class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
     def legal_actions(self, state: KoiKoiState) -> tuple[Action, ...]:
         if state.phase is _PLAY or state.phase is _PLAY_SECOND:  # the round's, without building it
             t = state.table
-            return tuple(_plays(state.rules.must_capture, state.lightning_wild, t.hand_masks[state.turn], t.field_mask))
+            r = state.rules
+            return tuple(_plays(r.must_capture, state.lightning_wild, t.hand_masks[state.turn], t.field_mask,
+                                r.named_captures))
         return tuple(KoiKoiRound(state).legal())
 
     def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
@@ -723,10 +738,10 @@ class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
 # -- the round ---------------------------------------------------------------------------------------
 
 
-def _plays(must: bool, wild: bool, hand: int, field: int) -> list[Action]:
+def _plays(must: bool, wild: bool, hand: int, field: int, named: int = NAMED_OF_TWO) -> list[Action]:
     """The hand plays: :func:`plays_of` (``must``: discard=must-capture, KK-CAP-5), and with the wild
     Lightning in hand (``wild``) its plays on any non-Willow field card, which count as captures (KK-WILD-1)."""
-    plays = plays_of(INDEX, hand, field, must)
+    plays = plays_of(INDEX, hand, field, must, named)
     if not (wild and hand & _LIGHTNING):
         return plays
     on = {action(PLAY, (LIGHTNING, f.id)) for f in INDEX.cards_of(field & ~_WILLOW)}
@@ -848,14 +863,14 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if phase is _PLAY or phase is _PLAY_SECOND:
             hand = self.hands[self.turn]
             if self.wild and hand & _LIGHTNING:
-                return _plays(self.rules.must_capture, True, hand, self.field)
-            return plays_of(INDEX, hand, self.field, self.rules.must_capture)
+                return _plays(self.rules.must_capture, True, hand, self.field, self.rules.named_captures)
+            return plays_of(INDEX, hand, self.field, self.rules.must_capture, self.rules.named_captures)
         if phase is _TAKE:
             d = self.pending
             assert d is not None
             if self.wild and d.mask == _LIGHTNING:  # KK-WILD-3
                 return [action(TAKE, (f.id,)) for f in INDEX.cards_of(self.field & ~_WILLOW)]
-            return takes_of(INDEX, self.field, d)
+            return takes_of(INDEX, self.field, d, self.rules.named_captures)
         if phase is _CALL:
             return _STOP_ONLY if self.called_once() or self.empty_handed() else _CALLS
         return _DRAW_ONLY if phase is _DRAW else ()
@@ -904,6 +919,10 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         self.caps[p] |= got
         first = self.phase is _PLAY
         if first and not r.draw_first and self.top < len(self.stock):
+            if r.call_before_draw and self._decides():  # a decision before the draw (an engine deviation)
+                if self.phase is _CALL:
+                    self.pending = self.stock[self.top]  # the draw still to come after a koi-koi
+                return
             self._draw(r.keep_unmatched)
         elif first and r.draw_first and self.hands[p]:
             self.phase = _PLAY_SECOND
@@ -945,10 +964,10 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if keep and not m:  # KK-TURN-7
             self.hands[p] |= d
             self.phase = _PLAY_SECOND
-        elif m.bit_count() == 2:  # KK-CAP-2
+        elif self.rules.named_captures >> m.bit_count() & 1:  # KK-CAP-2
             self.pending, self.phase = drawn, _TAKE
-        else:
-            self.field, got = resolve(INDEX, field, drawn, None)
+        else:  # KK-CAP-1, KK-CAP-3, KK-CAP-4
+            self.field, got = lands(field, d, m, 0)
             self.caps[p] |= got
             self._end_turn()
 
@@ -960,20 +979,25 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             t = _MASK_OF[target]
             self.field &= ~t
             self.caps[self.turn] |= drawn.mask | t
-        else:
-            self.field, got = resolve(INDEX, self.field, drawn, target)
+        else:  # the target is one of the matches (:meth:`legal`)
+            self.field, got = lands(self.field, drawn.mask, self.field & _SUIT_OF[drawn.mask], _MASK_OF[target])
             self.caps[self.turn] |= got
         self._end_turn()
 
     def _end_turn(self) -> None:
         """KK-TURN-3: after both plays a new or improved yaku gives the koi-koi/shōbu call (KK-TURN-4: a
         shōbu at once below koikoi_min points); else the turn passes."""
+        if not self._decides():
+            self._pass()
+
+    def _decides(self) -> bool:
+        """KK-TURN-3, KK-TURN-4: whether the yaku of the player to move now give the decision (the phase
+        becomes the call) or end the round (a shōbu below koikoi_min points); False when the turn goes on."""
         p, r = self.turn, self.rules
         self.pending = None
         now, seen = self.yaku(p), self.seen[p]
         if now == seen and (not now or not r.call_on_held):  # nothing new or improved (the common case)
-            self._pass()
-            return
+            return False
         before = {y.id: y.points for y in seen}
         new_yaku = any(y.id not in before for y in now)
         improved = new_yaku or any(y.points > before[y.id] for y in now if y.id in before)
@@ -985,8 +1009,8 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
                 self._over("shobu", p)  # KK-TURN-4
             else:
                 self.phase = _CALL
-        else:
-            self._pass()
+            return True
+        return False
 
     def _koikoi(self) -> None:
         """KK-TURN-3: koi-koi, play goes on; the first call re-values the caller's viewing yaku, which is not
@@ -996,7 +1020,11 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if self.rules.call_revalues and self.calls[p] == 1:
             now = self.yaku(p)
             self.seen = (now, self.seen[1]) if p == 0 else (self.seen[0], now)
-        self._pass()
+        if self.pending is not None:  # a decision before the draw (:attr:`KoiKoiRules.call_before_draw`)
+            self.pending = None
+            self._draw(self.rules.keep_unmatched)
+        else:
+            self._pass()
 
     def _pass(self) -> None:
         """The turn passes to the other player. When their hand is empty the round ends (KK-END-2), unless

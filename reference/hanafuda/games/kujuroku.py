@@ -147,6 +147,18 @@ class KujurokuRules:
         """The dekiyaku table of these rules (configuration and count)."""
         return _dekiyaku_table(self.configuration, self.stack)
 
+    # Hooks: the steps read these, and :mod:`hanafuda.deviations_other` overrides them to replay a record as
+    # an engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
+
+    @property
+    def pile_points(self) -> Callable[[int], int]:
+        """KJ-SCORE-1 / KJ-JIZO-5: the card points of a capture pile (a mask)."""
+        return _PILE_POINTS[self.jizo]
+
+    def next_dealer(self, dealer: int, keeps: bool) -> int:
+        """KJ-END-1, KJ-END-2: the dealer who keeps the deal deals again; else the player to their right."""
+        return dealer if keeps else (dealer + 1) % self.seats
+
 
 @dataclass(frozen=True)
 class KujurokuState:
@@ -390,8 +402,8 @@ def _result(rules: KujurokuRules, d: int, end: str, captive: DainiCard | None, r
         notes += [("deal-lost", int(lost)), ("value", value)]
         yaku = tuple([won if i == w else () for i in range(seats)])
         return new(RoundResult, reason="dekiyaku", deltas=tuple(deltas), winner=w, yaku=yaku, card_points=None,
-                   counts=True, ends_game=False, next_dealer=(d + 1) % seats if lost else d, notes=tuple(notes))
-    points = _PILE_POINTS[rules.jizo]
+                   counts=True, ends_game=False, next_dealer=rules.next_dealer(d, not lost), notes=tuple(notes))
+    points = rules.pile_points
     pts = [points(piles[i]) if i in parts else 0 for i in range(seats)]
     chips = [spec.chip_score(pts[i]) for i in parts]  # KJ-SCORE-2
     case = spec.settlement_case(chips)
@@ -416,7 +428,7 @@ def _result(rules: KujurokuRules, d: int, end: str, captive: DainiCard | None, r
     gainers = [i for i in range(seats) if deltas[i] > 0]
     return new(RoundResult, reason=_SETTLEMENT_REASONS[case], deltas=tuple(deltas),
                winner=gainers[0] if len(gainers) == 1 else None, yaku=_NO_YAKU[seats], card_points=tuple(pts),
-               counts=True, ends_game=False, next_dealer=d if keeps else (d + 1) % seats, notes=tuple(notes))
+               counts=True, ends_game=False, next_dealer=rules.next_dealer(d, keeps), notes=tuple(notes))
 
 
 # -- the round ---------------------------------------------------------------------------------------

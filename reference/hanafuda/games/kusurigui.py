@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from hanafuda_spec.cards import HANAFUDA, KUSURIGUI, BaseCard, Card, Deck, card
 from hanafuda_spec.games import kusurigui as spec
 from hanafuda_spec.neutral import Snapshot
-from hanafuda_spec.yaku import ScoredYaku
+from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda._construct import new
 from hanafuda.engine import (
@@ -82,6 +82,24 @@ class KusuriGuiRules:
         """The compiled dekiyaku rows and, per row, the rows it is part of."""
         return _table(self.values)
 
+    # Hooks: the steps read these, and :mod:`hanafuda.deviations_other` overrides them to replay a record as
+    # an engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
+
+    def settlement(self, winner_total: int, loser_total: int) -> int:
+        """KG-SCORE-1: the loser of the round pays the difference of the dekiyaku totals."""
+        return winner_total - loser_total
+
+    def bait_pays(self, bait: Card) -> bool:
+        """KG-PAY-3: eating a willow bait is no Kusuri-gui."""
+        return bait.suit != WILLOW
+
+    def next_dealer(self, dealer: int, winner: int | None) -> int:
+        """KG-END-2: the winner deals next; KG-SCORE-2: after equal totals the dealer stays (tie_dealer=pass:
+        the deal passes)."""
+        if winner is not None:
+            return winner
+        return 1 - dealer if self.tie_passes else dealer
+
 
 @dataclass(frozen=True)
 class KusuriGuiState:
@@ -129,7 +147,11 @@ _MASK_OF = {i: c.mask for i, c in _CARD.items()}
 @functools.lru_cache(maxsize=64)
 def _table(values: tuple[tuple[str, str], ...]) -> tuple[tuple[YakuRow, ...], tuple[frozenset[int], ...]]:
     """The compiled rows and, per row, the indices of the rows it is part of (KG-YAKU-2)."""
-    rows = spec.yaku_table(dict(values))
+    return compile_table(spec.yaku_table(dict(values)))
+
+
+def compile_table(rows: Sequence[YakuDef]) -> tuple[tuple[YakuRow, ...], tuple[frozenset[int], ...]]:
+    """:attr:`KusuriGuiRules.table` of the dekiyaku ``rows``."""
     index = {y.id: i for i, y in enumerate(rows)}
     bigger = tuple(frozenset(index[b] for a, b in spec.PART_OF if a == y.id) for y in rows)
     return tuple(YakuRow.of(y, _MASK_OF) for y in rows), bigger
@@ -236,13 +258,10 @@ class KusuriGui(RoundGame[KusuriGuiState, KusuriGuiRules]):
         winner: int | None = None
         if totals[0] != totals[1]:  # KG-SCORE-1
             winner = 0 if totals[0] > totals[1] else 1
-            amount = _cut(rules, abs(totals[0] - totals[1]), chips[1 - winner])
+            amount = _cut(rules, rules.settlement(totals[winner], totals[1 - winner]), chips[1 - winner])
             settle[winner], settle[1 - winner] = amount, -amount
         deltas = (state.paid[0] + settle[0], state.paid[1] + settle[1])
-        if winner is not None:
-            nxt = winner  # KG-END-2
-        else:
-            nxt = 1 - d if rules.tie_passes else d  # KG-SCORE-2
+        nxt = rules.next_dealer(d, winner)  # KG-END-2, KG-SCORE-2
         after = (state.setup.scores[0] + deltas[0], state.setup.scores[1] + deltas[1])
         ends = state.setup.number >= rules.rounds or (rules.bust_ends and min(after) <= 0)
         notes = (("kusurigui.0", state.eaten[0]), ("kusurigui.1", state.eaten[1]),
@@ -360,7 +379,7 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
         """``c`` takes the whole pile; eating the opponent's bait is a Kusuri-gui, paid at once (KG-PAY-1),
         unless the bait is a willow (KG-PAY-3) or, with oni_pays=no, the eater is one (KG-PAY-4)."""
         p, pile = self.turn, self.pile
-        kusurigui = (len(pile) == 1 and self.bait == 1 - p and pile[0].suit != WILLOW
+        kusurigui = (len(pile) == 1 and self.bait == 1 - p and self.rules.bait_pays(pile[0])
                      and (self.rules.oni_pays or c.suit != WILLOW))
         self.captured[p] += (*pile, c)
         self.pile, self.bait = [], None

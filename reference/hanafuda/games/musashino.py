@@ -33,6 +33,7 @@ from hanafuda_spec.yaku import ScoredYaku
 from hanafuda._construct import new
 from hanafuda.engine import Action, MatchInfo, PileScore, RoundGame, RoundResult, RoundSetup, settled
 from hanafuda.fishing import (
+    NAMED_OF_TWO,
     PLAY,
     TAKE,
     CardIndex,
@@ -181,6 +182,18 @@ class MusashinoRules:
         """The side (capture pile) of a seat (MB-EQ-2)."""
         return self.side_of[seat]
 
+    @property
+    def named_captures(self) -> int:
+        """MB-CAP-2, MB-CAP-3: the numbers of matching field cards among which a played or drawn card names
+        the one it takes (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are taken whole); a
+        hook that :mod:`hanafuda.deviations_other` overrides."""
+        return NAMED_OF_TWO
+
+    def next_dealer(self, dealer: int, winner: int) -> int:
+        """MB-END-2: the round's winner deals next (in the team game, the dealer when the dealer's team won,
+        else the next seat); a hook that :mod:`hanafuda.deviations_other` overrides."""
+        return winner
+
     def pay(self, amount: int) -> int:
         """What a side pays, after the round limit (MB-SCORE-4)."""
         return amount if self.cap is None else min(amount, self.cap)
@@ -255,13 +268,14 @@ def _deal(rules: MusashinoRules, cards: Sequence[Card], setup: RoundSetup) -> Mu
     return MusashinoState(rules, setup, table, setup.dealer, Phase.PLAY)
 
 
-def _choices(phase: Phase, hand: int, field: int, pending: Card | None) -> list[Action]:
-    """The legal actions: a hand play (MB-CAP-5), or the drawn card's choice of two field cards (MB-CAP-6)."""
+def _choices(phase: Phase, hand: int, field: int, pending: Card | None, named: int = NAMED_OF_TWO) -> list[Action]:
+    """The legal actions: a hand play (MB-CAP-5), or the drawn card's choice of two field cards (MB-CAP-6);
+    ``named``: :attr:`MusashinoRules.named_captures`."""
     if phase is Phase.PLAY:
-        return plays_of(INDEX, hand, field)
+        return plays_of(INDEX, hand, field, False, named)
     if phase is Phase.TAKE:
         assert pending is not None
-        return takes_of(INDEX, field, pending)
+        return takes_of(INDEX, field, pending, named)
     return []
 
 
@@ -290,7 +304,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         return self.phase is Phase.OVER
 
     def legal(self) -> Sequence[Action]:
-        return _choices(self.phase, self.hands[self.turn], self.field, self.pending)
+        return _choices(self.phase, self.hands[self.turn], self.field, self.pending, self.rules.named_captures)
 
     def plays_from_masks(self) -> bool:
         """A hand play is due (MB-CAP-5 lists every play the masks allow): the shared replay checks it so."""
@@ -312,7 +326,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
             return
         drawn = self.stock[self.top]  # MB-TURN-2: the top card of the draw pile
         self.top += 1
-        if (self.field & _SUIT_OF[drawn.mask]).bit_count() == 2:  # MB-CAP-6: two targets, the player chooses
+        if self.rules.named_captures >> (self.field & _SUIT_OF[drawn.mask]).bit_count() & 1:  # MB-CAP-6: two targets
             self.phase, self.pending = Phase.TAKE, drawn
         else:
             self.end_turn(self.capture(drawn.mask, 0))
@@ -418,9 +432,9 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
             side_delta = [0 if sd == w else -rules.pay(top - totals[sd]) for sd in sides]
         side_delta[w] = -sum(side_delta)  # every losing side pays the winning side
         deltas = tuple([side_delta[sd] for sd in rules.side_of])  # MB-SCORE-5
-        nxt = w if rules.sides == 3 else (d if rules.side_of[d] == w else (d + 1) % n)  # MB-END-2
+        seat = w if rules.sides == 3 else (d if rules.side_of[d] == w else (d + 1) % n)  # the winning seat
         notes = (*[(f"total.{sd}", totals[sd]) for sd in sides], (f"won.{w}", 1))
-        return RoundResult(self.end, deltas, nxt, yaku, None, True, False, nxt, notes)
+        return RoundResult(self.end, deltas, seat, yaku, None, True, False, rules.next_dealer(d, seat), notes)
 
 
 class Musashino(RoundGame[MusashinoState, MusashinoRules]):
@@ -467,7 +481,8 @@ class Musashino(RoundGame[MusashinoState, MusashinoRules]):
 
     def legal_actions(self, state: MusashinoState) -> tuple[Action, ...]:
         t = state.table
-        return tuple(_choices(state.phase, t.hand_masks[state.turn], t.field_mask, state.pending))
+        return tuple(_choices(state.phase, t.hand_masks[state.turn], t.field_mask, state.pending,
+                              state.rules.named_captures))
 
 
     def explain_illegal(self, state: MusashinoState, action: Action) -> tuple[str, str]:

@@ -551,7 +551,9 @@ OPTIONS = (
                fw("Calling Koi-Koi", "at least 3 points")),
     OptionSpec("multiplier", ("opponent", "self", "anyone", "count", "none", "additive"), "opponent",
                "The koi-koi multiplier: ×2 if the opponent called, if the scorer called, if anyone called; "
-               "opponent's calls + 1; no multiplier (none is ours: no source offers it); additive: +1/+2/+3 for "
+               "opponent's calls + 1; no multiplier (none is ours: no source offers it, and no engine read plays it: "
+               "ENG-GOKK game.go: Game.CalcFinalScore and ENG-BH's README double for the opponent's call, "
+               "ENG-KKAI adds, ENG-KKS scores a pile and takes no calls); additive: +1/+2/+3 for "
                "the scorer's own 1-3 calls, then ×(calls - 2) (KoiKoi-AI, KK-SCORE-6).", fw("Multipliers"),
                ours=("none",)),
     OptionSpec("seven_double", ("on", "off"), "on", "Double a base score of 7 or more.",
