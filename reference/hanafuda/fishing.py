@@ -207,9 +207,13 @@ def zones(t: Table[C], pending: BaseCard | None) -> list[tuple[str, tuple[int, .
     """The neutral form's zones of a fishing table (:class:`~hanafuda_spec.neutral.Snapshot`): each hand,
     the field, the stock (top first), the drawn card waiting for a choice of target, each capture pile."""
     ids = t.index.ids_of
-    return [*((f"hand.{i}", ids(h)) for i, h in enumerate(t.hand_masks)), ("field", ids(t.field_mask)),
-            ("stock", tuple([c.id for c in t.stock])), ("drawn", (pending.id,) if pending else ()),
-            *((f"captured.{i}", ids(c)) for i, c in enumerate(t.captured_masks))]
+    return [*zip(_HANDS, map(ids, t.hand_masks)), ("field", ids(t.field_mask)),
+            ("stock", tuple(map(CARD_ORDER, t.stock))), ("drawn", (pending.id,) if pending else ()),
+            *zip(_CAPTURED, map(ids, t.captured_masks))]
+
+
+_HANDS = tuple(f"hand.{i}" for i in range(8))  # the zone names of zones(), for up to eight seats
+_CAPTURED = tuple(f"captured.{i}" for i in range(8))
 
 
 def match_mask(t: Table[C], card: BaseCard) -> int:
