@@ -16,6 +16,11 @@ and played with :meth:`~hanafuda.engine.Game.apply`; finished rounds are settled
 :meth:`~hanafuda.engine.Game.settle`. Returns, at the end, are each seat's change of score (or
 chips) over the match: its settlement.
 
+Observations are per seat (:mod:`hanafuda.aiview`). The information state has perfect recall: its
+string lists every observation the seat has had, and its tensor is the current observation followed by
+the seat's whole history, as the changes of its observation and its own actions, step by step (room for
+``history_events`` of them, :data:`HISTORY`; see ``docs/ai.md``).
+
 >>> import pyspiel
 >>> g = pyspiel.load_game("python_hanafuda_koikoi", {"length": "1"})
 >>> s = g.new_initial_state()

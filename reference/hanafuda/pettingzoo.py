@@ -99,15 +99,20 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
         seats = self.game.seats(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(seats)]
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
-        #: the action of an agent waiting in its slot of the cycle (with ``cycle``): the last number
-        self.wait = self.encoding.num_actions
         n, size = self.wait + cycle, self.encoding.observation_size
+        self._mask_size = n
         obs = spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
                            "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: LegalActions(n, self, a) for a in self.possible_agents}
         self._rng = np.random.default_rng(seed)
         self._match: Match[Any, Any] | None = None
+
+    @property
+    def wait(self) -> int:
+        """The action of an agent waiting in its slot of a cycle (in cycle form, the last number):
+        :attr:`~hanafuda.aiview.Encoding.num_actions`."""
+        return self.encoding.num_actions
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space (the same for every agent)."""
@@ -190,7 +195,7 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
         ones, at, values = enc.features(self._snapshot(), seat)
         obs.put(ones, 1.0)
         obs.put(at, values)
-        mask = np.zeros(self.wait + self.cycle, dtype=np.int8)
+        mask = np.zeros(self._mask_size, dtype=np.int8)
         m = self.match
         done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
         if not done and self._to_move(seat):
