@@ -206,13 +206,13 @@ class Table(Generic[C]):
 def zones(t: Table[C], pending: BaseCard | None) -> list[tuple[str, tuple[int, ...]]]:
     """The neutral form's zones of a fishing table (:class:`~hanafuda_spec.neutral.Snapshot`): each hand,
     the field, the stock (top first), the drawn card waiting for a choice of target, each capture pile."""
-    ids = t.index.ids_of
-    return [*zip(_HANDS, map(ids, t.hand_masks)), ("field", ids(t.field_mask)),
+    ids, hands, caps = t.index.ids_of, t.hand_masks, t.captured_masks
+    return [*zip(_HANDS[:len(hands)], map(ids, hands), strict=True), ("field", ids(t.field_mask)),
             ("stock", tuple(map(CARD_ORDER, t.stock))), ("drawn", (pending.id,) if pending else ()),
-            *zip(_CAPTURED, map(ids, t.captured_masks))]
+            *zip(_CAPTURED[:len(caps)], map(ids, caps), strict=True)]
 
 
-_HANDS = tuple(f"hand.{i}" for i in range(8))  # the zone names of zones(), for up to eight seats
+_HANDS = tuple(f"hand.{i}" for i in range(8))  # the zone names of zones(), for up to eight seats (more: an error)
 _CAPTURED = tuple(f"captured.{i}" for i in range(8))
 
 
