@@ -3,6 +3,9 @@ and named ruleset, records of random episodes that validate, and the Gymnasium s
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -13,7 +16,7 @@ from hanafuda.aiview import encoding
 from hanafuda.engine import IllegalActionError
 from hanafuda.records import problems_of
 from hanafuda.registry import available
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 
 RULESETS = [(g.spec.key, rs.name) for g in available() for rs in g.spec.rulesets]
 #: Options that keep a whole match short, per game.
@@ -87,6 +90,69 @@ def test_every_legal_action_has_a_number(key: str) -> None:
         numbers = enc.mask(legal)
         assert sorted(enc.decode(n) for n in numbers) == sorted(legal)
         e.step(int(rng.choice(numbers)))
+
+
+def _seeded(e: Any, seed: int) -> Any:
+    """``e`` with its action spaces seeded (their samples are then the same on every run)."""
+    for i, agent in enumerate(e.possible_agents):
+        e.action_space(agent).seed(seed + i)
+    return e
+
+
+@pytest.mark.parametrize("key", list(SHORT))
+def test_pettingzoo_max_cycles_test(key: str) -> None:
+    # the AEC and parallel environments in cycle form: the agents act in turn, waiting when not to move
+    mod = SimpleNamespace(
+        env=lambda max_cycles: _seeded(hp.env(key, max_cycles=max_cycles, cycle=True, seed=1), 1),
+        parallel_env=lambda max_cycles: _seeded(hp.parallel_env(key, max_cycles=max_cycles, seed=1), 1))
+    max_cycles_test(mod)
+
+
+@pytest.mark.parametrize("key", list(SHORT))
+def test_pettingzoo_parallel_api_test(key: str) -> None:
+    parallel_api_test(_seeded(hp.parallel_env(key, options=SHORT[key], seed=2), 2), num_cycles=30)
+
+
+def test_cycle_form_plays_a_whole_match_as_a_valid_record() -> None:
+    par = _seeded(hp.parallel_env("kekoro", options=SHORT["kekoro"]), 6)
+    par.reset(seed=6)
+    waits = 0
+    total = dict.fromkeys(par.possible_agents, 0.0)
+    while par.agents:
+        actions = {a: par.action_space(a).sample() for a in par.agents}
+        waits += sum(int(n) == par.unwrapped.wait for n in actions.values())
+        _, rewards, _, _, _ = par.step(actions)
+        for a, r in rewards.items():
+            total[a] += r
+    aec = par.unwrapped
+    assert waits > 0 and aec.match.over and problems_of(aec.record()) == []
+    start = aec.game.new_match(aec.rules).scores
+    assert [total[a] for a in aec.possible_agents] == [float(f - s) for f, s in zip(aec.match.info.scores, start,
+                                                                                      strict=True)]
+
+
+def test_cycle_form_refuses_a_move_out_of_turn() -> None:
+    e = hp.env("koikoi", cycle=True)
+    e.reset(seed=1)
+    if e.observe("player_0")["action_mask"][e.wait] == 0:  # player_0 acts in this cycle: player_1 waits
+        e.step(int(e.action_space("player_0").sample()))
+    agent = e.agent_selection
+    assert np.flatnonzero(e.observe(agent)["action_mask"]).tolist() == [e.wait]
+    legal = e.encoding.encode(e.match.legal_actions()[0])  # a legal action of the game, out of turn
+    with pytest.raises(ValueError, match="not to move"):
+        e.step(legal)
+    e.step(e.wait)
+    assert e.agent_selection != agent
+
+
+def test_sampling_an_action_space_draws_a_legal_action() -> None:
+    e = _seeded(hp.env("koikoi"), 3)
+    e.reset(seed=3)
+    for _ in range(40):
+        mask = e.observe(e.agent_selection)["action_mask"]
+        action = int(e.action_space(e.agent_selection).sample())
+        assert mask[action] == 1
+        e.step(action)
 
 
 def test_max_cycles_truncates_the_episode() -> None:

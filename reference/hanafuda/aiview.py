@@ -80,6 +80,7 @@ TWO_CARDS: Mapping[str, tuple[str, ...]] = {
 #: The phases of the neutral form (:attr:`~hanafuda_spec.neutral.Snapshot.phase`) given a slot of
 #: their own in the observation; any other phase shares the last slot.
 PHASES = ("play", "take", "call", "draw", "over")
+_PHASE = {p: i for i, p in enumerate(PHASES)}
 
 _TABLE = ("field", "pile")
 _HIDDEN = ("out.facedown",)
@@ -101,7 +102,7 @@ class Encoding:
         """Card id -> its position in :attr:`cards`."""
         return {c: i for i, c in enumerate(self.cards)}
 
-    @property
+    @functools.cached_property
     def num_actions(self) -> int:
         u = len(self.cards)
         return len(self.no_card) + u * len(self.one_card) + u * u * len(self.two_cards)
@@ -142,9 +143,18 @@ class Encoding:
             raise ValueError(f"{self.key}: action number {number} is outside 0..{self.num_actions - 1}")
         return self._actions[number]
 
+    def numbers(self, legal: Sequence[Action]) -> list[int]:
+        """The numbers of ``legal`` (in their order); ``ValueError`` for an action without a number."""
+        try:
+            return list(map(self._numbers.__getitem__, legal))
+        except KeyError:
+            for a in legal:
+                self.encode(a)  # (raises, naming the action)
+            raise
+
     def mask(self, legal: Sequence[Action]) -> list[int]:
         """The numbers of the legal actions (sorted)."""
-        return sorted(map(self.encode, legal))
+        return sorted(self.numbers(legal))
 
     # -- observations -------------------------------------------------------------------------
     @functools.cached_property
@@ -156,38 +166,51 @@ class Encoding:
     def observation_size(self) -> int:
         return len(self.cards) * len(self.planes) + 5 * self.seats + 2 + len(PHASES) + 1
 
+    @functools.cached_property
+    def _zone_plans(self) -> tuple[dict[str, tuple[Mapping[int, int] | None, int]], ...]:
+        """Per seat, the zones seen so far: name -> the observation position of each card id in the zone
+        (None: its cards are not shown) and the position of the zone's size (-1: not shown)."""
+        return tuple({} for _ in range(self.seats))
+
+    def _zone_plan(self, seat: int, name: str) -> tuple[Mapping[int, int] | None, int]:
+        """Where zone ``name`` goes in ``seat``'s observation (see :attr:`_zone_plans`)."""
+        u, s = len(self.cards), self.seats
+        sizes = u * len(self.planes)
+        base, count = -1, -1
+        if name == f"hand.{seat}":
+            base, count = 0, sizes + seat
+        elif name in _TABLE:
+            base = u
+        elif name == "drawn":
+            base = 2 * u
+        elif name.startswith("captured."):
+            base = (3 + int(name[9:])) * u
+        elif name.startswith("out.") and name not in _HIDDEN:
+            base = (3 + s) * u
+        elif name.startswith("hand."):
+            count = sizes + int(name[5:])
+        elif name == "stock":
+            count = sizes + 5 * s
+        plan = ({c: base + i for i, c in enumerate(self.cards)} if base >= 0 else None, count)
+        self._zone_plans[seat][name] = plan
+        return plan
+
     def features(self, snap: Snapshot, seat: int) -> tuple[list[int], list[int], list[float]]:
         """The observation of position ``snap`` from ``seat`` as the positions holding 1, and the other
         positions with their values (all others hold 0): see :meth:`observe`."""
-        index, u, s = self.index, len(self.cards), self.seats
+        s = self.seats
+        plans = self._zone_plans[seat]
         ones: list[int] = []
         at: list[int] = []
         values: list[float] = []
-        sizes = u * len(self.planes)
-        hand = f"hand.{seat}"
-        stock = 0
         for name, cards in snap.zones:
-            if name == hand:
-                base = 0
-                at.append(sizes + seat)
+            pos, count = plans.get(name) or self._zone_plan(seat, name)
+            if pos is not None:
+                ones += map(pos.__getitem__, cards)
+            if count >= 0:
+                at.append(count)
                 values.append(float(len(cards)))
-            elif name in _TABLE:
-                base = u
-            elif name == "drawn":
-                base = 2 * u
-            elif name.startswith("captured."):
-                base = (3 + int(name[9:])) * u
-            elif name.startswith("out.") and name not in _HIDDEN:
-                base = (3 + s) * u
-            else:
-                if name.startswith("hand."):
-                    at.append(sizes + int(name[5:]))
-                    values.append(float(len(cards)))
-                elif name == "stock":
-                    stock = len(cards)
-                continue
-            ones.extend([base + index[c] for c in cards])
-        k = sizes + s
+        k = len(self.cards) * len(self.planes) + s
         at.extend(range(k, k + len(snap.scores)))
         values.extend(map(float, snap.scores))
         k += s
@@ -196,10 +219,9 @@ class Encoding:
         if snap.to_move is not None:
             ones.append(k + 2 * s + snap.to_move)
         k += 3 * s
-        at += [k, k + 1]
-        values += [float(stock), float(snap.round)]
-        phase = snap.phase
-        ones.append(k + 2 + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
+        at.append(k + 1)
+        values.append(float(snap.round))
+        ones.append(k + 2 + _PHASE.get(snap.phase, len(PHASES)))
         return ones, at, values
 
     def observe(self, snap: Snapshot, seat: int, info: MatchInfo | None = None) -> list[float]:

@@ -83,7 +83,8 @@ class CardIndex(Generic[C]):
     ([10, 120], '0b1111')
     """
 
-    __slots__ = ("by_id", "by_mask", "cards", "id_order", "play_masks", "plays", "plays_on", "suit_of", "suits")
+    __slots__ = ("_id_chunks", "by_id", "by_mask", "cards", "id_order", "play_masks", "plays", "plays_on", "suit_of",
+                 "suits")
 
     def __init__(self, cards: Iterable[C]) -> None:
         self.cards: tuple[C, ...] = tuple(sorted(cards, key=CARD_ORDER))
@@ -109,6 +110,7 @@ class CardIndex(Generic[C]):
         self.play_masks: dict[tuple[int, ...], tuple[int, int]] = {
             **{a.cards: (m, 0) for m, a in self.plays.items()},
             **{a.cards: (m, t) for m, on in self.plays_on.items() for t, a in on.items()}}
+        self._id_chunks: tuple[tuple[tuple[int, ...], ...], ...] = ()  # built by ids_of on its first call
 
     def suit_mask(self, suit: int) -> int:
         """The cards of ``suit`` (0 for suit 0, the jokers, which match nothing)."""
@@ -133,8 +135,27 @@ class CardIndex(Generic[C]):
         return tuple(out)
 
     def ids_of(self, mask: int) -> tuple[int, ...]:
-        """The card ids of a mask, ascending."""
-        return tuple(c.id for c in self.cards_of(mask))
+        """The card ids of a mask, ascending: read a byte of the mask at a time from a table of the ids
+        each byte value stands for (the game-AI views turn every zone of every position into ids)."""
+        tables = self._id_chunks or self._chunk_tables()
+        out: tuple[int, ...] = ()
+        for table in tables:
+            out += table[mask & 255]
+            mask >>= 8
+            if not mask:
+                break
+        return out if self.id_order else tuple(sorted(out))
+
+    def _chunk_tables(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """For each byte of a mask (lowest first), the ids of the cards of each of its 256 values, in bit
+        order."""
+        top = max(c.bit for c in self.cards)
+        ids = {c.bit: c.id for c in self.cards}
+        self._id_chunks = tuple(
+            tuple(tuple(ids[8 * k + b] for b in range(8) if value >> b & 1 and 8 * k + b in ids)
+                  for value in range(256))
+            for k in range(top // 8 + 1))
+        return self._id_chunks
 
 
 @dataclass(frozen=True)
@@ -185,10 +206,14 @@ class Table(Generic[C]):
 def zones(t: Table[C], pending: BaseCard | None) -> list[tuple[str, tuple[int, ...]]]:
     """The neutral form's zones of a fishing table (:class:`~hanafuda_spec.neutral.Snapshot`): each hand,
     the field, the stock (top first), the drawn card waiting for a choice of target, each capture pile."""
-    ids = t.index.ids_of
-    return [*((f"hand.{i}", ids(h)) for i, h in enumerate(t.hand_masks)), ("field", ids(t.field_mask)),
-            ("stock", tuple([c.id for c in t.stock])), ("drawn", (pending.id,) if pending else ()),
-            *((f"captured.{i}", ids(c)) for i, c in enumerate(t.captured_masks))]
+    ids, hands, caps = t.index.ids_of, t.hand_masks, t.captured_masks
+    return [*zip(_HANDS[:len(hands)], map(ids, hands), strict=True), ("field", ids(t.field_mask)),
+            ("stock", tuple(map(CARD_ORDER, t.stock))), ("drawn", (pending.id,) if pending else ()),
+            *zip(_CAPTURED[:len(caps)], map(ids, caps), strict=True)]
+
+
+_HANDS = tuple(f"hand.{i}" for i in range(8))  # the zone names of zones(), for up to eight seats (more: an error)
+_CAPTURED = tuple(f"captured.{i}" for i in range(8))
 
 
 def match_mask(t: Table[C], card: BaseCard) -> int:

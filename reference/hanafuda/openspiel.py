@@ -16,6 +16,11 @@ and played with :meth:`~hanafuda.engine.Game.apply`; finished rounds are settled
 :meth:`~hanafuda.engine.Game.settle`. Returns, at the end, are each seat's change of score (or
 chips) over the match: its settlement.
 
+Observations are per seat (:mod:`hanafuda.aiview`). The information state has perfect recall: its
+string lists every observation the seat has had, and its tensor is the current observation followed by
+the seat's whole history, as the changes of its observation and its own actions, step by step (room for
+``history_events`` of them, :data:`HISTORY`; see ``docs/ai.md``).
+
 >>> import pyspiel
 >>> g = pyspiel.load_game("python_hanafuda_koikoi", {"length": "1"})
 >>> s = g.new_initial_state()
@@ -38,7 +43,7 @@ from hanafuda.aiview import Encoding, encoding, episode_record
 from hanafuda.engine import Action, MatchInfo, RoundSetup
 from hanafuda.registry import game
 
-__all__ = ["GAME_NAMES", "OPTIONS", "ROUNDS", "HanafudaGame", "HanafudaState", "short_name"]
+__all__ = ["GAME_NAMES", "HISTORY", "OPTIONS", "ROUNDS", "HanafudaGame", "HanafudaState", "short_name"]
 
 #: The game keys, in catalogue order.
 GAME_NAMES = ("koikoi", "kusurigui", "kujuroku", "musashino", "kekoro")
@@ -49,6 +54,14 @@ ROUNDS = "episode_rounds"
 #: The parameter giving options as ``key:value;key:value`` (how an option whose value is a number
 #: travels in a game string: OpenSpiel reads a bare number there as an integer).
 OPTIONS = "options"
+#: The parameter giving the room for the history in the information-state tensor: the most events (a
+#: change of the seat's observation, or one of its own actions) a seat's history may hold; 0 leaves the
+#: history out (the tensor is then the current observation only, which is not perfect recall).
+HISTORY = "history_events"
+#: Its default: room for whole matches of random play at the rulesets' lengths (a loose bound, not
+#: proved: a longer history raises an error naming the parameter, it is never cut short).
+DEFAULT_HISTORY = 8192
+_OWN = (ROUNDS, OPTIONS, HISTORY)
 _NONE = "none"
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 #: Loose bounds on a match's returns and length (OpenSpiel needs them; no proof behind them).
@@ -64,7 +77,7 @@ def short_name(key: str) -> str:
 def _options(params: Mapping[str, Any]) -> dict[str, str]:
     """The option overrides in OpenSpiel parameters: the option parameters not left at ``ruleset``,
     and the pairs of the ``options`` parameter."""
-    out = {k: str(v) for k, v in params.items() if k not in ("ruleset", ROUNDS, OPTIONS) and str(v) != _FROM_RULESET}
+    out = {k: str(v) for k, v in params.items() if k not in ("ruleset", *_OWN) and str(v) != _FROM_RULESET}
     text = str(params.get(OPTIONS, _NONE))
     if text not in (_NONE, ""):
         for pair in text.split(";"):
@@ -78,7 +91,7 @@ def _options(params: Mapping[str, Any]) -> dict[str, str]:
 def _game_type(key: str) -> Any:
     g = game(key)
     enc = encoding(key)
-    params: dict[str, Any] = {"ruleset": g.spec.default_ruleset, ROUNDS: 0, OPTIONS: _NONE}
+    params: dict[str, Any] = {"ruleset": g.spec.default_ruleset, ROUNDS: 0, OPTIONS: _NONE, HISTORY: DEFAULT_HISTORY}
     params.update({o.key: _FROM_RULESET for o in g.spec.options})
     low = min(g.seats(g.rules(rs.name)) for rs in g.spec.rulesets)
     return pyspiel.GameType(
@@ -99,27 +112,32 @@ class _Config:
     clone it: these are immutable, so copies share them)."""
 
     def __init__(self, hgame: Any, enc: Encoding, ruleset: str, options: dict[str, str], rules: Any,
-                 rounds: int) -> None:
+                 rounds: int, history: int = DEFAULT_HISTORY) -> None:
         self.game, self.encoding, self.ruleset, self.options, self.rules = hgame, enc, ruleset, options, rules
-        self.rounds = rounds
+        self.rounds, self.history = rounds, history
         cards = hgame.deck(rules).cards
         self.deck = tuple(c.id for c in cards)
         self.by_id = {c.id: c for c in cards}
         #: the chance outcomes of a deal: the deck's cards by their position in the encoding, sorted
         self.outcomes = tuple(sorted(enc.index[c] for c in self.deck))
+        #: n -> outcome -> the pair (outcome, 1/n): a chance outcome's entry when n cards are left to deal
+        self.pairs: list[dict[int, tuple[int, float]]] = [
+            {i: (i, 1.0 / n) for i in self.outcomes} if n else {} for n in range(len(self.deck) + 1)]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _config, (self.game.spec.key, self.ruleset, tuple(sorted(self.options.items())), self.rounds)
+        return _config, (self.game.spec.key, self.ruleset, tuple(sorted(self.options.items())), self.rounds,
+                         self.history)
 
 
 @functools.cache
-def _config(key: str, ruleset: str, options: tuple[tuple[str, str], ...], rounds: int) -> _Config:
+def _config(key: str, ruleset: str, options: tuple[tuple[str, str], ...], rounds: int,
+            history: int = DEFAULT_HISTORY) -> _Config:
     g = game(key)
     opts = dict(options)
-    return _Config(g, encoding(key), ruleset, opts, g.rules(ruleset, opts), rounds)
+    return _Config(g, encoding(key), ruleset, opts, g.rules(ruleset, opts), rounds, history)
 
 
 class _Progress:
@@ -133,12 +151,14 @@ class _Progress:
         self.start_scores = info.scores
         self.round: Any = None
         self.dealing: list[int] = []
-        self.dealt: set[int] = set()  # the chance outcomes of the cards in `dealing`
+        self.left = list(config.outcomes)  # the chance outcomes of the cards not in `dealing`, sorted
         self.orders: list[list[int]] = []
         self.actions: list[Action] = []
         self.counts: list[int] = []
         self.in_deal = 0
-        self.positions: list[tuple[Any, MatchInfo]] = []  # after every step, for the info-state strings
+        #: after every step but the deal's first cards (nothing shows until a deal is complete): the round
+        #: and match info, and the steps made so far (for the information states)
+        self.positions: list[tuple[Any, MatchInfo, int]] = []
         self.player = _CHANCE  # who acts next (pyspiel's player ids)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Progress:
@@ -169,7 +189,7 @@ class HanafudaGame(pyspiel.Game):  # type: ignore[misc]
         ruleset = str(given.get("ruleset", hgame.spec.default_ruleset))
         options = _options(given)
         # options whose value reads as a number travel in the `options` parameter (see OPTIONS)
-        given = {k: v if k in ("ruleset", ROUNDS) or not str(v).lstrip("-").isdigit() else _FROM_RULESET
+        given = {k: v if k in ("ruleset", ROUNDS, HISTORY) or not str(v).lstrip("-").isdigit() else _FROM_RULESET
                  for k, v in given.items() if k != OPTIONS}
         numeric = [f"{k}:{v}" for k, v in sorted(options.items()) if v.lstrip("-").isdigit()]
         if numeric:
@@ -180,15 +200,19 @@ class HanafudaGame(pyspiel.Game):  # type: ignore[misc]
                                 num_players=hgame.seats(rules), min_utility=-_UTILITY_BOUND,
                                 max_utility=_UTILITY_BOUND, utility_sum=None, max_game_length=_MAX_LENGTH)
         super().__init__(_TYPES[key], info, given)
-        self.config = _Config(hgame, enc, ruleset, options, rules, int(given.get(ROUNDS, 0)))
+        history = int(given.get(HISTORY, DEFAULT_HISTORY))
+        if history < 0:
+            raise ValueError(f"{HISTORY}: {history} is negative (0 leaves the history out)")
+        self.config = _Config(hgame, enc, ruleset, options, rules, int(given.get(ROUNDS, 0)), history)
 
     def new_initial_state(self) -> HanafudaState:
         """The match before its first card is dealt."""
         return HanafudaState(self, self.config)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer: the observation of :mod:`hanafuda.aiview`; with perfect recall, its string is
-        the list of every observation the seat has had."""
+        """The observer: the observation of :mod:`hanafuda.aiview`; with perfect recall (the information
+        state), its string lists every observation the seat has had and its tensor adds the seat's
+        history (see :class:`_Observer`)."""
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return _Observer(self.config, recall)
 
@@ -203,10 +227,6 @@ class HanafudaState(pyspiel.State):  # type: ignore[misc]
         self.p = _Progress(config, config.game.new_match(config.rules, 0))
 
     # -- the OpenSpiel state API --------------------------------------------------------------
-    def _over(self) -> bool:
-        r = self.hgame.rounds
-        return self.p.info.over or (r > 0 and self.p.info.rounds_played >= r)
-
     def current_player(self) -> int:
         """The seat to move, ``CHANCE`` while dealing, ``TERMINAL`` at the end."""
         return self.p.player
@@ -219,10 +239,8 @@ class HanafudaState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next card of the deck: any card not dealt yet, equally likely."""
-        dealt = self.p.dealt
-        left = [i for i in self.hgame.outcomes if i not in dealt]
-        p = 1.0 / len(left)
-        return [(i, p) for i in left]
+        left = self.p.left
+        return list(map(self.hgame.pairs[len(left)].__getitem__, left))
 
     def _apply_action(self, number: int) -> None:
         """Deal a card (a chance node) or play an action; settle rounds that end."""
@@ -238,11 +256,11 @@ class HanafudaState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the match (or its first ``episode_rounds`` rounds) is over."""
-        return self._over()
+        return self.p.player == _TERMINAL
 
     def returns(self) -> list[float]:
         """Each seat's change of score over the match, at the end (zeros before)."""
-        if not self._over():
+        if self.p.player != _TERMINAL:
             return [0.0] * len(self.p.info.scores)
         return [float(a - b) for a, b in zip(self.p.info.scores, self.p.start_scores, strict=True)]
 
@@ -268,18 +286,18 @@ class HanafudaState(pyspiel.State):  # type: ignore[misc]
 def _step(g: _Config, p: _Progress, number: int) -> None:
     """Deal a card (while dealing) or play action ``number``; settle the round if it ends."""
     if p.round is None:
-        card = g.encoding.cards[number]
-        if card not in g.by_id or number in p.dealt:
-            raise ValueError(f"card {card} cannot be dealt now")
-        p.dealing.append(card)
-        p.dealt.add(number)
+        try:
+            p.left.remove(number)
+        except ValueError:
+            raise ValueError(f"chance outcome {number} cannot be dealt now (not a card left to deal)") from None
+        p.dealing.append(g.encoding.cards[number])
         p.steps.append(number)
         if len(p.dealing) < len(g.deck):
             return
         order = p.dealing
         p.orders.append(order)
         p.dealing = []
-        p.dealt = set()
+        p.left = list(g.outcomes)
         info = p.info
         setup = RoundSetup(info.rounds_played + 1, info.dealer, g.game.seats_in_play(g.rules, info), info.scores)
         p.round = g.game.start_round(g.rules, [g.by_id[c] for c in order], setup)
@@ -295,7 +313,7 @@ def _step(g: _Config, p: _Progress, number: int) -> None:
         p.counts.append(p.in_deal)
         p.in_deal = 0
         p.round = None
-    p.positions.append((p.round, p.info))
+    p.positions.append((p.round, p.info, len(p.steps)))
     if p.info.over or (g.rounds > 0 and p.info.rounds_played >= g.rounds):
         p.player = _TERMINAL
     elif p.round is None:
@@ -316,23 +334,69 @@ def _snapshot(g: _Config, state: Any, info: MatchInfo) -> Snapshot:
 
 
 class _Observer:
-    """The PyObserver of a game: :meth:`hanafuda.aiview.Encoding.observe` as the tensor."""
+    """The PyObserver of a game: :meth:`hanafuda.aiview.Encoding.observe` as the tensor.
+
+    With perfect recall (the information state) and a ``history_events`` room ``H`` > 0, the tensor is
+    the current observation (``O`` values), then the number of steps of the match so far (chance
+    nodes included), then ``H`` events of three values each, in the order they happened (zeros after
+    the last): ``(t, i, v)`` says that after step ``t`` (counted from 1) position ``i`` of the seat's
+    observation holds ``v``, and ``(t, O + n, 1)`` that step ``t`` was the seat's own action number
+    ``n``. Every observation the seat has had, and its every action, can be read back from it, and
+    only those: two histories give the same tensor exactly when the seat cannot tell them apart.
+    """
 
     def __init__(self, g: _Config, recall: bool) -> None:
         self.game = g
-        self.recall = recall
-        self.tensor: npt.NDArray[np.float32] = np.zeros(g.encoding.observation_size, np.float32)
+        self.recall = recall and g.history > 0
+        size = g.encoding.observation_size
+        self.tensor: npt.NDArray[np.float32] = np.zeros(size + (1 + 3 * g.history if self.recall else 0),
+                                                        np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: HanafudaState, player: int) -> None:
-        self.tensor[:] = self.game.encoding.observe(state.snapshot(), player)
+        enc = self.game.encoding
+        if not self.recall:
+            self.tensor[:] = enc.observe(state.snapshot(), player)
+            return
+        size, room = enc.observation_size, self.game.history
+        events = _history(self.game, state.p, player)
+        if len(events) > 3 * room:
+            raise ValueError(f"{HISTORY}: seat {player}'s history holds {len(events) // 3} events, more than the "
+                             f"{room} the game was loaded with: load it with a larger {HISTORY}")
+        self.tensor.fill(0.0)
+        self.tensor[:size] = enc.observe(state.snapshot(), player)
+        self.tensor[size] = len(state.p.steps)
+        self.tensor[size + 1:size + 1 + len(events)] = events
 
     def string_from(self, state: HanafudaState, player: int) -> str:
         enc = self.game.encoding
         if not self.recall:
             return enc.observation_string(state.snapshot(), player)
-        seen = [enc.observation_string(_snapshot(self.game, r, i), player) for r, i in state.p.positions]
+        seen = [enc.observation_string(_snapshot(self.game, r, i), player) for r, i, _ in state.p.positions]
         return f"seat {player}\n" + "\n".join(seen)
+
+
+def _history(g: _Config, p: _Progress, seat: int) -> list[float]:
+    """The events of ``seat``'s history (see :class:`_Observer`), flat: ``t, i, v`` for each."""
+    enc = g.encoding
+    size = enc.observation_size
+    out: list[float] = []
+    before: dict[int, float] = {}
+    to_move = g.game.to_move
+    actor: int | None = None  # who made the step (None: a chance node)
+    for state, info, t in p.positions:
+        if actor == seat:
+            out += (t, size + p.steps[t - 1], 1)
+        ones, at, values = enc.features(_snapshot(g, state, info), seat)
+        now = dict.fromkeys(ones, 1.0)
+        now.update((i, v) for i, v in zip(at, values, strict=True) if v)
+        for i in sorted(now.keys() | before.keys()):
+            v = now.get(i, 0.0)
+            if before.get(i, 0.0) != v:
+                out += (t, i, v)
+        before = now
+        actor = None if state is None else to_move(state)
+    return out
 
 
 _TYPES = {key: _game_type(key) for key in GAME_NAMES}

@@ -8,7 +8,14 @@ length (``rounds`` may shorten it); agents are ``player_0`` … (seat order). Ev
 ``{"observation": float32 vector, "action_mask": int8 vector}`` laid out by :mod:`hanafuda.aiview`; the
 reward of a step is the change of each seat's score (or chips) it caused, so that an agent's
 rewards add up to the match's settlement. ``max_cycles`` truncates the episode once an agent has
-acted that many times.
+acted that many times. An action space's ``sample()`` without a mask draws among the agent's legal
+actions (:class:`LegalActions`).
+
+:func:`parallel_env` gives the same match as a parallel environment: PettingZoo's ``aec_to_parallel``
+over the AEC environment built with ``cycle=True``, where the agents act in a fixed cycle (``player_0``,
+``player_1``, …) and a cycle makes one step of the game: the seat to move when the cycle begins acts in
+its slot, and every other agent plays the one extra action :attr:`HanafudaEnv.wait` (the last number,
+legal only then); the episode ends at the end of a cycle.
 
 >>> e = env("koikoi", options={"length": "1"})
 >>> e.reset(seed=3)
@@ -19,6 +26,7 @@ acted that many times.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,17 +36,40 @@ import numpy.typing as npt
 from gymnasium import spaces
 from hanafuda_spec.neutral import JsonValue, Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import aec_to_parallel
 
 from hanafuda.aiview import Encoding, encoding, episode_record
 from hanafuda.engine import Action, Match
 from hanafuda.registry import game
 
-__all__ = ["HanafudaEnv", "SingleAgentEnv", "env"]
+__all__ = ["HanafudaEnv", "LegalActions", "SingleAgentEnv", "env", "parallel_env"]
 
 Observation = dict[str, npt.NDArray[Any]]
 #: A scripted opponent: the action number to play, given its observation dict.
 Opponent = Callable[[Observation], int]
+
+
+class LegalActions(spaces.Discrete):
+    """The action space of an agent: ``Discrete(n)``, whose :meth:`sample` without a mask draws among the
+    agent's legal actions now (its environment's action mask), so that code sampling the space plays
+    by the rules (PettingZoo's ``max_cycles_test`` does). An agent with no legal action gets ``start``."""
+
+    def __init__(self, n: int, env: HanafudaEnv, agent: str) -> None:
+        """The space of ``agent`` in ``env`` (held weakly: a copied space samples without a mask)."""
+        super().__init__(n)
+        self._env = weakref.ref(env)
+        self._agent = agent
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        """A legal action of the agent (with ``mask`` or ``probability``: ``Discrete.sample``'s)."""
+        e = self._env()
+        if mask is None and probability is None and e is not None and e._match is not None:
+            mask = e.observe(self._agent)["action_mask"]
+        return super().sample(mask, probability)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return spaces.Discrete, (self.n,)
 
 
 class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
@@ -48,9 +79,11 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
 
     def __init__(self, game_name: str, ruleset: str | None = None, options: Mapping[str, str] | None = None,
                  render_mode: str | None = None, max_cycles: int | None = None, rounds: int | None = None,
-                 first_dealer: int = 0) -> None:
+                 first_dealer: int = 0, cycle: bool = False, seed: int | None = None) -> None:
         """The environment of ``game_name`` under ``ruleset`` and ``options`` (raises the catalogue's
-        ``OptionError`` for an unknown option or value)."""
+        ``OptionError`` for an unknown option or value). ``cycle``: the agents act in a fixed cycle (see
+        the module docstring); ``seed``: the generator of the match seeds, until :meth:`reset` is given
+        one."""
         super().__init__()
         self.game = game(game_name)
         self.ruleset = ruleset
@@ -61,16 +94,25 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
         self.max_cycles = max_cycles
         self.rounds = rounds
         self.first_dealer = first_dealer
-        self.metadata = {**self.metadata, "name": f"hanafuda_{self.game.spec.key}_v0"}
+        self.cycle = cycle
+        self.metadata = {**self.metadata, "name": f"hanafuda_{self.game.spec.key}_v0", "is_parallelizable": cycle}
         seats = self.game.seats(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(seats)]
-        n, size = self.encoding.num_actions, self.encoding.observation_size
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        n, size = self.wait + cycle, self.encoding.observation_size
+        self._mask_size = n
         obs = spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
                            "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self.observation_spaces = {a: obs for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._rng = np.random.default_rng()
+        self.action_spaces = {a: LegalActions(n, self, a) for a in self.possible_agents}
+        self._rng = np.random.default_rng(seed)
         self._match: Match[Any, Any] | None = None
+
+    @property
+    def wait(self) -> int:
+        """The action of an agent waiting in its slot of a cycle (in cycle form, the last number):
+        :attr:`~hanafuda.aiview.Encoding.num_actions`."""
+        return self.encoding.num_actions
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space (the same for every agent)."""
@@ -105,14 +147,34 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
         self.counts: list[int] = [0] * len(self._match.info.history)
         self._in_deal = 0
         self._snap: tuple[Match[Any, Any], Snapshot] | None = None
+        self._actor: int | None = None  # in cycle form, the seat that acts in this cycle (None: done)
         self._end_if_done()
         self.agent_selection = self._selected()
 
-    def _selected(self) -> str:
+    def _selected(self, after: str | None = None) -> str:
+        if self.cycle:  # the next agent in the cycle; at a cycle's start, the seat that acts in it
+            i = 0 if after is None else (self._seats[after] + 1) % len(self.possible_agents)
+            if i == 0:
+                self._actor = None if self._finished() else self.game.to_move(self.match.state)
+            return self.possible_agents[i]
         seat = self.game.to_move(self.match.state)
         return self.agents[0] if seat is None or self.match.over else self.possible_agents[seat]
 
-    def _end_if_done(self) -> None:
+    def _finished(self) -> bool:
+        m = self.match
+        return m.over or (self.rounds is not None and m.info.rounds_played >= self.rounds)
+
+    def _to_move(self, seat: int) -> bool:
+        """Whether ``seat`` is to move (in cycle form: it is the seat to move when the cycle began, and
+        it has not acted yet in it)."""
+        if self.cycle:
+            return seat == self._actor
+        m = self.match
+        return not self._finished() and self.game.to_move(m.state) == seat
+
+    def _end_if_done(self, agent: str | None = None) -> None:
+        if self.cycle and agent is not None and agent != self.possible_agents[-1]:
+            return  # (the episode ends at the end of a cycle)
         m = self.match
         if m.over or (self.rounds is not None and m.info.rounds_played >= self.rounds):
             self.terminations = dict.fromkeys(self.agents, True)
@@ -127,17 +189,19 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
 
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees, and its legal actions (none unless it is to move)."""
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         enc = self.encoding
         obs = np.zeros(enc.observation_size, dtype=np.float32)
         ones, at, values = enc.features(self._snapshot(), seat)
-        obs[ones] = 1.0
-        obs[at] = values
-        mask = np.zeros(enc.num_actions, dtype=np.int8)
+        obs.put(ones, 1.0)
+        obs.put(at, values)
+        mask = np.zeros(self._mask_size, dtype=np.int8)
         m = self.match
         done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
-        if not done and not m.over and self.game.to_move(m.state) == seat:
-            mask[list(map(enc.encode, m.legal_actions()))] = 1
+        if not done and self._to_move(seat):
+            mask.put(enc.numbers(m.legal_actions()), 1)
+        elif not done and self.cycle:
+            mask[self.wait] = 1
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -148,6 +212,16 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
             return
         if action is None:
             raise ValueError(f"{agent} is to move: None is not an action")
+        if self.cycle and not self._to_move(self._seats[agent]):
+            if int(action) != self.wait:
+                raise ValueError(f"{agent} is not to move: its action must be {self.wait} (wait), not {int(action)}")
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._turns[agent] += 1
+            self._end_if_done(agent)
+            self._accumulate_rewards()
+            self.agent_selection = self._selected(agent)
+            return
         m = self.match
         a = self.encoding.decode(int(action))
         before = m.info.scores
@@ -162,12 +236,13 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
             self.counts.extend([0] * (ended - 1))
             self._in_deal = 0
         self._cumulative_rewards[agent] = 0.0
+        self._actor = None
         for i, name in enumerate(self.agents):
             self.rewards[name] = float(after.info.scores[i] - before[i])
         self._turns[agent] += 1
-        self._end_if_done()
+        self._end_if_done(agent)
         self._accumulate_rewards()
-        self.agent_selection = self._selected()
+        self.agent_selection = self._selected(agent)
         if self.render_mode == "human":
             self.render()
 
@@ -201,8 +276,16 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
 def env(game: str, ruleset: str | None = None, options: Mapping[str, str] | None = None,
         render_mode: str | None = None, **kwargs: Any) -> HanafudaEnv:
     """The AEC environment of ``game`` (a key or alias). ``kwargs``: ``max_cycles``, ``rounds``,
-    ``first_dealer`` (see :class:`HanafudaEnv`)."""
+    ``first_dealer``, ``cycle``, ``seed`` (see :class:`HanafudaEnv`)."""
     return HanafudaEnv(game, ruleset, options, render_mode, **kwargs)
+
+
+def parallel_env(game: str, ruleset: str | None = None, options: Mapping[str, str] | None = None,
+                 render_mode: str | None = None, **kwargs: Any) -> ParallelEnv:
+    """The parallel environment of ``game``: PettingZoo's ``aec_to_parallel`` over :func:`env` with
+    ``cycle=True`` (see the module docstring). Each step takes an action from every agent: the legal
+    action of the one whose seat is to move, :attr:`HanafudaEnv.wait` from the others."""
+    return aec_to_parallel(HanafudaEnv(game, ruleset, options, render_mode, cycle=True, **kwargs))
 
 
 def random_opponent(seed: int | None = None) -> Opponent:
