@@ -11,6 +11,7 @@ Layout (one directory per game and ruleset)::
                                      forming each yaku and those piles less one card; the z3 model's
                                      boundary piles)
     DIR/<game>/<ruleset>/perft.json   perft counts: legal action sequences from seeded deals
+    DIR/<game>/options/games.jsonl    a seeded match under each option value no ruleset plays
 """
 
 from __future__ import annotations
@@ -103,6 +104,9 @@ def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool
                          for a in range(0, max(1, n_games), chunk))  # an empty file for 0
             units.extend([(g.spec.key, rs.name, "scoring.json", 0, 0), (g.spec.key, rs.name, "perft.json", 0, 0)])
             index.append(f"| {g.spec.key} | {rs.name} | `{g.spec.key}/{rs.name}/` |")
+        if n_games:
+            units.append((g.spec.key, OPTIONS_DIR, "games.jsonl", 0, 0))
+            index.append(f"| {g.spec.key} | every other option value | `{g.spec.key}/{OPTIONS_DIR}/` |")
     opened: dict[Path, IO[str]] = {}
     done = 0
     try:
@@ -164,12 +168,34 @@ def _unit(unit: tuple[str, str, str, int, int], n_piles: int, z3: bool) -> str:
     g = game(key)
     if name == "deals.json":
         return _text(deal_vectors(g, ruleset))
+    if ruleset == OPTIONS_DIR:
+        return option_records(g)
     if name == "games.jsonl":
         return "".join(json.dumps(record_match(g, ruleset, {}, seed, seed, snapshots=True), separators=(",", ":"))
                        + "\n" for seed in range(lo, hi))
     if name == "scoring.json":
         return _text(scoring_vectors(g, ruleset, g.spec.resolve(ruleset), n_piles, z3))
     return _text(perft_vectors(g, ruleset))
+
+
+#: The directory of the options suite: one seeded match per option set ``hanafuda verify`` plays
+#: that no ruleset holds (each non-default option value), so that a corpus reaches the rules that
+#: only act under an option (measured by ``benchmarks/corpus_adequacy.py``).
+OPTIONS_DIR = "options"
+
+
+def option_records(g: AnyGame) -> str:
+    """The options suite of a game: for the ``i``-th option set of ``verify`` that no ruleset resolves
+    to, the match of seed ``i`` (policy seed ``i``), as one record per line."""
+    from hanafuda_spec.verify import option_sets
+
+    rulesets = [g.spec.resolve(rs.name) for rs in g.spec.rulesets]
+    lines = []
+    for i, (_, values) in enumerate(option_sets(g.spec.key)):
+        if values not in rulesets:
+            rec = record_match(g, None, values, i, i, snapshots=True)
+            lines.append(json.dumps(rec, separators=(",", ":")) + "\n")
+    return "".join(lines)
 
 
 def _text(obj: object) -> str:
@@ -332,6 +358,10 @@ first, `captured.<side>`, `out.<what>`; `to_move`, `phase`, `dealer`, `round`, `
   card: the boundary just below the yaku), or `z3:<label>` (the boundary piles the spec's z3 model
   of the yaku table generates: just formed, one card short, one card past a bonus threshold; the
   file's `z3` field says whether they are included for that game).
+
+* `<game>/options/games.jsonl` - the same kind of records, one match under each option set that
+  `hanafuda verify` plays and no ruleset holds (every other value of each option, with the links
+  between options resolved): the rules that only act under an option value are reached too.
 
 * `<game>/<ruleset>/perft.json` - perft counts, as chess engines publish them: for seeds 0, 1 and
   2 (first dealer seat 0), the number of sequences of exactly `depth` legal actions from the
