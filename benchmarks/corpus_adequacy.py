@@ -184,14 +184,20 @@ def load_corpus(corpus: Path) -> tuple[list[Vector], list[str]]:
 
 
 def _record_outcome(doc: Any) -> object:
-    """The validator's verdict on a record under its own rules, then under each of its ``fails_under``."""
+    """The validator's verdict on a record under its own rules, then under each of its ``fails_under``:
+    whether it validates, and the rule ids of the problems found (a record that must fail must fail for
+    the same rules)."""
     from hanafuda.records import validate_document
 
-    verdicts = [validate_document(doc).ok]
+    def verdict(report: Any) -> list[object]:
+        return [report.ok, sorted({p.rule_id for p in report.problems})]
+
+    verdicts = [verdict(validate_document(doc))]
     meta = doc.get("meta") if isinstance(doc, dict) else None
     for alt in (meta.get("fails_under") or []) if isinstance(meta, dict) else []:
         if isinstance(alt, dict):
-            verdicts.append(validate_document(doc, ruleset=alt.get("ruleset"), options=alt.get("options") or {}).ok)
+            verdicts.append(verdict(validate_document(doc, ruleset=alt.get("ruleset"),
+                                                      options=alt.get("options") or {})))
     return verdicts
 
 

@@ -116,4 +116,16 @@ def test_the_options_suite_plays_every_other_option_value_and_validates() -> Non
     assert isinstance(counts, list)
     vectors += [TOOL.Vector(f"perft#{i}", "kekoro", "perft", (None, c)) for i, c in enumerate(counts)]
     assert len(vectors) > 3 * len(sets)
-    assert all(x is True or x == [True] for x in TOOL.check(vectors).values())
+    assert all(x is True or x == [[True, []]] for x in TOOL.check(vectors).values())
+
+
+def test_a_record_that_must_fail_is_checked_for_its_rule_ids() -> None:
+    """A record's outcome holds the rule ids of its problems, under its own rules and under each of
+    its ``meta.fails_under`` rules (the separating records of ``hanafuda vectors``)."""
+    from hanafuda.records import record_match
+    from hanafuda_spec.records import FORMAT_1_1
+
+    doc = record_match(game("koikoi"), "nintendo", {}, 3, 3)
+    doc["format"] = FORMAT_1_1
+    doc["meta"] = {"fails_under": [{"ruleset": "nintendo", "options": {"length": "1"}}, {"ruleset": "nintendo"}]}
+    assert TOOL._record_outcome(doc) == [[True, []], [False, ["REC-RESULT-2", "REC-ROUNDS-1"]], [True, []]]
