@@ -852,6 +852,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(f"corpus_adequacy.py: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the output piped into a command that stopped reading (| head)
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
