@@ -11,6 +11,9 @@ Layout (one directory per game and ruleset)::
                                      forming each yaku and those piles less one card; the z3 model's
                                      boundary piles)
     DIR/<game>/<ruleset>/perft.json   perft counts: legal action sequences from seeded deals
+    DIR/<game>/options/               the options suite: for each option set verify plays that no
+                                     ruleset holds (every other option value), a seeded deal, match
+                                     and perft table
 """
 
 from __future__ import annotations
@@ -103,6 +106,9 @@ def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool
                          for a in range(0, max(1, n_games), chunk))  # an empty file for 0
             units.extend([(g.spec.key, rs.name, "scoring.json", 0, 0), (g.spec.key, rs.name, "perft.json", 0, 0)])
             index.append(f"| {g.spec.key} | {rs.name} | `{g.spec.key}/{rs.name}/` |")
+        if n_games:
+            units.extend((g.spec.key, OPTIONS_DIR, name, 0, 0) for name in ("deals.json", "games.jsonl", "perft.json"))
+            index.append(f"| {g.spec.key} | every other option value | `{g.spec.key}/{OPTIONS_DIR}/` |")
     opened: dict[Path, IO[str]] = {}
     done = 0
     try:
@@ -162,6 +168,9 @@ def _unit(unit: tuple[str, str, str, int, int], n_piles: int, z3: bool) -> str:
     """The text of one file of a game and ruleset (for ``games.jsonl``: matches ``lo`` to ``hi`` - 1)."""
     key, ruleset, name, lo, hi = unit
     g = game(key)
+    if ruleset == OPTIONS_DIR:
+        return {"deals.json": lambda: _text(option_deal_vectors(g)), "games.jsonl": lambda: option_records(g),
+                "perft.json": lambda: _text(option_perft_vectors(g))}[name]()
     if name == "deals.json":
         return _text(deal_vectors(g, ruleset))
     if name == "games.jsonl":
@@ -170,6 +179,50 @@ def _unit(unit: tuple[str, str, str, int, int], n_piles: int, z3: bool) -> str:
     if name == "scoring.json":
         return _text(scoring_vectors(g, ruleset, g.spec.resolve(ruleset), n_piles, z3))
     return _text(perft_vectors(g, ruleset))
+
+
+#: The directory of the options suite: one seeded match per option set ``hanafuda verify`` plays
+#: that no ruleset holds (each non-default option value), so that a corpus reaches the rules that
+#: only act under an option (measured by ``benchmarks/corpus_adequacy.py``).
+OPTIONS_DIR = "options"
+
+
+def option_sets_beyond_rulesets(g: AnyGame) -> list[tuple[int, dict[str, str]]]:
+    """The option sets of ``verify`` that no ruleset resolves to, each with its index (its seed here)."""
+    from hanafuda_spec.verify import option_sets
+
+    rulesets = [g.spec.resolve(rs.name) for rs in g.spec.rulesets]
+    return [(i, values) for i, (_, values) in enumerate(option_sets(g.spec.key)) if values not in rulesets]
+
+
+def option_records(g: AnyGame) -> str:
+    """The options suite's records: for each option set of :func:`option_sets_beyond_rulesets`, the
+    match of its seed (policy seed the same), one record per line."""
+    return "".join(json.dumps(record_match(g, None, values, i, i, snapshots=True), separators=(",", ":")) + "\n"
+                   for i, values in option_sets_beyond_rulesets(g))
+
+
+def option_deal_vectors(g: AnyGame) -> list[dict[str, object]]:
+    """The options suite's deals: for each option set, the deal of its seed and the legal actions there."""
+    return [{"options": values, **deal_vector(g, g.rules(None, values), i)}
+            for i, values in option_sets_beyond_rulesets(g)]
+
+
+#: The options suite's perft rows: for each option set, every depth until the first count above this.
+OPTION_PERFT_NODES = 2_000
+
+
+def option_perft_vectors(g: AnyGame) -> dict[str, object]:
+    """The options suite's perft counts, from the deal of each option set's seed."""
+    rows: list[dict[str, object]] = []
+    for i, values in option_sets_beyond_rulesets(g):
+        rules = g.rules(None, values)
+        for depth in range(1, PERFT_MAX_DEPTH + 1):
+            count = perft(g, rules, i, depth)
+            rows.append({"options": values, **count.to_json()})
+            if count.nodes > OPTION_PERFT_NODES:
+                break
+    return {"game": g.spec.key, "ruleset": None, "first_dealer": 0, "counts": rows}
 
 
 def _text(obj: object) -> str:
@@ -205,16 +258,21 @@ def deal_vectors(g: AnyGame, ruleset: str) -> list[dict[str, object]]:
     deck = g.deck(rules)
     out: list[dict[str, object]] = []
     for seed in range(10):
-        rng = SplitMix64(seed)
-        orders = [shuffled(deck.cards, rng) for _ in range(3)]
-        info = g.new_match(rules, 0)
-        setup = RoundSetup(1, info.dealer, g.seats_in_play(rules, info), info.scores)
-        state = g.start_round(rules, orders[0], setup)
-        out.append({"seed": seed, "first_dealer": 0,
-                    "deals": [[c.id for c in o] for o in orders],
-                    "dealt": g.snapshot(state, info).to_json(),
-                    "legal": [str(a) for a in g.legal_actions(state)]})
+        out.append(deal_vector(g, rules, seed, deck))
     return out
+
+
+def deal_vector(g: AnyGame, rules: Any, seed: int, deck: Any = None) -> dict[str, object]:
+    """The deck orders of a match's first three deals from ``seed``, the dealt position (first dealer
+    seat 0) and the legal actions there."""
+    rng = SplitMix64(seed)
+    cards = (deck or g.deck(rules)).cards
+    orders = [shuffled(cards, rng) for _ in range(3)]
+    info = g.new_match(rules, 0)
+    setup = RoundSetup(1, info.dealer, g.seats_in_play(rules, info), info.scores)
+    state = g.start_round(rules, orders[0], setup)
+    return {"seed": seed, "first_dealer": 0, "deals": [[c.id for c in o] for o in orders],
+            "dealt": g.snapshot(state, info).to_json(), "legal": [str(a) for a in g.legal_actions(state)]}
 
 
 #: Perft tables: for each of these seeds, every depth from 1 until the first count above
@@ -332,6 +390,12 @@ first, `captured.<side>`, `out.<what>`; `to_move`, `phase`, `dealer`, `round`, `
   card: the boundary just below the yaku), or `z3:<label>` (the boundary piles the spec's z3 model
   of the yaku table generates: just formed, one card short, one card past a bonus threshold; the
   file's `z3` field says whether they are included for that game).
+
+* `<game>/options/` - the options suite: for each option set that `hanafuda verify` plays and no
+  ruleset holds (every other value of each option, with the links between options resolved), the
+  `i`-th of them with seed `i`: a deal vector (`deals.json`, with its `options`), a whole match
+  (`games.jsonl`) and perft counts up to the first depth above 2,000 nodes (`perft.json`, each row
+  with its `options`). The rules that only act under an option value are reached too.
 
 * `<game>/<ruleset>/perft.json` - perft counts, as chess engines publish them: for seeds 0, 1 and
   2 (first dealer seat 0), the number of sequences of exactly `depth` legal actions from the

@@ -1,0 +1,131 @@
+"""The conformance corpus's rule coverage (benchmarks/corpus_adequacy.py, issue 30): the recorded data
+covers today's catalogues, the page shows what the data says, and a rule broken in a forked process is
+told apart by the corpus's vectors. The measurement itself never runs here."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hanafuda.registry import game
+from hanafuda_spec.games import all_specs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("corpus_adequacy", ROOT / "benchmarks" / "corpus_adequacy.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["corpus_adequacy"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+TOOL = _tool()
+
+
+def test_the_coverage_data_lists_every_rule_id_of_every_catalogue() -> None:
+    data = json.loads(TOOL.RESULTS.read_text(encoding="utf-8"))
+    catalogue = sorted(r.id for s in all_specs() for r in s.rules)
+    assert data["rules"] == catalogue, "a rule id was added or removed: run benchmarks/corpus_adequacy.py again"
+    assert set(TOOL.coverage(data)) == set(catalogue)
+    assert set(data["modules"]) == set(TOOL.MODULES), "every game module is measured"
+
+
+def test_the_page_shows_the_coverage_data() -> None:
+    page = TOOL.PAGE.read_text(encoding="utf-8")
+    assert TOOL.MARKER in page
+    assert page.split(TOOL.MARKER)[1].strip() == TOOL.render(TOOL.RESULTS).strip(), (
+        "docs/verification.md is stale: run benchmarks/corpus_adequacy.py --render")
+
+
+def test_every_verdict_names_a_mutant_of_a_game_module() -> None:
+    for key in TOOL.load_verdicts(TOOL.VERDICTS):
+        mod, _, rest = key.partition("::")
+        assert mod in TOOL.MODULES, key
+        line, op, _detail = rest.split(":", 2)
+        assert line.isdigit() and op in ("flip-comparison", "constant-plus-one", "and-or", "negate-condition",
+                                         "delete-statement"), key
+
+
+def test_KK_YAKU_3_a_broken_four_brights_is_detected_by_a_pile_vector() -> None:
+    """Four Brights' points plus one, the mutation tool's own mutant of the catalogue's row, mapped to
+    KK-YAKU-3 and told apart by the pile that forms it, in a forked process that imports the mutant."""
+    path = "spec/hanafuda_spec/games/koikoi.py"
+    source = (ROOT / path).read_text(encoding="utf-8")
+    lines = source.splitlines()
+    row = next(i + 1 for i, text in enumerate(lines) if 'YakuDef("four-brights"' in text)
+    known = frozenset(r.id for s in all_specs() for r in s.rules)
+    rules = TOOL.site_rules(source, known)
+    k = next(i for i, s in enumerate(TOOL.sites(source))
+             if s.line == row and s.operator == "constant-plus-one" and s.detail == "8 -> 9")
+    assert rules[k] == ["KK-YAKU-3"]
+    g = game("koikoi")
+    rules_obj = g.rules("nintendo")
+    deck = g.deck(rules_obj)
+    cards = [10, 30, 80, 120]
+    ps = g.score(rules_obj, [deck.by_id(c) for c in cards], None)
+    pile = {"cards": cards, "month": None, "yaku": [{"id": y.id, "points": y.points} for y in ps.yaku],
+            "card_points": ps.card_points}
+    other = {"cards": [10, 20], "month": None, "yaku": [], "card_points": None}
+    vectors = [TOOL.Vector("four-brights", "koikoi", "pile", ("nintendo", pile)),
+               TOOL.Vector("two-cards", "koikoi", "pile", ("nintendo", other))]
+    baseline = TOOL.check(vectors)
+    assert baseline == {"four-brights": True, "two-cards": True}
+    status, got, _ = TOOL._in_child(TOOL._mutant_run("hanafuda_spec.games.koikoi", TOOL.mutate(source, k), vectors,
+                                                     baseline, full=True), timeout=600)
+    assert status == "ok"
+    assert got == {"four-brights": False, "two-cards": True}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--module", "reference/hanafuda/nothing.py"], "unknown game module"),
+    (["--sample", "-1"], "at least 0"),
+    (["--corpus", "/nonexistent/corpus"], "not a directory"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(argv: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert TOOL.main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_the_options_suite_plays_every_other_option_value_and_validates() -> None:
+    """The corpus's options suite (``hanafuda vectors``): one option set per value no ruleset holds,
+    each with a deal, a record that validates and perft rows the reference agrees with."""
+    from hanafuda.commands.vectors import option_deal_vectors, option_perft_vectors, option_records
+    from hanafuda.commands.vectors import option_sets_beyond_rulesets as beyond
+
+    g = game("kekoro")
+    sets = beyond(g)
+    rulesets = [g.spec.resolve(rs.name) for rs in g.spec.rulesets]
+    assert sets and all(values not in rulesets for _, values in sets)
+    changed = {(k, v) for _, values in sets for k, v in values.items() if v != g.spec.resolve()[k]}
+    assert {(o.key, v) for o in g.spec.options for v in o.choices if v != o.default} <= changed | {
+        (k, v) for r in rulesets for k, v in r.items()}
+    vectors = [TOOL.Vector(f"record#{i}", "kekoro", "record", json.loads(line))
+               for i, line in enumerate(option_records(g).splitlines())]
+    vectors += [TOOL.Vector(f"deal#{i}", "kekoro", "deal", ("options", d))
+                for i, d in enumerate(option_deal_vectors(g))]
+    counts = option_perft_vectors(g)["counts"]
+    assert isinstance(counts, list)
+    vectors += [TOOL.Vector(f"perft#{i}", "kekoro", "perft", (None, c)) for i, c in enumerate(counts)]
+    assert len(vectors) > 3 * len(sets)
+    assert all(x is True or x == [[True, []]] for x in TOOL.check(vectors).values())
+
+
+def test_a_record_that_must_fail_is_checked_for_its_rule_ids() -> None:
+    """A record's outcome holds the rule ids of its problems, under its own rules and under each of
+    its ``meta.fails_under`` rules (the separating records of ``hanafuda vectors``)."""
+    from hanafuda.records import record_match
+    from hanafuda_spec.records import FORMAT_1_1
+
+    doc = record_match(game("koikoi"), "nintendo", {}, 3, 3)
+    doc["format"] = FORMAT_1_1
+    doc["meta"] = {"fails_under": [{"ruleset": "nintendo", "options": {"length": "1"}}, {"ruleset": "nintendo"}]}
+    assert TOOL._record_outcome(doc) == [[True, []], [False, ["REC-RESULT-2", "REC-ROUNDS-1"]], [True, []]]
