@@ -154,3 +154,20 @@ def test_tables_keyed_by_option_values_cover_the_enum() -> None:
     assert set(koikoi.CHAFF_DOUBLES) == set(koikoi.ChaffDoubles)
     assert set(koikoi.VIEWING_RAIN) < set(koikoi.Viewing)
     assert set(kekoro.CARD_VALUES) == set(kekoro.Values)
+
+
+def test_rules_objects_read_options_as_members() -> None:
+    """Every game's rules object reads each option as its enum's member (the value the command line or the
+    ruleset gave as a string), and a wrong value is refused before any rules object exists."""
+    from hanafuda.registry import available
+
+    for g in available():
+        for o in g.spec.options:
+            v = o.choices[-1]
+            try:
+                rules = g.rules(None, {o.key: v})
+            except OptionError:  # a value another option's link refuses (e.g. sun without a storm)
+                continue
+            assert rules.value(o.kind) is o.kind(v) and rules.opt[o.key] == v, (g.spec.key, o.key)
+        with pytest.raises(OptionError, match=r"is not allowed \(choices: "):
+            g.rules(None, {g.spec.options[0].key: "no-such-value"})
