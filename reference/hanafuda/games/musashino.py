@@ -31,16 +31,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda._construct import new
-from hanafuda.engine import (
-    Action,
-    MatchInfo,
-    PileScore,
-    RoundGame,
-    RoundResult,
-    RoundSetup,
-    RulesOptions,
-    settled,
-)
+from hanafuda.engine import Action, MatchInfo, PileScore, RoundGame, RoundResult, RoundSetup, RulesOptions, settled
 from hanafuda.fishing import (
     NAMED_OF_TWO,
     PLAY,
