@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import enum
+import importlib
 import re
 from pathlib import Path
 
@@ -84,11 +86,22 @@ def test_defaults_resolve(spec: GameSpec) -> None:
 
 # -- options that depend on other options (OptionLink, used by MB-14 and KJ-27) ------------------------
 
+class _A(enum.StrEnum):
+    OFF = "off"
+    ON = "on"
+
+
+class _B(enum.StrEnum):
+    OFF = "off"
+    YES = "yes"
+    NO = "no"
+
+
 def _linked_spec(links: tuple[OptionLink, ...] = (), rulesets: tuple[RulesetSpec, ...] = ()) -> GameSpec:
     c = Citation("DOSSIER", "3.4")
     base = (OptionLink("a", ("off",), "X-1", allowed=("off",)), OptionLink("a", ("on",), "X-1", default="yes"))
-    opts = (OptionSpec("a", ("off", "on"), "off", "a", c),
-            OptionSpec("b", ("off", "yes", "no"), "off", "b", c, links or base))
+    opts: tuple[OptionSpec[enum.StrEnum], ...] = (OptionSpec("a", _A, _A.OFF, "a", c),
+                                                  OptionSpec("b", _B, _B.OFF, "b", c, links or base))
     return GameSpec("x", "X", (), "hanafuda", "", (), (), (Gap("X-1", "q", "s", "d", "r", ("a", "b")),), opts,
                     (RulesetSpec("r", "", {}, c), *rulesets), "r")
 
@@ -111,3 +124,50 @@ def test_option_links_are_checked_when_the_catalogue_is_built() -> None:
         _linked_spec((OptionLink("a", ("off",), "X-99", allowed=("off",)),))
     with pytest.raises(OptionError, match="ruleset bad: option b=yes conflicts"):
         _linked_spec(rulesets=(RulesetSpec("bad", "", {"b": "yes"}, Citation("DOSSIER", "3.4")),))
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_every_option_has_its_declared_enum(spec: GameSpec) -> None:
+    """Each option's values are one StrEnum declared in the game's catalogue module: its choices are the
+    enum's values in order, its default a member, the typed reading gives members, and the module declares
+    no value enum that no option uses."""
+    module = importlib.import_module(f"hanafuda_spec.games.{spec.key}")
+    kinds = [o.kind for o in spec.options]
+    assert len(set(kinds)) == len(kinds)
+    for o in spec.options:
+        assert issubclass(o.kind, enum.StrEnum) and o.kind.__module__ == module.__name__, o.key
+        assert getattr(module, o.kind.__name__) is o.kind, o.key
+        assert o.choices == tuple(m.value for m in o.kind) and o.default in o.kind, o.key
+        for v in o.choices:
+            got = spec.value({**spec.resolve(), o.key: v}, o.kind)
+            assert type(got) is o.kind and got == v and got is o.value({o.key: v}), (o.key, v)
+    declared = {c for c in vars(module).values()
+                if isinstance(c, type) and issubclass(c, enum.StrEnum) and c.__module__ == module.__name__}
+    assert declared == set(kinds)
+
+
+def test_tables_keyed_by_option_values_cover_the_enum() -> None:
+    """The catalogue's tables keyed by an option's values have one entry per member."""
+    from hanafuda_spec.games import kekoro, koikoi, musashino
+
+    assert set(musashino.DEALS) == set(musashino.Players)
+    assert set(koikoi.CHAFF_DOUBLES) == set(koikoi.ChaffDoubles)
+    assert set(koikoi.VIEWING_RAIN) < set(koikoi.Viewing)
+    assert set(kekoro.CARD_VALUES) == set(kekoro.Values)
+
+
+def test_rules_objects_read_options_as_members() -> None:
+    """Every game's rules object reads each option as its enum's member (the value the command line or the
+    ruleset gave as a string), and a wrong value is refused before any rules object exists."""
+    from hanafuda.registry import available
+
+    for g in available():
+        for o in g.spec.options:
+            v = o.choices[-1]
+            try:
+                rules = g.rules(None, {o.key: v})
+            except OptionError:  # a value another option's link refuses (e.g. sun without a storm)
+                continue
+            assert rules.value(o.kind) is o.kind(v) and rules.opt[o.key] == v, (g.spec.key, o.key)
+        with pytest.raises(OptionError, match=r"is not allowed \(choices: "):
+            g.rules(None, {g.spec.options[0].key: "no-such-value"})

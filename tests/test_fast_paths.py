@@ -211,7 +211,7 @@ def test_KK_YAKU_1_koikoi_table_driven_scorer_agrees_with_the_rows(
     pile = a & b if sparse else a
     rules = _rules(kk.GAME, None, opts)
     values = rules.values
-    key = (month, sake, called and rules.opt["viewing_value"] != "5")
+    key = (month, sake, called and rules.call_revalues)
     table = kk._blocks(kk._rows(values, *key))
     got = tuple(kk._scorer(values, *key)(pile))
     assert got == tuple(kk._score_with(table, pile))
@@ -225,7 +225,7 @@ def test_KK_YAKU_1_every_koikoi_table_gets_the_table_driven_scorer() -> None:
                  {"sake_cup": "animal"}, {"yaku_set": "flower-card-game"}, {"viewing_value": "1-3"}):
         rules = kk.GAME.rules(None, opts)
         for month in (None, 4):
-            table = kk._blocks(kk._rows(rules.values, month, None, rules.opt["viewing_value"] != "5"))
+            table = kk._blocks(kk._rows(rules.values, month, None, rules.call_revalues))
             assert kk._Scorer.applies(table), opts
             if not opts:  # the default tables get the written-out closure
                 scorer = kk._Scorer(table)
@@ -237,7 +237,7 @@ def test_KK_YAKU_1_koikoi_written_out_scorer_is_the_table_scorer(pile: int, mont
                                                               opts: dict[str, str]) -> None:
     """``_Scorer.function`` (the lookups written out) answers what ``_Scorer.__call__`` answers."""
     rules = _rules(kk.GAME, None, opts)
-    table = kk._blocks(kk._rows(rules.values, month, None, called and rules.opt["viewing_value"] != "5"))
+    table = kk._blocks(kk._rows(rules.values, month, None, called and rules.call_revalues))
     if kk._Scorer.applies(table):
         scorer = kk._Scorer(table)
         assert scorer.function()(pile) == scorer(pile)

@@ -10,7 +10,7 @@ import pytest
 from hanafuda.adapter import ReferenceAdapter, start_from_deck
 from hanafuda.engine import Action, MatchInfo, RoundResult
 from hanafuda.fishing import Table
-from hanafuda.games.koikoi import GAME, INDEX, KoiKoiRound, KoiKoiState, Phase, _shobu_points
+from hanafuda.games.koikoi import GAME, INDEX, KoiKoiRound, KoiKoiState, Phase
 from hanafuda.records import problems_of, record_match
 from hanafuda.registry import game
 from hanafuda_spec.cards import card
@@ -164,7 +164,7 @@ def test_KK_YAKU_16_each_card_counts_as_two_chaff_on_its_own(value: str, count: 
 def test_KK_SCORE_6_additive_koikoi_bonus(own: int, base: int, want: int) -> None:
     s = replace(_call_state([], [], calls=(own, 2), multiplier="additive", seven_double="off"),
                 phase=Phase.OVER, end="shobu", winner=0)
-    pts, _ = _shobu_points(s.rules.opt, s.calls, s.field_brights, 0, ((replace_points(base),), ()))
+    pts, _ = s.rules.shobu_points(s.calls, s.field_brights, 0, ((replace_points(base),), ()))
     assert pts == want
 
 

@@ -68,16 +68,21 @@ def test_KJ_SCORE_2_chip_bands_by_the_z3_table() -> None:
 
 
 def test_KK_11_multiplier_table_is_complete_and_consistent() -> None:
+    from hanafuda_spec.games.koikoi import Multiplier
     from hanafuda_spec.proofs.common import decision_table
-    from hanafuda_spec.proofs.koikoi import multiplier_rows
+    from hanafuda_spec.proofs.koikoi import MODE, multiplier_rows
 
     gaps, clashes = decision_table(("mode", "own", "other"), lambda v: z.all_of(
-        [v["mode"] >= 0, v["mode"] <= 4, v["own"] >= 0, v["other"] >= 0]), multiplier_rows())
+        [MODE.domain(v["mode"]), v["own"] >= 0, v["other"] >= 0]), multiplier_rows())
     assert gaps == [] and clashes == []
     # dropping a row leaves a situation no rule covers, which z3 finds
     gaps, _ = decision_table(("mode", "own", "other"), lambda v: z.all_of(
-        [v["mode"] >= 0, v["mode"] <= 4, v["own"] >= 0, v["other"] >= 0]), multiplier_rows()[1:])
-    assert gaps and all(g["mode"] == 0 and g["other"] > 0 for g in gaps)
+        [MODE.domain(v["mode"]), v["own"] >= 0, v["other"] >= 0]), multiplier_rows()[1:])
+    assert gaps and all(g["mode"] == MODE[Multiplier.OPPONENT] and g["other"] > 0 for g in gaps)
+    # one row per value: a value without a row is a gap
+    gaps, _ = decision_table(("mode", "own", "other"), lambda v: z.all_of(
+        [MODE.domain(v["mode"]), v["own"] >= 0, v["other"] >= 0]), multiplier_rows()[:-1])
+    assert {MODE.name(g["mode"]) for g in gaps} == {Multiplier.ADDITIVE}
 
 
 def test_fishing_turn_model_is_inductive_and_not_vacuous() -> None:

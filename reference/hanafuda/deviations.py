@@ -267,7 +267,8 @@ class DeviantRules(KoiKoiRules):
                      yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
         pts, notes = super().shobu_points(calls, field_brights, w, yaku)
         n = dict(notes)
-        if "seven-after-multiplier" in self._ids and "koikoi" in n and self.opt["seven_double"] == "on":
+        seven_double = self.value(spec.SevenDouble) is spec.SevenDouble.ON
+        if "seven-after-multiplier" in self._ids and "koikoi" in n and seven_double:
             base, koi, fm = n["base"], n["koikoi"], n["field"]
             seven = 2 if base * koi >= 7 else 1
             return base * seven * koi * fm, (("base", base), ("seven", seven), ("koikoi", koi), ("field", fm))

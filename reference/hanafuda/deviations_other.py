@@ -295,7 +295,7 @@ class DeviantKekoroRules(kekoro.KekoroRules):
 
     @functools.cached_property
     def scorer(self) -> kekoro.Scorer:
-        values = dict(kekoro_spec.CARD_VALUES[self.opt["values"]])
+        values = dict(kekoro_spec.CARD_VALUES[self.value(kekoro_spec.Values)])
         for c, v in _points(self.deviations, "card-value").items():
             values[int(c)] = v
         return kekoro.scorer_of(kekoro_spec.yaku_table(self.opt), values)

@@ -17,6 +17,7 @@ match seed shuffles the canonical deck for every deal, misdeals included.
 
 from __future__ import annotations
 
+import enum
 import functools
 import operator
 import re
@@ -51,6 +52,7 @@ __all__ = [
     "RoundObserver",
     "RoundResult",
     "RoundSetup",
+    "RulesOptions",
     "action",
     "evolve",
     "fast_shuffled",
@@ -242,6 +244,33 @@ class MatchInfo:
 S = TypeVar("S")
 R = TypeVar("R")
 T = TypeVar("T")
+E = TypeVar("E", bound=enum.StrEnum)
+
+
+class RulesOptions:
+    """What every game's rules object shares: its resolved option values (``values``, sorted pairs, as
+    records and the command line spell them) and their typed reading, :meth:`value`, as the enums of
+    its game's ``catalogue`` (``rules.value(Multiplier) is Multiplier.NONE``), each converted once per rules object."""
+
+    catalogue: ClassVar[GameSpec]
+    values: tuple[tuple[str, str], ...]
+
+    @functools.cached_property
+    def opt(self) -> Mapping[str, str]:
+        """The option values by key, as strings."""
+        return dict(self.values)
+
+    @functools.cached_property
+    def _typed(self) -> dict[type[enum.StrEnum], enum.StrEnum]:
+        return {}
+
+    def value(self, kind: type[E]) -> E:
+        """The value of the option whose values are the enum ``kind`` (see :meth:`GameSpec.value
+        <hanafuda_spec.catalogue.GameSpec.value>`)."""
+        found = self._typed.get(kind)
+        if not isinstance(found, kind):
+            found = self._typed[kind] = self.catalogue.value(self.opt, kind)
+        return found
 
 
 def settled(info: MatchInfo, result: RoundResult, over: bool, reason: str,

@@ -187,7 +187,7 @@ def deal_layout(g: AnyGame, rules: Any, dealer: int) -> tuple[str, ...]:
         size = rules.hand_size if key == "koikoi" else 8
         names = {"ko": f"hand.{1 - dealer}", "dealer": f"hand.{dealer}", "field": "field"}
         plan = [(names[w], k) for w, k in packet_plan((("ko", size), ("field", 8), ("dealer", size)),
-                                                       int(rules.opt["packets"]))]
+                                                       rules.packets)]
     elif key == "musashino":  # MB-DEAL-3
         plan = [(w if w == "field" else f"hand.{w}", k) for w, k in rules.deals[dealer]]
     elif key == "kujuroku":  # KJ-DEAL-2

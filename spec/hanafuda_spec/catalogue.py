@@ -16,6 +16,7 @@ import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Generic, TypeVar
 
 __all__ = [
     "Citation",
@@ -30,6 +31,10 @@ __all__ = [
     "RulesetSpec",
     "Topic",
 ]
+
+#: An option's values: a :class:`enum.StrEnum` declared beside its :class:`OptionSpec`.
+E = TypeVar("E", bound=enum.StrEnum)
+E_co = TypeVar("E_co", bound=enum.StrEnum, covariant=True)
 
 
 class Evidence(enum.Enum):
@@ -145,30 +150,39 @@ class OptionLink:
 
 
 @dataclass(frozen=True)
-class OptionSpec:
+class OptionSpec(Generic[E_co]):
     """A rule variation a player can select before play (``--option key=value``).
 
+    ``kind`` is the enum of its values, declared once beside it: :attr:`choices` are its values in
+    declaration order, and the engines and proofs compare with its members (:meth:`value`).
     ``links`` say how its value depends on other options (see :class:`OptionLink`). ``ours`` lists
     the choices no source offers (our own additions): the citation supports the others only.
     """
 
     key: str
-    choices: tuple[str, ...]
-    default: str
+    kind: type[E_co]
+    default: E_co
     text: str
     citation: Citation
     links: tuple[OptionLink, ...] = ()
     ours: tuple[str, ...] = ()
+    #: The values as plain strings, in the enum's order (what the command line and records spell).
+    choices: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.default not in self.choices:
-            raise ValueError(f"option {self.key}: default {self.default!r} is not a choice")
+        object.__setattr__(self, "choices", tuple(m.value for m in self.kind))
+        if not isinstance(self.default, self.kind):
+            raise ValueError(f"option {self.key}: default {self.default!r} is not a {self.kind.__name__}")
         if any(v not in self.choices for v in self.ours):
             raise ValueError(f"option {self.key}: ours names a value that is not a choice")
         for link in self.links:
             for v in (*link.allowed, *((link.default,) if link.default else ())):
                 if v not in self.choices:
                     raise ValueError(f"option {self.key}: link to {link.other} names {v!r}, not a choice")
+
+    def value(self, options: Mapping[str, str]) -> E_co:
+        """This option's value in resolved ``options`` (see :meth:`GameSpec.resolve`), as its enum member."""
+        return self.kind(options[self.key])
 
 
 @dataclass(frozen=True)
@@ -193,10 +207,11 @@ class GameSpec:
     sources: tuple[str, ...]
     rules: tuple[Rule, ...]
     gaps: tuple[Gap, ...]
-    options: tuple[OptionSpec, ...]
+    options: tuple[OptionSpec[enum.StrEnum], ...]
     rulesets: tuple[RulesetSpec, ...]
     default_ruleset: str
     _rule_index: Mapping[str, Rule] = field(init=False, repr=False, compare=False)
+    _by_kind: Mapping[type[enum.StrEnum], OptionSpec[enum.StrEnum]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         idx: dict[str, Rule] = {}
@@ -205,6 +220,11 @@ class GameSpec:
                 raise ValueError(f"{self.key}: rule id {r.id} declared twice")
             idx[r.id] = r
         object.__setattr__(self, "_rule_index", MappingProxyType(idx))
+        by_kind: dict[type[enum.StrEnum], OptionSpec[enum.StrEnum]] = {}
+        for o in self.options:
+            if by_kind.setdefault(o.kind, o) is not o:
+                raise ValueError(f"{self.key}: options {by_kind[o.kind].key} and {o.key} share {o.kind.__name__}")
+        object.__setattr__(self, "_by_kind", MappingProxyType(by_kind))
         gap_ids = {g.id for g in self.gaps}
         for r in self.rules:
             if r.gap is not None and r.gap not in gap_ids:
@@ -212,17 +232,17 @@ class GameSpec:
             if r.option is not None and r.option not in self.option_keys:
                 raise ValueError(f"{self.key}: rule {r.id} names unknown option {r.option}")
         for g in self.gaps:
-            for o in g.options:
-                if o not in self.option_keys:
-                    raise ValueError(f"{self.key}: gap {g.id} names unknown option {o}")
-        for spec in self.options:
-            for link in spec.links:
-                if link.other not in self.option_keys or link.other == spec.key:
-                    raise ValueError(f"{self.key}: option {spec.key} links to unknown option {link.other}")
+            for k in g.options:
+                if k not in self.option_keys:
+                    raise ValueError(f"{self.key}: gap {g.id} names unknown option {k}")
+        for opt in self.options:
+            for link in opt.links:
+                if link.other not in self.option_keys or link.other == opt.key:
+                    raise ValueError(f"{self.key}: option {opt.key} links to unknown option {link.other}")
                 if any(w not in self.option(link.other).choices for w in link.when):
-                    raise ValueError(f"{self.key}: option {spec.key}: link names a value {link.other} cannot take")
+                    raise ValueError(f"{self.key}: option {opt.key}: link names a value {link.other} cannot take")
                 if link.rule not in self._rule_index and link.rule not in gap_ids:
-                    raise ValueError(f"{self.key}: option {spec.key}: link names unknown rule {link.rule}")
+                    raise ValueError(f"{self.key}: option {opt.key}: link names unknown rule {link.rule}")
         names = {rs.name for rs in self.rulesets}
         if self.default_ruleset not in names:
             raise ValueError(f"{self.key}: default ruleset {self.default_ruleset} is not declared")
@@ -246,11 +266,16 @@ class GameSpec:
     def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules)
 
-    def option(self, key: str) -> OptionSpec:
+    def option(self, key: str) -> OptionSpec[enum.StrEnum]:
         for o in self.options:
             if o.key == key:
                 return o
         raise OptionError(f"unknown option {key!r} for {self.key} (known: {', '.join(self.option_keys)})")
+
+    def value(self, options: Mapping[str, str], kind: type[E]) -> E:
+        """The value of the option whose values are ``kind`` in resolved ``options``, as a member of
+        ``kind``: the typed reading of an option, e.g. ``SPEC.value(opts, Multiplier)``."""
+        return kind(options[self._by_kind[kind].key])
 
     def ruleset(self, name: str) -> RulesetSpec:
         for rs in self.rulesets:
@@ -274,7 +299,7 @@ class GameSpec:
         Unknown options, bad values and conflicting values raise :class:`OptionError`; nothing is
         silently fixed.
         """
-        values = {o.key: o.default for o in self.options}
+        values = {o.key: o.default.value for o in self.options}
         rs = self.ruleset(ruleset or self.default_ruleset)
         values.update(rs.values)
         chosen = {k: f"ruleset {rs.name}" for k in rs.values}
@@ -306,7 +331,3 @@ class Citer:
     def __call__(self, section: str, quote: str = "") -> Citation:
         return Citation(self.source, section, quote)
 
-
-def int_choices(lo: int, hi: int) -> tuple[str, ...]:
-    """Option choices for the integers ``lo..hi`` inclusive."""
-    return tuple(str(i) for i in range(lo, hi + 1))

@@ -30,7 +30,17 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda._construct import new
-from hanafuda.engine import Action, MatchInfo, PileScore, RoundGame, RoundResult, RoundSetup, action, settled
+from hanafuda.engine import (
+    Action,
+    MatchInfo,
+    PileScore,
+    RoundGame,
+    RoundResult,
+    RoundSetup,
+    RulesOptions,
+    action,
+    settled,
+)
 from hanafuda.fishing import (
     NAMED_OF_TWO,
     PLAY,
@@ -135,7 +145,7 @@ INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Ca
 @functools.lru_cache(maxsize=64)
 def _scorer(values: tuple[tuple[str, str], ...]) -> Scorer:
     opt = dict(values)
-    return scorer_of(spec.yaku_table(opt), spec.CARD_VALUES[opt["values"]])
+    return scorer_of(spec.yaku_table(opt), spec.CARD_VALUES[spec.SPEC.value(opt, spec.Values)])
 
 
 def scorer_of(table: Sequence[YakuDef], card_values: Mapping[int, int]) -> Scorer:
@@ -160,17 +170,12 @@ def _four_in(mask: int) -> bool:
 
 
 @dataclass(frozen=True)
-class KekoroRules:
-    """Typed Kekoro rules, built from resolved option values (see the catalogue's options)."""
+class KekoroRules(RulesOptions):
+    """Typed Kekoro rules, built from resolved option values (see the catalogue's options), read as the
+    catalogue's enums (:meth:`~hanafuda.engine.RulesOptions.value`)."""
 
+    catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
-
-    def __getitem__(self, key: str) -> str:
-        return self.opt[key]
-
-    @functools.cached_property
-    def opt(self) -> Mapping[str, str]:
-        return dict(self.values)
 
     @functools.cached_property
     def scorer(self) -> Scorer:
@@ -194,18 +199,23 @@ class KekoroRules:
         dealer stays (tie_dealer=pass: the deal passes)."""
         if winner is not None:
             return winner
-        return dealer if self["tie_dealer"] == "stay" else 1 - dealer
+        return dealer if self.value(spec.TieDealer) is spec.TieDealer.STAY else 1 - dealer
 
     @functools.cached_property
     def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
         """KE-DEAL-1 as positions in the deck order: the cards dealt to the ko (the dealer's opponent), the
         table and the dealer, in packets of ``packets`` cards (the rest, from position 24, is the draw pile)."""
-        return two_hand_dealing(8, 8, int(self.opt["packets"]))
+        return two_hand_dealing(8, 8, self.packets)
+
+    @property
+    def packets(self) -> int:
+        """KE-DEAL-1: the packet size of the deal."""
+        return int(self.value(spec.Packets))
 
     @property
     def round_limit(self) -> int | None:
-        v = self.opt["round_limit"]
-        return None if v == "none" else int(v)
+        v = self.value(spec.RoundLimit)
+        return None if v is spec.RoundLimit.NONE else int(v)
 
 
 @dataclass(frozen=True)
@@ -313,7 +323,8 @@ class Kekoro(RoundGame[KekoroState, KekoroRules]):
             assert result.winner is not None
             return settled(info, result, True, INSTANT_VICTORY, (result.winner,))
         lead = abs(info.scores[0] + result.deltas[0] - info.scores[1] - result.deltas[1])
-        if lead > spec.LEAD if rules["lead_test"] == "more-than" else lead >= spec.LEAD:  # KE-GAME-1
+        more_than = rules.value(spec.LeadTest) is spec.LeadTest.MORE_THAN
+        if lead > spec.LEAD if more_than else lead >= spec.LEAD:  # KE-GAME-1
             return settled(info, result, True, LEAD_REACHED)
         limit, played = rules.round_limit, info.rounds_played + (1 if result.counts else 0)
         return settled(info, result, limit is not None and played >= limit, ROUND_LIMIT)  # KE-GAME-3
@@ -344,8 +355,9 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         r.rules, r.setup, r.field, r.caps, r.counters = rules, setup, field, [0, 0], None
         r.stock, r.top = tuple(map(INDEX.by_id.__getitem__, rules.stock_order(order))), 0
         r.turn, r.phase, r.pending, r.end, r.winner = setup.dealer, Phase.PLAY, None, "", None  # KE-TURN-1
-        mode = rules["misdeal"]  # KE-DEAL-3; no lucky hands are looked for (KE-DEAL-4)
-        if mode != "off" and (_four_in(field) or (mode == "field-or-hand" and any(map(_four_in, r.hands)))):
+        mode = rules.value(spec.Misdeal)  # KE-DEAL-3; no lucky hands are looked for (KE-DEAL-4)
+        if mode is not spec.Misdeal.OFF and (_four_in(field) or (
+                mode is spec.Misdeal.FIELD_OR_HAND and any(map(_four_in, r.hands)))):
             r.phase, r.end = Phase.OVER, MISDEAL
         return r
 

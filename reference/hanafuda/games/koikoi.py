@@ -36,6 +36,7 @@ from hanafuda.engine import (
     RoundGame,
     RoundResult,
     RoundSetup,
+    RulesOptions,
     action,
     pile_score,
     settled,
@@ -81,18 +82,13 @@ _PLAY, _PLAY_SECOND, _DRAW, _TAKE, _CALL, _OVER = (Phase.PLAY, Phase.PLAY_SECOND
 
 
 @dataclass(frozen=True)
-class KoiKoiRules:
-    """Typed Koi-Koi rules, built from resolved option values (see the catalogue's options). The
-    properties below are the option values the turn reads, each read once per rules object."""
+class KoiKoiRules(RulesOptions):
+    """Typed Koi-Koi rules, built from resolved option values (see the catalogue's options): the steps
+    read them as the catalogue's enums (:meth:`~hanafuda.engine.RulesOptions.value`) or through the
+    properties below, each read once per rules object."""
 
+    catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
-
-    def __getitem__(self, key: str) -> str:
-        return dict(self.values)[key]
-
-    @functools.cached_property
-    def opt(self) -> Mapping[str, str]:
-        return dict(self.values)
 
     @functools.cached_property
     def _scorers(self) -> dict[tuple[int | None, str | None, bool], Callable[[int], tuple[ScoredYaku, ...]]]:
@@ -112,75 +108,81 @@ class KoiKoiRules:
     @functools.cached_property
     def month_cards(self) -> bool:
         """KK-YAKU-14: the Cards of the Month score (month_cards=on)."""
-        return self.opt["month_cards"] == "on"
+        return self.value(spec.MonthCards) is spec.MonthCards.ON
 
     @functools.cached_property
     def plain_scoring(self) -> bool:
         """No option filters a table's answer: the viewing yaku score on their own (viewing=on),
         every yaku counts (yaku_count=all) and the Sake Cup has one reading (not sake_cup=either)."""
-        o = self.opt
-        return o["viewing"] in ("on", "off") and o["yaku_count"] != "best" and o["sake_cup"] != "either"
+        return (self.value(spec.Viewing) in (spec.Viewing.ON, spec.Viewing.OFF) and self.value(spec.YakuCount)
+                is not spec.YakuCount.BEST and self.value(spec.SakeCup) is not spec.SakeCup.EITHER)
 
     @functools.cached_property
     def weather_viewing(self) -> bool:
         """viewing=weather: the viewing yaku depend on the cards on the table."""
-        return self.opt["viewing"] == "weather"
+        return self.value(spec.Viewing) is spec.Viewing.WEATHER
 
     @functools.cached_property
     def call_revalues(self) -> bool:
         """KK-YAKU-17: a koi-koi call re-values the caller's viewing yaku (viewing_value other than 5)."""
-        return self.opt["viewing_value"] != "5"
+        return self.value(spec.ViewingValue) is not spec.ViewingValue.N5
 
     @functools.cached_property
     def must_capture(self) -> bool:
         """KK-CAP-5: no non-capturing hand play while a capture is possible (discard=must-capture)."""
-        return self.opt["discard"] == "must-capture"
+        return self.value(spec.Discard) is spec.Discard.MUST_CAPTURE
 
     @functools.cached_property
     def draw_first(self) -> bool:
         """KK-TURN-6: a turn draws a card into the hand, then plays two hand cards (turn=draw-first)."""
-        return self.opt["turn"] == "draw-first"
+        return self.value(spec.Turn) is spec.Turn.DRAW_FIRST
 
     @functools.cached_property
     def keep_unmatched(self) -> bool:
         """KK-TURN-7: a drawn card that matches nothing goes to the hand for a second play (turn=keep-unmatched)."""
-        return self.opt["turn"] == "keep-unmatched"
+        return self.value(spec.Turn) is spec.Turn.KEEP_UNMATCHED
 
     @functools.cached_property
     def draw_only_turns(self) -> bool:
         """KK-END-5: once both hands are empty, turns draw from the pile until it is empty (after_hands=draw-pile)."""
-        return self.opt["after_hands"] == "draw-pile"
+        return self.value(spec.AfterHands) is spec.AfterHands.DRAW_PILE
 
     @functools.cached_property
     def koikoi_on_new(self) -> bool:
         """KK-TURN-3: only a new yaku, not an improved one, gives the call (koikoi_on=new)."""
-        return self.opt["koikoi_on"] == "new"
+        return self.value(spec.KoikoiOn) is spec.KoikoiOn.NEW
 
     @functools.cached_property
     def koikoi_min(self) -> int:
         """KK-TURN-4: below this many points a yaku ends the round without a call."""
-        return int(self.opt["koikoi_min"])
+        return int(self.value(spec.KoikoiMin))
 
     @functools.cached_property
     def koikoi_once(self) -> bool:
         """KK-TURN-8: one koi-koi per round for both players together."""
-        return self.opt["koikoi_limit"] == "once-per-round"
+        return self.value(spec.KoikoiLimit) is spec.KoikoiLimit.ONCE_PER_ROUND
 
     @functools.cached_property
     def koikoi_needs_hand(self) -> bool:
         """KK-TURN-9: no koi-koi with an empty hand."""
-        return self.opt["koikoi_last_turn"] == "forbidden"
+        return self.value(spec.KoikoiLastTurn) is spec.KoikoiLastTurn.FORBIDDEN
 
-    @property
+    @functools.cached_property
     def hand_size(self) -> int:
-        return int(self.opt["hand_size"])
+        """KK-DEAL-1: the cards dealt to each hand."""
+        return int(self.value(spec.HandSize))
+
+    @functools.cached_property
+    def packets(self) -> int:
+        """KK-DEAL-1: the packet size of the deal."""
+        return int(self.value(spec.Packets))
 
     @functools.cached_property
     def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
         """KK-DEAL-1 as positions in the deck order: the cards dealt to the ko (the dealer's opponent), the
         table and the dealer, in packets of ``packets`` cards (the rest, from :attr:`stock_start`, is the
         draw pile)."""
-        return two_hand_dealing(self.hand_size, 8, int(self.opt["packets"]))
+        return two_hand_dealing(self.hand_size, 8, self.packets)
 
     @property
     def stock_start(self) -> int:
@@ -221,13 +223,13 @@ class KoiKoiRules:
     def shobu_points(self, calls: Sequence[int], field_brights: int, w: int,
                      yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
         """KK-SCORE-1…6: the points of seat ``w``'s shōbu and the notes saying how they are made."""
-        return _shobu_points(self.opt, calls, field_brights, w, yaku)
+        return _shobu_points(self, calls, field_brights, w, yaku)
 
     def next_dealer(self, dealer: int, winner: int | None) -> int:
         """KK-END-3: the winner deals the next round; after a drawn round, draw_dealer says who."""
         if winner is not None:
             return winner
-        return dealer if self.opt["draw_dealer"] == "stay" else 1 - dealer
+        return dealer if self.value(spec.DrawDealer) is spec.DrawDealer.STAY else 1 - dealer
 
 
 @dataclass(frozen=True)
@@ -558,25 +560,24 @@ def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
     koi-koi this round (KK-YAKU-17)."""
     if rules.plain_scoring:  # no option filters the table's answer (the default rules)
         return rules.scorer(month, None, called)(pile)
-    opt = rules.opt
-    if opt["sake_cup"] == "either":
+    viewing = rules.value(spec.Viewing)
+    if rules.value(spec.SakeCup) is spec.SakeCup.EITHER:
         a = list(rules.scorer(month, "animal", called)(pile))
         c = list(rules.scorer(month, "chaff", called)(pile))
-        a, c = _filter(opt, a, field), _filter(opt, c, field)
+        a, c = _filter(viewing, a, field), _filter(viewing, c, field)
         found = a if sum(y.points for y in a) >= sum(y.points for y in c) else c
     else:
-        found = _filter(opt, list(rules.scorer(month, None, called)(pile)), field)
-    if opt["yaku_count"] == "best" and found:
+        found = _filter(viewing, list(rules.scorer(month, None, called)(pile)), field)
+    if rules.value(spec.YakuCount) is spec.YakuCount.BEST and found:
         top = max(found, key=lambda y: y.points)
         found = [top]
     return tuple(found)
 
 
-def _filter(opt: Mapping[str, str], found: list[ScoredYaku], field: int) -> list[ScoredYaku]:
-    mode = opt["viewing"]
-    if mode == "need-other" and not any(y.id not in _VIEWING for y in found):
+def _filter(mode: spec.Viewing, found: list[ScoredYaku], field: int) -> list[ScoredYaku]:
+    if mode is spec.Viewing.NEED_OTHER and not any(y.id not in _VIEWING for y in found):
         return [y for y in found if y.id not in _VIEWING]
-    if mode == "weather":
+    if mode is spec.Viewing.WEATHER:
         if field & _WILLOW:
             found = [y for y in found if y.id != "flower-viewing"]
         if field & _PAULOWNIA:
@@ -718,19 +719,19 @@ class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
 
     # -- the match -----------------------------------------------------------------------------
     def new_match(self, rules: KoiKoiRules, first_dealer: int = 0) -> MatchInfo:
-        start = int(rules.opt["start_points"])  # KK-GAME-3
+        start = int(rules.value(spec.StartPoints))  # KK-GAME-3
         return MatchInfo((start, start), first_dealer)
 
     def seats_in_play(self, rules: KoiKoiRules, info: MatchInfo) -> tuple[int, ...]:
         return (0, 1)
 
     def settle(self, rules: KoiKoiRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
-        after, length = settled(info, result, False, ""), rules.opt["length"]
-        if length == "to-50":
+        after, length = settled(info, result, False, ""), rules.value(spec.Length)
+        if length is spec.Length.TO_50:
             over, reason = max(after.scores) >= 50, "target"  # KK-GAME-2
         else:
             over, reason = after.rounds_played >= int(length), "rounds"  # KK-GAME-1
-            if not over and rules.opt["game_end"] == "zero" and min(after.scores) <= 0:
+            if not over and rules.value(spec.GameEnd) is spec.GameEnd.ZERO and min(after.scores) <= 0:
                 over, reason = True, "zero"  # KK-GAME-3
         return settled(info, result, over, reason)  # the top scores win
 
@@ -793,8 +794,9 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         r.stock, r.top = tuple(map(_CARD.__getitem__, rules.stock_order(order))), 0
         r.turn, r.phase, r.pending, r.calls, r.seen = setup.dealer, _PLAY, None, (0, 0), ((), ())
         r.last_improver, r.end, r.winner, r.teyaku_points = None, "", None, (0, 0)
-        r.field_brights, r.scorers, wild = (field & _BRIGHTS).bit_count(), None, rules.opt["lightning"]
-        r.wild = wild == "wild" or (wild == "wild-if-susuki" and bool(field & _SUSUKI))  # KK-WILD-5
+        r.field_brights, r.scorers, wild = (field & _BRIGHTS).bit_count(), None, rules.value(spec.Lightning)
+        r.wild = wild is spec.Lightning.WILD or (  # KK-WILD-5
+            wild is spec.Lightning.WILD_IF_SUSUKI and bool(field & _SUSUKI))
         end = r._deal_end()
         if end is not None:
             r._over(*end)
@@ -805,32 +807,34 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def _deal_end(self) -> tuple[str, int | None] | None:
         """The deal's checks, on the table (KK-DEAL-3, KK-DEAL-7…10) then the hands (KK-DEAL-4, KK-DEAL-11):
         how the round ends at once (the end and the winner), or None when play begins."""
-        opt, d = self.rules.opt, self.setup.dealer
-        mode = opt["field_teyaku"]
+        rules, d, ft, teyaku = self.rules, self.setup.dealer, spec.FieldTeyaku, spec.Teyaku
+        mode, hand_teyaku = rules.value(ft), rules.value(teyaku)
+        three_void = rules.value(spec.FieldThree) is spec.FieldThree.MISDEAL
         n = _nibble_counts(self.field)
-        if (mode == "misdeal" and n & _FOURS) or (opt["field_three"] == "misdeal" and _three(n)):
+        if (mode is ft.MISDEAL and n & _FOURS) or (three_void and _three(n)):
             return MISDEAL, None  # KK-DEAL-3, KK-DEAL-9
-        if mode == "dealer-captures" and n & _FOURS:
+        if mode is ft.DEALER_CAPTURES and n & _FOURS:
             found = self._dealer_captures()
             if found is None:
                 return MISDEAL, None  # KK-DEAL-8: the draw pile cannot replace the four cards
             n = found
-        if opt["field_pairs"] == "misdeal" and _pairs(n) >= 4:  # KK-DEAL-10: on the table the play begins with
+        pairs_void = rules.value(spec.FieldPairs) is spec.FieldPairs.MISDEAL
+        if pairs_void and _pairs(n) >= 4:  # KK-DEAL-10: on the table the play begins with
             return MISDEAL, None  # KK-DEAL-3
-        if mode == "dealer-wins" and n & _FOURS:
+        if mode is ft.DEALER_WINS and n & _FOURS:
             self.teyaku_points = (6, 0) if d == 0 else (0, 6)
             return "field-teyaku", d
-        if opt["teyaku"] == "off":
+        if hand_teyaku is teyaku.OFF:
             return None
         pts = []
         for h in self.hands:  # four of a month, or four pairs under hand_pairs=on (KK-DEAL-11)
             n = _nibble_counts(h)
-            a, b = bool(n & _FOURS), opt["hand_pairs"] == "on" and _pairs(n) >= 4
-            pts.append(int(opt["teyaku_both"]) if a and b else 6 if a or b else 0)
+            a, b = bool(n & _FOURS), rules.value(spec.HandPairs) is spec.HandPairs.ON and _pairs(n) >= 4
+            pts.append(int(rules.value(spec.TeyakuBoth)) if a and b else 6 if a or b else 0)
         if not any(pts):
             return None
-        if opt["teyaku"] == "misdeal" or all(pts):
-            return (MISDEAL if opt["teyaku"] == "misdeal" else "teyaku-draw"), None
+        if hand_teyaku is teyaku.MISDEAL or all(pts):
+            return (MISDEAL if hand_teyaku is teyaku.MISDEAL else "teyaku-draw"), None
         self.teyaku_points = (pts[0], pts[1])  # KK-DEAL-4; points not multiplied (KK-DEAL-6)
         return "teyaku", 0 if pts[0] else 1
 
@@ -1073,8 +1077,8 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         """:meth:`KoiKoi.round_result`: how the round ended and what it scores."""
         if self.phase is not _OVER:
             raise ValueError("the round is not over")
-        opt, d, end, w = self.rules.opt, self.setup.dealer, self.end, self.winner
-        zero = opt["zero_sum"] == "on"
+        rules, d, end, w = self.rules, self.setup.dealer, self.end, self.winner
+        zero = rules.value(spec.ZeroSum) is spec.ZeroSum.ON
         if end == MISDEAL:
             return RoundResult(MISDEAL, (0, 0), counts=False, next_dealer=d)
         if end in ("teyaku", "field-teyaku"):
@@ -1082,7 +1086,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             pts = max(self.teyaku_points)
             return RoundResult(end, _deltas(w, pts, zero), w, next_dealer=self.rules.next_dealer(d, w))
         yaku = (self.yaku(0), self.yaku(1))
-        if end == "exhaustive" and opt["exhaustive"] == "last-yaku":
+        if end == "exhaustive" and rules.value(spec.Exhaustive) is spec.Exhaustive.LAST_YAKU:
             w = self.last_improver  # the last player to form or improve a yaku wins
         elif end != "shobu":
             w = None
@@ -1091,28 +1095,27 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             return RoundResult(end, _deltas(w, pts, zero), w, yaku, next_dealer=self.rules.next_dealer(d, w),
                                notes=notes)
         # an exhaustive draw, or both players holding lucky hands: a drawn round
-        priv = int(opt["oyaken"])
+        priv = int(rules.value(spec.Oyaken))
         return RoundResult(end, _deltas(d, priv, zero), None, yaku, next_dealer=self.rules.next_dealer(d, None),
                            notes=(("oyaken", priv),))
 
 
-def _shobu_points(opt: Mapping[str, str], calls: Sequence[int], field_brights: int, w: int,
+def _shobu_points(rules: KoiKoiRules, calls: Sequence[int], field_brights: int, w: int,
                   yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
     """The points of seat ``w``'s shōbu (or last-yaku win) and the notes saying how they are made."""
     base = sum(y.points for y in yaku[w])
-    if opt["yaku_count"] == "both-players":
+    if rules.value(spec.YakuCount) is spec.YakuCount.BOTH_PLAYERS:
         base += sum(y.points for y in yaku[1 - w])
-    seven = 2 if opt["seven_double"] == "on" and base >= 7 else 1
+    seven = 2 if rules.value(spec.SevenDouble) is spec.SevenDouble.ON and base >= 7 else 1
     own, other = calls[w], calls[1 - w]
-    mode = opt["multiplier"]
-    n = field_brights
-    fm = {"off": 1, "double": 2 if n else 1, "count": n + 1}[opt["field_multiplier"]]
-    if mode == "additive":  # KK-SCORE-6: the scorer's own calls add 1-3, then multiply by calls - 2
+    mode, m, fmode, n = rules.value(spec.Multiplier), spec.Multiplier, rules.value(spec.FieldMultiplier), field_brights
+    fm = 1 if fmode is spec.FieldMultiplier.OFF else (2 if n else 1) if fmode is spec.FieldMultiplier.DOUBLE else n + 1
+    if mode is m.ADDITIVE:  # KK-SCORE-6: the scorer's own calls add 1-3, then multiply by calls - 2
         bonus = own if own <= 3 else base * seven * (own - 3)
         return (base * seven + bonus) * fm, (("base", base), ("seven", seven), ("koikoi_bonus", bonus),
                                              ("field", fm))
-    koi = {"opponent": 2 if other else 1, "self": 2 if own else 1, "anyone": 2 if own or other else 1,
-           "count": other + 1, "none": 1}[mode]
+    koi = {m.OPPONENT: 2 if other else 1, m.SELF: 2 if own else 1, m.ANYONE: 2 if own or other else 1,
+           m.COUNT: other + 1, m.NONE: 1}[mode]
     return base * seven * koi * fm, (("base", base), ("seven", seven), ("koikoi", koi), ("field", fm))
 
 

@@ -51,6 +51,7 @@ from hanafuda.engine import (
     RoundGame,
     RoundResult,
     RoundSetup,
+    RulesOptions,
     action,
     settled,
 )
@@ -120,23 +121,20 @@ _DEAL_ONI, _DEAL_TRIPLE, _PLAY, _TAKE, _OVER = Phase.DEAL_ONI, Phase.DEAL_TRIPLE
 
 
 @dataclass(frozen=True)
-class KujurokuRules:
+class KujurokuRules(RulesOptions):
     """Typed Kujuroku rules, built from resolved option values (see the catalogue's options)."""
 
+    catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
     seats: int
     jizo: bool
-    configuration: str
+    configuration: spec.Configuration
     stack: bool
     confirmed: bool
     draw_dealer_stays: bool
     #: KJ-27: in the Jizo variant an Oni's capture from the hand is checked for dekiyaku only after
     #: the drawn card (jizo_timing=after-draw), so that a drawn Jizo can undo it first (KJ-JIZO-2).
     check_after_draw: bool = False
-
-    @property
-    def opt(self) -> Mapping[str, str]:
-        return dict(self.values)
 
     @property
     def deck(self) -> Deck:
@@ -742,15 +740,17 @@ class Kujuroku(RoundGame[KujurokuState, KujurokuRules]):
     spec = spec.SPEC
 
     def make_rules(self, values: Mapping[str, str]) -> KujurokuRules:
+        o = spec.SPEC.value
+        jizo = o(values, spec.Jizo) is spec.Jizo.ON
         return KujurokuRules(
             values=tuple(sorted(values.items())),
-            seats=int(values["players"]),
-            jizo=values["jizo"] == "on",
-            configuration=values["configuration"],
-            stack=values["dekiyaku_count"] == "stack",
-            confirmed=values["remaining_card"] == "confirmed",
-            draw_dealer_stays=values["draw_dealer"] == "stay",
-            check_after_draw=values["jizo"] == "on" and values["jizo_timing"] == "after-draw",
+            seats=int(o(values, spec.Players)),
+            jizo=jizo,
+            configuration=o(values, spec.Configuration),
+            stack=o(values, spec.DekiyakuCount) is spec.DekiyakuCount.STACK,
+            confirmed=o(values, spec.RemainingCard) is spec.RemainingCard.CONFIRMED,
+            draw_dealer_stays=o(values, spec.DrawDealer) is spec.DrawDealer.STAY,
+            check_after_draw=jizo and o(values, spec.JizoTiming) is spec.JizoTiming.AFTER_DRAW,
         )
 
     def deck(self, rules: KujurokuRules) -> Deck:

@@ -41,6 +41,7 @@ from hanafuda.engine import (
     RoundGame,
     RoundResult,
     RoundSetup,
+    RulesOptions,
     action,
     settled,
 )
@@ -59,9 +60,10 @@ class Phase(enum.Enum):
 
 
 @dataclass(frozen=True)
-class KusuriGuiRules:
+class KusuriGuiRules(RulesOptions):
     """Typed Kusuri-gui rules, built from resolved option values (see the catalogue's options)."""
 
+    catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
     exclusive: bool
     payment: int
@@ -72,10 +74,6 @@ class KusuriGuiRules:
     oni_choice: bool
     oni_pays: bool
     rainy_higher: bool
-
-    @functools.cached_property
-    def opt(self) -> Mapping[str, str]:
-        return dict(self.values)
 
     @functools.cached_property
     def table(self) -> tuple[tuple[YakuRow, ...], tuple[frozenset[int], ...]]:
@@ -186,17 +184,18 @@ class KusuriGui(RoundGame[KusuriGuiState, KusuriGuiRules]):
     spec = spec.SPEC
 
     def make_rules(self, values: Mapping[str, str]) -> KusuriGuiRules:
+        o = spec.SPEC.value
         return KusuriGuiRules(
             values=tuple(sorted(values.items())),
-            exclusive=values["dekiyaku"] == "exclusive",
-            payment=int(values["payment"]),
-            rounds=int(values["rounds"]),
-            chips=int(values["chips"]),
-            bust_ends=values["bust"] == "end",
-            tie_passes=values["tie_dealer"] == "pass",
-            oni_choice=values["oni_play"] == "choice",
-            oni_pays=values["oni_pays"] == "yes",
-            rainy_higher=values["rainy_overlap"] == "higher",
+            exclusive=o(values, spec.Dekiyaku) is spec.Dekiyaku.EXCLUSIVE,
+            payment=int(o(values, spec.Payment)),
+            rounds=int(o(values, spec.Rounds)),
+            chips=int(o(values, spec.Chips)),
+            bust_ends=o(values, spec.Bust) is spec.Bust.END,
+            tie_passes=o(values, spec.TieDealer) is spec.TieDealer.PASS,
+            oni_choice=o(values, spec.OniPlay) is spec.OniPlay.CHOICE,
+            oni_pays=o(values, spec.OniPays) is spec.OniPays.YES,
+            rainy_higher=o(values, spec.RainyOverlap) is spec.RainyOverlap.HIGHER,
         )
 
     def deck(self, rules: KusuriGuiRules) -> Deck:

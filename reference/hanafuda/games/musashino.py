@@ -31,7 +31,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda._construct import new
-from hanafuda.engine import Action, MatchInfo, PileScore, RoundGame, RoundResult, RoundSetup, settled
+from hanafuda.engine import Action, MatchInfo, PileScore, RoundGame, RoundResult, RoundSetup, RulesOptions, settled
 from hanafuda.fishing import (
     NAMED_OF_TWO,
     PLAY,
@@ -125,7 +125,7 @@ class _Judge:
 
 
 @functools.lru_cache(maxsize=64)
-def _judge_for(insta_value: str, four_brights: str) -> _Judge:
+def _judge_for(insta_value: spec.InstaWinValue, four_brights: spec.FourBrights) -> _Judge:
     """The judge of the dekiyaku table these option values give (rows in table order)."""
     rows = tuple(_Compiled(y.id, ScoredYaku(y.id, y.points), _mask(next(iter(p)) for p in y.parts if len(p) == 1),
                            tuple(_mask(p) for p in y.parts if len(p) > 1), y.stops_round, y.absorbs)
@@ -156,27 +156,24 @@ _SPECIAL = _mask({*spec.STORM_CARDS, spec.SUN_CARD})
 
 
 @dataclass(frozen=True)
-class MusashinoRules:
+class MusashinoRules(RulesOptions):
     """Typed Musashino rules, built from resolved option values (see the catalogue's options)."""
 
+    catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
-    players: str
+    players: spec.Players
     seats: int
     sides: int
     length: int
     cap: int | None
     check_on_capture: bool
-    storm: str
-    sun: str
+    storm: spec.Storm
+    sun: spec.Sun
     judge: _Judge
     insta: tuple[_Compiled, ...]
     side_of: tuple[int, ...]  #: each seat's side (MB-EQ-2)
     sides_from: tuple[tuple[int, ...], ...]  #: by seat: every side once, in turn order from that seat
     deals: tuple[tuple[tuple[str, int], ...], ...]  #: by dealer: the packets dealt, see :func:`_packets`
-
-    @functools.cached_property
-    def opt(self) -> Mapping[str, str]:
-        return dict(self.values)
 
     def side(self, seat: int) -> int:
         """The side (capture pile) of a seat (MB-EQ-2)."""
@@ -379,14 +376,14 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
     def stormed(self, side: int) -> bool:
         """Whether an active storm card is held by an opponent of ``side`` (MB-STORM-1…4)."""
         rules, taken = self.rules, self.taken
-        if rules.storm == "off" or not taken:
+        if rules.storm is spec.Storm.OFF or not taken:
             return False
         crane = next(((s, t) for c, s, t in taken if c == spec.SUN_CARD), None)
         for c, holder, when in taken:
             if c == spec.SUN_CARD or holder == side:
                 continue
-            if (rules.sun != "off" and crane is not None and crane[0] != holder
-                    and (rules.sun == "any-order" or crane[1] > when)):
+            if (rules.sun is not spec.Sun.OFF and crane is not None and crane[0] != holder
+                    and (rules.sun is spec.Sun.ANY_ORDER or crane[1] > when)):
                 continue  # the Sun cancels this storm card: an opponent of its holder has the Crane
             return True
         return False
@@ -394,11 +391,11 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
     def seen(self, side: int) -> int:
         """A side's pile as its dekiyaku see it: without the Storm's victim cards (storm=cards)."""
         pile = self.piles[side]
-        return pile & ~_VICTIMS if self.rules.storm == "cards" and self.taken and self.stormed(side) else pile
+        return pile & ~_VICTIMS if self.rules.storm is spec.Storm.CARDS and self.taken and self.stormed(side) else pile
 
     def dekiyaku(self, side: int) -> tuple[ScoredYaku, ...]:
         """The dekiyaku a side scores now, the Storm and the Sun applied."""
-        return score_mask(self.rules, self.seen(side), self.rules.storm == "banquets" and self.stormed(side))
+        return score_mask(self.rules, self.seen(side), self.rules.storm is spec.Storm.BANQUETS and self.stormed(side))
 
     def state(self) -> MusashinoState:
         table = new(Table, index=INDEX, hand_masks=tuple(self.hands), field_mask=self.field,
@@ -444,15 +441,17 @@ class Musashino(RoundGame[MusashinoState, MusashinoRules]):
     spec = spec.SPEC
 
     def make_rules(self, values: Mapping[str, str]) -> MusashinoRules:
-        players = values["players"]
+        o = spec.SPEC.value
+        players, cap = o(values, spec.Players), o(values, spec.PaymentCap)
         plan = spec.DEALS[players]
-        judge = _judge_for(values["insta_win_value"], values["four_brights"])
+        judge = _judge_for(o(values, spec.InstaWinValue), o(values, spec.FourBrights))
         seats, sides = plan.players, spec.sides(players)
         side_of = tuple(seat % sides for seat in range(seats))  # MB-EQ-2: 3 sides, or teams 0-2 and 1-3
         return MusashinoRules(
             values=tuple(sorted(values.items())), players=players, seats=seats, sides=sides,
-            length=int(values["length"]), cap=None if values["payment_cap"] == "none" else int(values["payment_cap"]),
-            check_on_capture=values["insta_win_check"] == "capture", storm=values["storm"], sun=values["sun"],
+            length=int(o(values, spec.Length)), cap=None if cap is spec.PaymentCap.NONE else int(cap),
+            check_on_capture=o(values, spec.InstaWinCheck) is spec.InstaWinCheck.CAPTURE,
+            storm=o(values, spec.Storm), sun=o(values, spec.Sun),
             judge=judge, insta=tuple(y for y in judge.rows if y.stops_round), side_of=side_of,
             sides_from=tuple(tuple(dict.fromkeys(side_of[(seat + k) % seats] for k in range(seats)))
                              for seat in range(seats)),

@@ -18,6 +18,7 @@ them; the invariants at the bottom use them independently of the reference's sco
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
@@ -385,27 +386,89 @@ RULES = (
        "round_limit"),
 )
 
+# The options' values, one enum each: the OptionSpecs below take their choices from them.
+
+
+class Values(enum.StrEnum):
+    """The values of option ``values``."""
+
+    SOURCE = "source"
+    KUSABA = "kusaba"
+
+
+class GundariRibbons(enum.StrEnum):
+    """The values of option ``gundari_ribbons``."""
+
+    SOURCE = "source"
+    TEIKEI = "teikei"
+
+
+class EightIslands(enum.StrEnum):
+    """The values of option ``eight_islands``."""
+
+    SOURCE = "source"
+    TEIKEI = "teikei"
+
+
+class Packets(enum.StrEnum):
+    """The values of option ``packets``."""
+
+    N4 = "4"
+    N2 = "2"
+
+
+class Misdeal(enum.StrEnum):
+    """The values of option ``misdeal``."""
+
+    FIELD = "field"
+    FIELD_OR_HAND = "field-or-hand"
+    OFF = "off"
+
+
+class TieDealer(enum.StrEnum):
+    """The values of option ``tie_dealer``."""
+
+    STAY = "stay"
+    PASS = "pass"
+
+
+class LeadTest(enum.StrEnum):
+    """The values of option ``lead_test``."""
+
+    AT_LEAST = "at-least"
+    MORE_THAN = "more-than"
+
+
+class RoundLimit(enum.StrEnum):
+    """The values of option ``round_limit``."""
+
+    NONE = "none"
+    N12 = "12"
+    N6 = "6"
+    N3 = "3"
+
+
 OPTIONS = (
-    OptionSpec("values", ("source", "kusaba"), "source",
+    OptionSpec("values", Values, Values.SOURCE,
                "Card values: the source's (Sudaoshi's, 330 per deck) or Jun Kusaba's (Chaff 8, Curtain and "
                "Phoenix 5; 272 per deck).", seed("Card Values", "Jun Kusaba instead gives 8")),
-    OptionSpec("gundari_ribbons", ("source", "teikei"), "source",
+    OptionSpec("gundari_ribbons", GundariRibbons, GundariRibbons.SOURCE,
                "Gundari Ribbons as in the seed's table (21, 101, 121) or with the Wisteria ribbon for the Maple "
                "ribbon (21, 41, 121), as in Teikei Aru Hanzai No Chōsa.", seed("Yaku", "Maple Ribbon")),
-    OptionSpec("eight_islands", ("source", "teikei"), "source",
+    OptionSpec("eight_islands", EightIslands, EightIslands.SOURCE,
                "Eight Islands as in the seed's table (80, 40, 20) or with the Rain Man for the Bush Warbler "
                "(80, 40, 110), as in Teikei Aru Hanzai No Chōsa.", seed("Yaku", "replaces the")),
-    OptionSpec("packets", ("4", "2"), "4", "Packet size at the deal.",
+    OptionSpec("packets", Packets, Packets.N4, "Packet size at the deal.",
                seed("Distributing the Initial Cards", "packets of two instead of four")),
-    OptionSpec("misdeal", ("field", "field-or-hand", "off"), "field",
+    OptionSpec("misdeal", Misdeal, Misdeal.FIELD,
                "Which deals are void: four of a month on the table; also four of a month in a hand; none.",
                Citation("FW-HA", "Misdeals")),
-    OptionSpec("tie_dealer", ("stay", "pass"), "stay", "Who deals after a round with equal scores.",
+    OptionSpec("tie_dealer", TieDealer, TieDealer.STAY, "Who deals after a round with equal scores.",
                fw("End of Round", "greater score for the round")),
-    OptionSpec("lead_test", ("at-least", "more-than"), "at-least",
+    OptionSpec("lead_test", LeadTest, LeadTest.AT_LEAST,
                "The game ends on a lead of at least 90, or of more than 90.",
                seed("introduction", "exceed their opponent's cumulative score by 90")),
-    OptionSpec("round_limit", ("none", "12", "6", "3"), "none",
+    OptionSpec("round_limit", RoundLimit, RoundLimit.NONE,
                "A house-rule limit on the number of rounds (none: play until the 90-point lead or an instant "
                "victory).", seed("Setup", "Any other house rules")),
 )

@@ -6,6 +6,7 @@ everything else comes from the FudaWiki Koi-Koi page (FW-KK), adopted by decisio
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 
 from hanafuda_spec.catalogue import (
@@ -18,7 +19,6 @@ from hanafuda_spec.catalogue import (
     Rule,
     RulesetSpec,
     Topic,
-    int_choices,
 )
 from hanafuda_spec.yaku import YakuDef
 
@@ -50,18 +50,326 @@ SAKE = 90
 LIGHTNING_CARD = 113
 RAIN_MAN = 110
 WILLOW_CARDS = frozenset({110, 111, 112, 113})
+# The options' values, one enum each: the OptionSpecs below take their choices from them.
+
+
+class Length(enum.StrEnum):
+    """The values of option ``length``."""
+
+    N12 = "12"
+    N11 = "11"
+    N10 = "10"
+    N9 = "9"
+    N8 = "8"
+    N7 = "7"
+    N6 = "6"
+    N5 = "5"
+    N4 = "4"
+    N3 = "3"
+    N2 = "2"
+    N1 = "1"
+    TO_50 = "to-50"
+
+
+class FiveBrights(enum.StrEnum):
+    """The values of option ``five_brights``."""
+
+    N15 = "15"
+    N10 = "10"
+
+
+class ThreeBrights(enum.StrEnum):
+    """The values of option ``three_brights``."""
+
+    N6 = "6"
+    N5 = "5"
+
+
+class MonthCards(enum.StrEnum):
+    """The values of option ``month_cards``."""
+
+    ON = "on"
+    OFF = "off"
+
+
+class SakeCup(enum.StrEnum):
+    """The values of option ``sake_cup``."""
+
+    BOTH = "both"
+    EITHER = "either"
+    ANIMAL = "animal"
+
+
+class Viewing(enum.StrEnum):
+    """The values of option ``viewing``."""
+
+    ON = "on"
+    OFF = "off"
+    NEED_OTHER = "need-other"
+    WEATHER = "weather"
+    RAIN_PILE = "rain-pile"
+    WILLOW_PILE = "willow-pile"
+
+
+class RainyFourBrights(enum.StrEnum):
+    """The values of option ``rainy_four_brights``."""
+
+    N7 = "7"
+    THREE_BRIGHTS = "three-brights"
+
+
+class ChaffDoubles(enum.StrEnum):
+    """The values of option ``chaff_doubles``."""
+
+    OFF = "off"
+    ON = "on"
+    SAKE = "sake"
+    LIGHTNING = "lightning"
+    PAULOWNIA = "paulownia"
+    SAKE_LIGHTNING = "sake+lightning"
+    SAKE_PAULOWNIA = "sake+paulownia"
+    LIGHTNING_PAULOWNIA = "lightning+paulownia"
+
+
+class YakuSystem(enum.StrEnum):
+    """The values of option ``yaku_system``."""
+
+    MODERN = "modern"
+    OLDER = "older"
+    OLDER_STACKED = "older-stacked"
+
+
+class YakuSet(enum.StrEnum):
+    """The values of option ``yaku_set``."""
+
+    FULL = "full"
+    LEAFLET_1960S = "leaflet-1960s"
+    FLOWER_CARD_GAME = "flower-card-game"
+
+
+class ViewingValue(enum.StrEnum):
+    """The values of option ``viewing_value``."""
+
+    N5 = "5"
+    N1_3 = "1-3"
+
+
+class Teyaku(enum.StrEnum):
+    """The values of option ``teyaku``."""
+
+    WIN = "win"
+    MISDEAL = "misdeal"
+    OFF = "off"
+
+
+class TeyakuBoth(enum.StrEnum):
+    """The values of option ``teyaku_both``."""
+
+    N6 = "6"
+    N12 = "12"
+
+
+class FieldTeyaku(enum.StrEnum):
+    """The values of option ``field_teyaku``."""
+
+    MISDEAL = "misdeal"
+    DEALER_CAPTURES = "dealer-captures"
+    DEALER_WINS = "dealer-wins"
+    PLAY = "play"
+
+
+class FieldPairs(enum.StrEnum):
+    """The values of option ``field_pairs``."""
+
+    MISDEAL = "misdeal"
+    PLAY = "play"
+
+
+class FieldThree(enum.StrEnum):
+    """The values of option ``field_three``."""
+
+    PLAY = "play"
+    MISDEAL = "misdeal"
+
+
+class HandPairs(enum.StrEnum):
+    """The values of option ``hand_pairs``."""
+
+    ON = "on"
+    OFF = "off"
+
+
+class HandSize(enum.StrEnum):
+    """The values of option ``hand_size``."""
+
+    N8 = "8"
+    N10 = "10"
+
+
+class Packets(enum.StrEnum):
+    """The values of option ``packets``."""
+
+    N4 = "4"
+    N2 = "2"
+
+
+class Lightning(enum.StrEnum):
+    """The values of option ``lightning``."""
+
+    NORMAL = "normal"
+    WILD = "wild"
+    WILD_IF_SUSUKI = "wild-if-susuki"
+
+
+class Turn(enum.StrEnum):
+    """The values of option ``turn``."""
+
+    STANDARD = "standard"
+    DRAW_FIRST = "draw-first"
+    KEEP_UNMATCHED = "keep-unmatched"
+
+
+class AfterHands(enum.StrEnum):
+    """The values of option ``after_hands``."""
+
+    STOP = "stop"
+    DRAW_PILE = "draw-pile"
+
+
+class Discard(enum.StrEnum):
+    """The values of option ``discard``."""
+
+    FREE = "free"
+    MUST_CAPTURE = "must-capture"
+
+
+class KoikoiOn(enum.StrEnum):
+    """The values of option ``koikoi_on``."""
+
+    NEW_OR_IMPROVED = "new-or-improved"
+    NEW = "new"
+
+
+class KoikoiLimit(enum.StrEnum):
+    """The values of option ``koikoi_limit``."""
+
+    UNLIMITED = "unlimited"
+    ONCE_PER_ROUND = "once-per-round"
+
+
+class KoikoiLastTurn(enum.StrEnum):
+    """The values of option ``koikoi_last_turn``."""
+
+    ALLOWED = "allowed"
+    FORBIDDEN = "forbidden"
+
+
+class KoikoiMin(enum.StrEnum):
+    """The values of option ``koikoi_min``."""
+
+    N0 = "0"
+    N1 = "1"
+    N2 = "2"
+    N3 = "3"
+    N4 = "4"
+    N5 = "5"
+    N6 = "6"
+    N7 = "7"
+    N8 = "8"
+    N9 = "9"
+    N10 = "10"
+
+
+class Multiplier(enum.StrEnum):
+    """The values of option ``multiplier``."""
+
+    OPPONENT = "opponent"
+    SELF = "self"
+    ANYONE = "anyone"
+    COUNT = "count"
+    NONE = "none"
+    ADDITIVE = "additive"
+
+
+class SevenDouble(enum.StrEnum):
+    """The values of option ``seven_double``."""
+
+    ON = "on"
+    OFF = "off"
+
+
+class FieldMultiplier(enum.StrEnum):
+    """The values of option ``field_multiplier``."""
+
+    OFF = "off"
+    DOUBLE = "double"
+    COUNT = "count"
+
+
+class YakuCount(enum.StrEnum):
+    """The values of option ``yaku_count``."""
+
+    ALL = "all"
+    BEST = "best"
+    BOTH_PLAYERS = "both-players"
+
+
+class ZeroSum(enum.StrEnum):
+    """The values of option ``zero_sum``."""
+
+    OFF = "off"
+    ON = "on"
+
+
+class Oyaken(enum.StrEnum):
+    """The values of option ``oyaken``."""
+
+    N0 = "0"
+    N1 = "1"
+    N6 = "6"
+
+
+class DrawDealer(enum.StrEnum):
+    """The values of option ``draw_dealer``."""
+
+    STAY = "stay"
+    PASS = "pass"
+
+
+class StartPoints(enum.StrEnum):
+    """The values of option ``start_points``."""
+
+    N0 = "0"
+    N30 = "30"
+
+
+class GameEnd(enum.StrEnum):
+    """The values of option ``game_end``."""
+
+    ROUNDS = "rounds"
+    ZERO = "zero"
+
+
+class Exhaustive(enum.StrEnum):
+    """The values of option ``exhaustive``."""
+
+    NOBODY = "nobody"
+    LAST_YAKU = "last-yaku"
+
+
 #: viewing=rain-pile / willow-pile: the cards in the holder's own pile that rain off both viewing yaku.
-VIEWING_RAIN = {"rain-pile": frozenset({RAIN_MAN, LIGHTNING_CARD}), "willow-pile": WILLOW_CARDS}
+VIEWING_RAIN: Mapping[str, frozenset[int]] = {
+    Viewing.RAIN_PILE: frozenset({RAIN_MAN, LIGHTNING_CARD}), Viewing.WILLOW_PILE: WILLOW_CARDS}
 PAULOWNIA_CHAFF = 121
 
 #: chaff_doubles: which of the Sake Cup, Lightning and yellow Paulownia count as two Chaff.
-CHAFF_DOUBLES = {
-    "off": frozenset(), "on": frozenset({SAKE, LIGHTNING_CARD, PAULOWNIA_CHAFF}),
-    "sake": frozenset({SAKE}), "lightning": frozenset({LIGHTNING_CARD}), "paulownia": frozenset({PAULOWNIA_CHAFF}),
-    "sake+lightning": frozenset({SAKE, LIGHTNING_CARD}), "sake+paulownia": frozenset({SAKE, PAULOWNIA_CHAFF}),
-    "lightning+paulownia": frozenset({LIGHTNING_CARD, PAULOWNIA_CHAFF}),
+_CD = ChaffDoubles
+CHAFF_DOUBLES: Mapping[str, frozenset[int]] = {
+    _CD.OFF: frozenset(), _CD.ON: frozenset({SAKE, LIGHTNING_CARD, PAULOWNIA_CHAFF}), _CD.SAKE: frozenset({SAKE}),
+    _CD.LIGHTNING: frozenset({LIGHTNING_CARD}), _CD.PAULOWNIA: frozenset({PAULOWNIA_CHAFF}),
+    _CD.SAKE_LIGHTNING: frozenset({SAKE, LIGHTNING_CARD}), _CD.SAKE_PAULOWNIA: frozenset({SAKE, PAULOWNIA_CHAFF}),
+    _CD.LIGHTNING_PAULOWNIA: frozenset({LIGHTNING_CARD, PAULOWNIA_CHAFF}),
 }
-CHAFF_DOUBLES_CHOICES = tuple(CHAFF_DOUBLES)
 
 GAPS = (
     Gap("KK-1", "The seed is a scrambled fragment of Wikipedia's lead, Deal and Play: it has no yaku, "
@@ -473,107 +781,107 @@ RULES = (
 _K = ("five_brights", "three_brights")
 
 OPTIONS = (
-    OptionSpec("length", ("12", "11", "10", "9", "8", "7", "6", "5", "4", "3", "2", "1", "to-50"), "12",
+    OptionSpec("length", Length, Length.N12,
                "Rounds in a game, or play to 50 points (8 is KoiKoi-AI's, KK-GAME-3; the Battle Hanafuda "
                "simulator plays any length from 1 to 12, ENG-BH src/main.c: main, its -r option).",
                fw("Setup", "6 rounds, 3 rounds")),
-    OptionSpec("five_brights", ("15", "10"), "15", "Value of Five Brights.", fw("Bright Yaku")),
-    OptionSpec("three_brights", ("6", "5"), "6", "Value of Three Brights.",
+    OptionSpec("five_brights", FiveBrights, FiveBrights.N15, "Value of Five Brights.", fw("Bright Yaku")),
+    OptionSpec("three_brights", ThreeBrights, ThreeBrights.N6, "Value of Three Brights.",
                fw("Bright Yaku", "Nintendo's rules")),
-    OptionSpec("month_cards", ("on", "off"), "on", "Whether Cards of the Month is a yaku.",
+    OptionSpec("month_cards", MonthCards, MonthCards.ON, "Whether Cards of the Month is a yaku.",
                fw("Other Yaku", "typically only used in full 12 round games")),
-    OptionSpec("sake_cup", ("both", "either", "animal"), "both",
+    OptionSpec("sake_cup", SakeCup, SakeCup.BOTH,
                "The Sake Cup counts as Animal and Chaff, as either (the better), or as an Animal only.",
                fw("Taming the Sake Cup")),
-    OptionSpec("viewing", ("on", "off", "need-other", "weather", "rain-pile", "willow-pile"), "on",
+    OptionSpec("viewing", Viewing, Viewing.ON,
                "Viewing yaku: recognised; not recognised; only with another yaku; rained off by Willow / "
                "fogged off by Paulownia cards on the table; rained off by the Rain Man or the Lightning in the "
                "holder's own pile; rained off by any Willow card in it (koikoi-scorer, KK-YAKU-21).",
                fw("Taming the Sake Cup")),
-    OptionSpec("rainy_four_brights", ("7", "three-brights"), "7",
+    OptionSpec("rainy_four_brights", RainyFourBrights, RainyFourBrights.N7,
                "The Rain Man with three other Brights: Rainy Four Brights (7); or Three Brights (koikoi-scorer, "
                "KK-YAKU-20).", kks("src/scoring-hand-calculator.cpp: ScoringHandCalculator::calculateThreeBrights")),
-    OptionSpec("chaff_doubles", CHAFF_DOUBLES_CHOICES, "off",
+    OptionSpec("chaff_doubles", ChaffDoubles, ChaffDoubles.OFF,
                "Cards counting as two Chaff: none; the Sake Cup, Lightning and yellow Paulownia (on); or the ones "
                "named.", fw("Additional Card Properties", "and/or")),
-    OptionSpec("yaku_system", ("modern", "older", "older-stacked"), "modern",
+    OptionSpec("yaku_system", YakuSystem, YakuSystem.MODERN,
                "Older yaku: no increments for Boar-Deer-Butterfly, Poetry and Blue; they stack with Animals and "
                "Ribbons; no Poetry+Blue. older-stacked: the same, plus Poetry+Blue (10) stacking with both.",
                fw("Older Yaku")),
-    OptionSpec("yaku_set", ("full", "leaflet-1960s", "flower-card-game"), "full",
+    OptionSpec("yaku_set", YakuSet, YakuSet.FULL,
                "Which yaku exist: all; without Boar-Deer-Butterfly and the viewing yaku (Nintendo's 1960s leaflet); "
                "also without Three Brights and Rainy Four Brights ('Hanafuda - The Flower Card Game').",
                fw("Older Yaku", "lacks")),
-    OptionSpec("viewing_value", ("5", "1-3"), "5",
+    OptionSpec("viewing_value", ViewingValue, ViewingValue.N5,
                "Points of each viewing yaku: 5; or 1, and 3 once its holder has called koi-koi (KoiKoi-AI).",
                kkai("koikoigame.py: KoiKoiRoundStateBase.yaku")),
-    OptionSpec("teyaku", ("win", "misdeal", "off"), "win",
+    OptionSpec("teyaku", Teyaku, Teyaku.WIN,
                "Lucky hands in a hand win 6; or are a misdeal; or are not recognised (off is go-koikoi's: "
                "ENG-GOKK game.go: Game.StartRound deals with no lucky-hand check).",
                fw("Setup Variations", "constitute a misdeal")),
-    OptionSpec("teyaku_both", ("6", "12"), "6", "Score for holding both lucky hands.",
+    OptionSpec("teyaku_both", TeyakuBoth, TeyakuBoth.N6, "Score for holding both lucky hands.",
                fw("Checking for Lucky Hands", "score 12 points")),
-    OptionSpec("field_teyaku", ("misdeal", "dealer-captures", "dealer-wins", "play"), "misdeal",
+    OptionSpec("field_teyaku", FieldTeyaku, FieldTeyaku.MISDEAL,
                "Four of a month on the table: a misdeal; captured by the dealer with four replacements dealt; the "
                "dealer wins 6; play on, the four cards staying on the table (go-koikoi). (Four pairs: field_pairs.)",
                fw("Setup Variations", "Four of a Kind")),
-    OptionSpec("field_pairs", ("misdeal", "play"), "misdeal", "Four pairs on the table: a misdeal; or play on.",
+    OptionSpec("field_pairs", FieldPairs, FieldPairs.MISDEAL, "Four pairs on the table: a misdeal; or play on.",
                fw("Setup Variations", "Four Pairs")),
-    OptionSpec("field_three", ("play", "misdeal"), "play",
+    OptionSpec("field_three", FieldThree, FieldThree.PLAY,
                "Three cards of a month on the table: play on; or a misdeal (Battle Hanafuda).",
                bh("src/cards_cli.c: validate_floor_cards")),
-    OptionSpec("hand_pairs", ("on", "off"), "on",
+    OptionSpec("hand_pairs", HandPairs, HandPairs.ON,
                "Four pairs in a hand (kuttsuki): a lucky hand as teyaku says; or nothing (KoiKoi-AI).",
                kkai("koikoigame.py: KoiKoiRoundStateBase.__deal_card")),
-    OptionSpec("hand_size", ("8", "10"), "8", "Cards dealt to each hand.",
+    OptionSpec("hand_size", HandSize, HandSize.N8, "Cards dealt to each hand.",
                fw("Setup Variations", "10 cards to their hand")),
-    OptionSpec("packets", ("4", "2"), "4", "Packet size at the deal.", fw("Distributing the Initial Cards")),
-    OptionSpec("lightning", ("normal", "wild", "wild-if-susuki"), "normal",
+    OptionSpec("packets", Packets, Packets.N4, "Packet size at the deal.", fw("Distributing the Initial Cards")),
+    OptionSpec("lightning", Lightning, Lightning.NORMAL,
                "The Lightning is an ordinary Willow; a wild card (Mushi rules as FW-HA summarises them); wild only "
                "when a Susuki card was dealt to the table.", fw("Additional Card Properties", "wild card")),
-    OptionSpec("turn", ("standard", "draw-first", "keep-unmatched"), "standard",
+    OptionSpec("turn", Turn, Turn.STANDARD,
                "Turn structure: play then draw; draw first then play two; keep an unmatched drawn card and play "
                "another.", fw("Turn Structure Variations")),
-    OptionSpec("after_hands", ("stop", "draw-pile"), "stop",
+    OptionSpec("after_hands", AfterHands, AfterHands.STOP,
                "When both hands are empty: the round ends; or draw-only turns continue until the draw pile is empty.",
                fw("Turn Structure Variations", "continue the round")),
-    OptionSpec("discard", ("free", "must-capture"), "free",
+    OptionSpec("discard", Discard, Discard.FREE,
                "Whether a player may play a non-matching card while able to capture.", fw("Turns")),
-    OptionSpec("koikoi_on", ("new-or-improved", "new"), "new-or-improved",
+    OptionSpec("koikoi_on", KoikoiOn, KoikoiOn.NEW_OR_IMPROVED,
                "Whether improving a yaku allows a koi-koi/shōbu decision.", fw("Calling Koi-Koi")),
-    OptionSpec("koikoi_limit", ("unlimited", "once-per-round"), "unlimited",
+    OptionSpec("koikoi_limit", KoikoiLimit, KoikoiLimit.UNLIMITED,
                "Koi-koi calls in a round: any number; one for both players together (Battle Hanafuda).",
                bh("src/ai.c: is_koikoi_enabled")),
-    OptionSpec("koikoi_last_turn", ("allowed", "forbidden"), "allowed",
+    OptionSpec("koikoi_last_turn", KoikoiLastTurn, KoikoiLastTurn.ALLOWED,
                "Koi-koi by a player whose hand is empty: allowed; forbidden, only shōbu is offered.",
                bh("src/ai.c: is_koikoi_enabled")),
-    OptionSpec("koikoi_min", int_choices(0, 10), "0", "Minimum yaku points to call koi-koi.",
+    OptionSpec("koikoi_min", KoikoiMin, KoikoiMin.N0, "Minimum yaku points to call koi-koi.",
                fw("Calling Koi-Koi", "at least 3 points")),
-    OptionSpec("multiplier", ("opponent", "self", "anyone", "count", "none", "additive"), "opponent",
+    OptionSpec("multiplier", Multiplier, Multiplier.OPPONENT,
                "The koi-koi multiplier: ×2 if the opponent called, if the scorer called, if anyone called; "
                "opponent's calls + 1; no multiplier (none is ours: no source offers it, and no engine read plays it: "
                "ENG-GOKK game.go: Game.CalcFinalScore and ENG-BH's README double for the opponent's call, "
                "ENG-KKAI adds, ENG-KKS scores a pile and takes no calls); additive: +1/+2/+3 for "
                "the scorer's own 1-3 calls, then ×(calls - 2) (KoiKoi-AI, KK-SCORE-6).", fw("Multipliers"),
                ours=("none",)),
-    OptionSpec("seven_double", ("on", "off"), "on", "Double a base score of 7 or more.",
+    OptionSpec("seven_double", SevenDouble, SevenDouble.ON, "Double a base score of 7 or more.",
                fw("Multipliers", "originated as a house rule")),
-    OptionSpec("field_multiplier", ("off", "double", "count"), "off",
+    OptionSpec("field_multiplier", FieldMultiplier, FieldMultiplier.OFF,
                "Brights dealt to the table multiply the score.", fw("Field Multipliers")),
-    OptionSpec("yaku_count", ("all", "best", "both-players"), "all",
+    OptionSpec("yaku_count", YakuCount, YakuCount.ALL,
                "Score every yaku; only the single best; also the opponent's yaku.", fw("Yaku Counting")),
-    OptionSpec("zero_sum", ("off", "on"), "off", "The winner's points are taken from the loser.",
+    OptionSpec("zero_sum", ZeroSum, ZeroSum.OFF, "The winner's points are taken from the loser.",
                fw("Zero-Sum Scoring")),
-    OptionSpec("oyaken", ("0", "1", "6"), "0", "Dealer's privilege: points the dealer scores on a draw.",
+    OptionSpec("oyaken", Oyaken, Oyaken.N0, "Dealer's privilege: points the dealer scores on a draw.",
                fw("Draws", "dealer's privilege")),
-    OptionSpec("draw_dealer", ("stay", "pass"), "stay", "Who deals after a drawn round.",
+    OptionSpec("draw_dealer", DrawDealer, DrawDealer.STAY, "Who deals after a drawn round.",
                fw("Draws", "passes to the other player")),
-    OptionSpec("start_points", ("0", "30"), "0", "Points each player has when the game begins.",
+    OptionSpec("start_points", StartPoints, StartPoints.N0, "Points each player has when the game begins.",
                kkai("koikoigame.py: DefaultVar")),
-    OptionSpec("game_end", ("rounds", "zero"), "rounds",
+    OptionSpec("game_end", GameEnd, GameEnd.ROUNDS,
                "When the game ends: after its rounds (length); or also once a player has 0 points or fewer.",
                kkai("koikoigame.py: KoiKoiGameStateBase.new_round")),
-    OptionSpec("exhaustive", ("nobody", "last-yaku"), "nobody",
+    OptionSpec("exhaustive", Exhaustive, Exhaustive.NOBODY,
                "On an exhaustive draw: nobody scores; or the last player to form or improve a yaku scores it "
                "and deals next.", fw("Draws", "last player to form or improve a yaku")),
 )

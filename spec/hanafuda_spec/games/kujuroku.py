@@ -32,6 +32,7 @@ Rule data is declared here once and interpreted by the reference:
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 
 from hanafuda_spec.cards import DAINI, DAINI_JIZO
@@ -651,25 +652,79 @@ RULES = (
        (seed("Equipment", "You may also use a Hanafuda deck"),), D, "KJ-17"),
 )
 
+# The options' values, one enum each: the OptionSpecs below take their choices from them.
+
+
+class Jizo(enum.StrEnum):
+    """The values of option ``jizo``."""
+
+    OFF = "off"
+    ON = "on"
+
+
+class Players(enum.StrEnum):
+    """The values of option ``players``."""
+
+    N4 = "4"
+    N3 = "3"
+
+
+class Configuration(enum.StrEnum):
+    """The values of option ``configuration``."""
+
+    A = "A"
+    B = "B"
+    C = "C"
+    D = "D"
+
+
+class DekiyakuCount(enum.StrEnum):
+    """The values of option ``dekiyaku_count``."""
+
+    HIGHEST = "highest"
+    STACK = "stack"
+
+
+class RemainingCard(enum.StrEnum):
+    """The values of option ``remaining_card``."""
+
+    CONFIRMED = "confirmed"
+    END = "end"
+
+
+class JizoTiming(enum.StrEnum):
+    """The values of option ``jizo_timing``."""
+
+    AFTER_DRAW = "after-draw"
+    AT_CAPTURE = "at-capture"
+
+
+class DrawDealer(enum.StrEnum):
+    """The values of option ``draw_dealer``."""
+
+    STAY = "stay"
+    MOST_POINTS = "most-points"
+
+
 OPTIONS = (
-    OptionSpec("jizo", ("off", "on"), "off", "The Jizo-fuda variant: 42 cards, Oni worth 0, Jizo 12.",
+    OptionSpec("jizo", Jizo, Jizo.OFF, "The Jizo-fuda variant: 42 cards, Oni worth 0, Jizo 12.",
                seed("Variant: Jizo-fuda")),
-    OptionSpec("players", ("4", "3"), "4", "Four players (three play each round, one sits out) or three.",
+    OptionSpec("players", Players, Players.N4, "Four players (three play each round, one sits out) or three.",
                seed("introduction", "possible to play the game with 3 players only")),
-    OptionSpec("configuration", ("A", "B", "C", "D"), "A", "The dekiyaku table (A is the seed's).",
+    OptionSpec("configuration", Configuration, Configuration.A, "The dekiyaku table (A is the seed's).",
                later("Dekiyaku", "choose any one")),
-    OptionSpec("dekiyaku_count", ("highest", "stack"), "highest",
+    OptionSpec("dekiyaku_count", DekiyakuCount, DekiyakuCount.HIGHEST,
                "Dekiyaku formed at once: only the most valuable pays, or all of them.",
                ha("Yaku", "Points from multiple yaku stack")),
-    OptionSpec("remaining_card", ("confirmed", "end"), "confirmed",
+    OptionSpec("remaining_card", RemainingCard, RemainingCard.CONFIRMED,
                "The Oni's remaining card counts for dekiyaku once confirmed, or only at the end of the round.",
                seed("Wild Card", "once the type and number of this card has been confirmed")),
-    OptionSpec("jizo_timing", ("after-draw", "at-capture"), "after-draw",
+    OptionSpec("jizo_timing", JizoTiming, JizoTiming.AFTER_DRAW,
                "Jizo variant: an Oni's capture from the hand is checked for dekiyaku after the drawn card (so a "
                "drawn Jizo can undo it first), or at once like any capture.",
                seed("Jizo-fuda and Oni-fuda", "remains"),
                (OptionLink("jizo", ("off",), "KJ-27", allowed=("after-draw",)),)),
-    OptionSpec("draw_dealer", ("stay", "most-points"), "stay",
+    OptionSpec("draw_dealer", DrawDealer, DrawDealer.STAY,
                "After a drawn round: the dealer deals again, or the most-points rule decides.",
                seed("Chip Score Table", "The dealer deals the next round")),
 )

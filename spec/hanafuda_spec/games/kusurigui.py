@@ -23,6 +23,7 @@ against). :data:`PROFILE` holds the invariants checked after every action of ran
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -373,31 +374,126 @@ RULES = (
        (dossier("KG-19", "the game ends, or debts are allowed"),), D, "KG-19", "bust"),
 )
 
+# The options' values, one enum each: the OptionSpecs below take their choices from them.
+
+
+class Dekiyaku(enum.StrEnum):
+    """The values of option ``dekiyaku``."""
+
+    STACK = "stack"
+    EXCLUSIVE = "exclusive"
+
+
+class FiveBrights(enum.StrEnum):
+    """The values of option ``five_brights``."""
+
+    N10 = "10"
+    N9 = "9"
+    N8 = "8"
+
+
+class HotPot(enum.StrEnum):
+    """The values of option ``hot_pot``."""
+
+    N4 = "4"
+    N3 = "3"
+
+
+class HandCannon(enum.StrEnum):
+    """The values of option ``hand_cannon``."""
+
+    N3 = "3"
+    N2 = "2"
+
+
+class Payment(enum.StrEnum):
+    """The values of option ``payment``."""
+
+    N1 = "1"
+    N2 = "2"
+
+
+class Rounds(enum.StrEnum):
+    """The values of option ``rounds``."""
+
+    N12 = "12"
+    N6 = "6"
+
+
+class Chips(enum.StrEnum):
+    """The values of option ``chips``."""
+
+    N100 = "100"
+    N200 = "200"
+
+
+class Bust(enum.StrEnum):
+    """The values of option ``bust``."""
+
+    END = "end"
+    DEBT = "debt"
+
+
+class TieDealer(enum.StrEnum):
+    """The values of option ``tie_dealer``."""
+
+    STAY = "stay"
+    PASS = "pass"
+
+
+class SakeCup(enum.StrEnum):
+    """The values of option ``sake_cup``."""
+
+    ANIMAL = "animal"
+    BOTH = "both"
+
+
+class OniPlay(enum.StrEnum):
+    """The values of option ``oni_play``."""
+
+    CAPTURE = "capture"
+    CHOICE = "choice"
+
+
+class OniPays(enum.StrEnum):
+    """The values of option ``oni_pays``."""
+
+    YES = "yes"
+    NO = "no"
+
+
+class RainyOverlap(enum.StrEnum):
+    """The values of option ``rainy_overlap``."""
+
+    BOTH = "both"
+    HIGHER = "higher"
+
+
 OPTIONS = (
-    OptionSpec("dekiyaku", ("stack", "exclusive"), "stack",
+    OptionSpec("dekiyaku", Dekiyaku, Dekiyaku.STACK,
                "Dekiyaku stack (parts of a bigger dekiyaku excepted), or only the most valuable one counts.",
                seed("Dekiyaku", "mutually exclusive, or can stack")),
-    OptionSpec("five_brights", ("10", "9", "8"), "10", "Value of Five Brights.", seed("Dekiyaku", "8 to 10")),
-    OptionSpec("hot_pot", ("4", "3"), "4", "Value of Hot-pot.", seed("Dekiyaku", "3 to 4")),
-    OptionSpec("hand_cannon", ("3", "2"), "3", "Value of Hand Cannon.", seed("Dekiyaku", "2 to 3")),
-    OptionSpec("payment", ("1", "2"), "1", "Chips the eaten player pays for a Kusuri-gui.",
+    OptionSpec("five_brights", FiveBrights, FiveBrights.N10, "Value of Five Brights.", seed("Dekiyaku", "8 to 10")),
+    OptionSpec("hot_pot", HotPot, HotPot.N4, "Value of Hot-pot.", seed("Dekiyaku", "3 to 4")),
+    OptionSpec("hand_cannon", HandCannon, HandCannon.N3, "Value of Hand Cannon.", seed("Dekiyaku", "2 to 3")),
+    OptionSpec("payment", Payment, Payment.N1, "Chips the eaten player pays for a Kusuri-gui.",
                seed("Kusuri-gui", "1 or 2 chips")),
-    OptionSpec("rounds", ("12", "6"), "12", "Rounds in a game.", seed("Setup", "either 12 rounds or 6 rounds")),
-    OptionSpec("chips", ("100", "200"), "100", "Chips each player starts with.",
+    OptionSpec("rounds", Rounds, Rounds.N12, "Rounds in a game.", seed("Setup", "either 12 rounds or 6 rounds")),
+    OptionSpec("chips", Chips, Chips.N100, "Chips each player starts with.",
                seed("Setup", "two plates for each player")),
-    OptionSpec("bust", ("end", "debt"), "end",
+    OptionSpec("bust", Bust, Bust.END,
                "Running out of chips: payments are cut to what the payer holds and the game ends after the "
                "round; or chips may go below zero.", dossier("KG-19")),
-    OptionSpec("tie_dealer", ("stay", "pass"), "stay", "Who deals after a round with equal totals.",
+    OptionSpec("tie_dealer", TieDealer, TieDealer.STAY, "Who deals after a round with equal totals.",
                dossier("KG-16", "a tie means no payment and the same dealer")),
-    OptionSpec("sake_cup", ("animal", "both"), "animal",
+    OptionSpec("sake_cup", SakeCup, SakeCup.ANIMAL,
                "The Sake Cup is an Animal only, or also counts as a Chaff.", dossier("KG-15")),
-    OptionSpec("oni_play", ("capture", "choice"), "capture",
+    OptionSpec("oni_play", OniPlay, OniPlay.CAPTURE,
                "A willow played onto a non-empty pile always captures, or the player may discard it.",
                seed("Onifuda", "you can use it to")),
-    OptionSpec("oni_pays", ("yes", "no"), "yes", "Whether a Kusuri-gui made with a willow is paid.",
+    OptionSpec("oni_pays", OniPays, OniPays.YES, "Whether a Kusuri-gui made with a willow is paid.",
                dossier("KG-8")),
-    OptionSpec("rainy_overlap", ("both", "higher"), "both",
+    OptionSpec("rainy_overlap", RainyOverlap, RainyOverlap.BOTH,
                "When Three Brights and Rainy Three Brights are both formed: both count, or only the higher.",
                dossier("KG-12")),
 )

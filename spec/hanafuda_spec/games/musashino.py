@@ -19,6 +19,7 @@ game, a team of two partners in the four-player game.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -100,10 +101,75 @@ class DealPlan:
 
 
 #: The three deal configurations by value of the ``players`` option (MB-DEAL-1, MB-DEAL-2).
+# The options' values, one enum each: the OptionSpecs below take their choices from them.
+
+
+class Players(enum.StrEnum):
+    """The values of option ``players``."""
+
+    N3 = "3"
+    N4 = "4"
+    N4_NO_FIELD = "4-no-field"
+
+
+class Length(enum.StrEnum):
+    """The values of option ``length``."""
+
+    N12 = "12"
+    N6 = "6"
+    N3 = "3"
+
+
+class FourBrights(enum.StrEnum):
+    """The values of option ``four_brights``."""
+
+    LIGHTNING = "lightning"
+    CURTAIN = "curtain"
+
+
+class InstaWinValue(enum.StrEnum):
+    """The values of option ``insta_win_value``."""
+
+    N8 = "8"
+    N4 = "4"
+    N12 = "12"
+    N16 = "16"
+
+
+class PaymentCap(enum.StrEnum):
+    """The values of option ``payment_cap``."""
+
+    N8 = "8"
+    NONE = "none"
+
+
+class InstaWinCheck(enum.StrEnum):
+    """The values of option ``insta_win_check``."""
+
+    TURN = "turn"
+    CAPTURE = "capture"
+
+
+class Storm(enum.StrEnum):
+    """The values of option ``storm``."""
+
+    OFF = "off"
+    CARDS = "cards"
+    BANQUETS = "banquets"
+
+
+class Sun(enum.StrEnum):
+    """The values of option ``sun``."""
+
+    OFF = "off"
+    AFTER = "after"
+    ANY_ORDER = "any-order"
+
+
 DEALS: Mapping[str, DealPlan] = {
-    "3": DealPlan(3, 7, 6, 21, ((4, 3), (3, 3))),
-    "4": DealPlan(4, 5, 8, 20, ((3, 4), (2, 4))),
-    "4-no-field": DealPlan(4, 6, 0, 24, ((3, 0), (3, 0))),
+    Players.N3: DealPlan(3, 7, 6, 21, ((4, 3), (3, 3))),
+    Players.N4: DealPlan(4, 5, 8, 20, ((3, 4), (2, 4))),
+    Players.N4_NO_FIELD: DealPlan(4, 6, 0, 24, ((3, 0), (3, 0))),
 }
 
 
@@ -625,26 +691,26 @@ RULES = (
 )
 
 OPTIONS = (
-    OptionSpec("players", tuple(DEALS), "3",
+    OptionSpec("players", Players, Players.N3,
                "3: three players, 7 cards each and 6 to the field; 4: two teams of two, 5 each and 8 to the field; "
                "4-no-field: two teams, 6 each and no field.", seed("Distributing The Initial Cards")),
-    OptionSpec("length", ("12", "6", "3"), "12", "Rounds in a game.", seed("Setup", "6 and 3 are options")),
-    OptionSpec("four_brights", ("lightning", "curtain"), "lightning",
+    OptionSpec("length", Length, Length.N12, "Rounds in a game.", seed("Setup", "6 and 3 are options")),
+    OptionSpec("four_brights", FourBrights, FourBrights.LIGHTNING,
                "The fourth card of Four Brights besides the Crane, Moon and Phoenix.",
                seed("Dekiyaku", "Curtain card instead")),
-    OptionSpec("insta_win_value", ("8", "4", "12", "16"), "8",
+    OptionSpec("insta_win_value", InstaWinValue, InstaWinValue.N8,
                "Points each losing side pays for an insta-win (the source's 8 is an assumption; 4, 12 and 16 are "
                "ours); values above 8 only matter with payment_cap=none.", seed("Scoring", "only assumed"),
                ours=("4", "12", "16")),
-    OptionSpec("payment_cap", ("8", "none"), "8", "Most a side can pay in one round (Taiyaku's 8-chip limit).",
+    OptionSpec("payment_cap", PaymentCap, PaymentCap.N8, "Most a side can pay in one round (Taiyaku's 8-chip limit).",
                ty("End of Round and Scoring", "cannot lose more than 8")),
-    OptionSpec("insta_win_check", ("turn", "capture"), "turn",
+    OptionSpec("insta_win_check", InstaWinCheck, InstaWinCheck.TURN,
                "When insta-win dekiyaku are checked: after both plays of a turn, or after every capture.",
                ty("Dekiyaku That Stop the Round")),
-    OptionSpec("storm", ("off", "cards", "banquets"), "off",
+    OptionSpec("storm", Storm, Storm.OFF,
                "Storm Rule: off; the opponents' Moon, Curtain and Cherry Poetry Ribbon stop counting; or the "
                "opponents' Moon and Flower Banquets are void.", seed("Storm Rule (Optional Rule)")),
-    OptionSpec("sun", ("off", "after", "any-order"), "off",
+    OptionSpec("sun", Sun, Sun.OFF,
                "Sun Rule (only with a Storm, which brings sun=after unless sun is chosen): the Crane taken by an "
                "opponent of a storm card's holder cancels that card, if taken after it, or at any time.",
                seed("Sun Rule (If Storm Rule is used)", "If Storm Rule is used"),

@@ -8,13 +8,14 @@ only reached through the :class:`~hanafuda_spec.adapter.EngineAdapter` to cross-
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from hanafuda_spec import z3layer as z
 from hanafuda_spec.adapter import EngineAdapter
@@ -28,6 +29,7 @@ __all__ = [
     "REPORT",
     "SAMPLED",
     "Case",
+    "Codes",
     "CountModel",
     "DecisionRow",
     "Outcome",
@@ -526,6 +528,37 @@ class DecisionRow:
     rule: str
     guard: Callable[[Mapping[str, z.Int]], z.Bool]
     value: Callable[[Mapping[str, z.Int]], z.Int]
+
+
+
+_E = TypeVar("_E", bound=enum.StrEnum)
+
+
+class Codes(Generic[_E]):
+    """An option's values as the integers a z3 model reads: one code per member of the option's enum
+    (``kind``, from the catalogue), so that a model's domain, its rows and its messages follow the
+    catalogue's declaration instead of repeating the values. ``codes[Kind.MEMBER]`` is a member's code,
+    :meth:`of` a value's as resolved options spell it, :meth:`domain` every code."""
+
+    def __init__(self, kind: type[_E]) -> None:
+        self.kind = kind
+        self.members: tuple[_E, ...] = tuple(kind)
+        self._code = {m: i for i, m in enumerate(self.members)}
+
+    def __getitem__(self, member: _E) -> int:
+        return self._code[member]
+
+    def of(self, value: str) -> int:
+        """The code of a value spelled as a string (a resolved option's)."""
+        return self._code[self.kind(value)]
+
+    def name(self, code: int) -> str:
+        """The value a code stands for (the code itself if it stands for none, in a counterexample)."""
+        return self.members[code].value if 0 <= code < len(self.members) else str(code)
+
+    def domain(self, x: z.Int) -> z.Bool:
+        """``x`` is the code of one of the values."""
+        return (x >= 0) & (x < len(self.members))
 
 
 def decision_table(names: Sequence[str], domain: Callable[[Mapping[str, z.Int]], z.Bool],

@@ -21,6 +21,7 @@ from hanafuda_spec.proofs.common import (
     REPORT,
     SAMPLED,
     Case,
+    Codes,
     CountModel,
     DecisionRow,
     Outcome,
@@ -320,8 +321,10 @@ VISIBLE = {"play": PLAY, "play-second": SECOND, "take": TAKE, "call": DONE, "dra
 #: deal (KK-DEAL-3/4/8).
 RUNNING, SHOBU, EXHAUSTIVE, VOID = range(4)
 ENDS = {"shobu": SHOBU, "exhaustive": EXHAUSTIVE}
-TURNS = ("standard", "draw-first", "keep-unmatched")
-STANDARD, DRAW_FIRST, KEEP = range(3)
+#: The turn option as the model's ``param_turn``: one code per value of the catalogue's enum.
+TURN = Codes(kk.Turn)
+TURNS = TURN.members
+STANDARD, DRAW_FIRST, KEEP = (TURN[t] for t in (kk.Turn.STANDARD, kk.Turn.DRAW_FIRST, kk.Turn.KEEP_UNMATCHED))
 #: Zone sizes (h0 the dealer's hand, h1 the other's; f table, s draw pile, c0/c1 capture piles, d a
 #: drawn card waiting for its target), the mover (t: 0 the dealer), phase, end, and three ghost
 #: counts: q table quads the dealer captured at the deal, x draw-only turns taken, sw KK-WILD-4
@@ -483,7 +486,7 @@ def _params(turn: int | None) -> Callable[[Vars], z.Bool]:
     def params(v: Vars) -> z.Bool:
         return z.all_of([
             v["param_h"].eq(8) | v["param_h"].eq(10),
-            v["param_turn"].eq(turn) if turn is not None else (v["param_turn"] >= 0) & (v["param_turn"] <= 2),
+            v["param_turn"].eq(turn) if turn is not None else TURN.domain(v["param_turn"]),
             *((v[p] >= 0) & (v[p] <= 1) for p in ("param_after", "param_dc", "param_w")),
         ])
     return params
@@ -579,7 +582,7 @@ def _inv(v: Vars) -> z.Bool:
 def turn_model(turn: str | None = None) -> CountModel:
     """The round as a count model, for one ``turn`` option or (None) all three; hand size,
     after_hands, field_teyaku=dealer-captures and the wild Lightning are free parameters."""
-    return CountModel(NAMES, _init, _step(), _inv, _params(None if turn is None else TURNS.index(turn)))
+    return CountModel(NAMES, _init, _step(), _inv, _params(None if turn is None else TURN.of(turn)))
 
 
 def rank(v: Vars) -> z.Int:
@@ -605,7 +608,7 @@ def _show(cx: Mapping[str, int | bool], suffix: str) -> str:
     return (f"hands {a['h0']}/{a['h1']}, table {a['f']}, draw pile {a['s']}, captured {a['c0']}/{a['c1']}, "
             f"drawn {a['d']}, seat {a['t']} in {PHASES[a['ph']] if 0 <= a['ph'] < len(PHASES) else a['ph']}, "
             f"end {a['e']}, quads {a['q']}, draw-only {a['x']}, sweeps {a['sw']}; hand_size {a['param_h']}, "
-            f"turn {TURNS[a['param_turn']] if 0 <= a['param_turn'] < 3 else a['param_turn']}, after_hands "
+            f"turn {TURN.name(a['param_turn'])}, after_hands "
             f"{'draw-pile' if a['param_after'] else 'stop'}, dealer-captures {a['param_dc']}, wild {a['param_w']}")
 
 
@@ -701,9 +704,11 @@ COUNT_CHECK = "koikoi-count-model"
 
 def model_params(opts: Mapping[str, str]) -> dict[str, int]:
     """The model's parameters for resolved options (any Lightning option but normal may be wild)."""
-    return {"param_h": int(opts["hand_size"]), "param_turn": TURNS.index(opts["turn"]),
-            "param_after": int(opts["after_hands"] == "draw-pile"),
-            "param_dc": int(opts["field_teyaku"] == "dealer-captures"), "param_w": int(opts["lightning"] != "normal")}
+    o = kk.SPEC.value
+    return {"param_h": int(o(opts, kk.HandSize)), "param_turn": TURN.of(opts["turn"]),
+            "param_after": int(o(opts, kk.AfterHands) is kk.AfterHands.DRAW_PILE),
+            "param_dc": int(o(opts, kk.FieldTeyaku) is kk.FieldTeyaku.DEALER_CAPTURES),
+            "param_w": int(o(opts, kk.Lightning) is not kk.Lightning.NORMAL)}
 
 
 class CountWatch:
@@ -885,7 +890,7 @@ def count_option_sets(quick: bool) -> list[dict[str, str]]:
     option × after_hands, the other three options taking each of their values. The deal passes after a
     drawn round (draw_dealer=pass), so that the second round of a match is mostly dealt by seat 1."""
     out = []
-    for i, (turn, after) in enumerate(product(TURNS, ("stop", "draw-pile"))):
+    for i, (turn, after) in enumerate(product(TURNS, kk.AfterHands)):
         for hs, ft, light in product(("8", "10"), ("misdeal", "dealer-captures"), ("normal", "wild")):
             if quick and (hs, ft, light) != (("8", "10")[i // 2 % 2], ("misdeal", "dealer-captures")[(i + 1) // 2 % 2],
                                              ("normal", "wild")[i // 3]):
@@ -1005,7 +1010,8 @@ def _coverage(watches: Sequence[CountWatch]) -> str:
             f"quads {matches(lambda a: a['q'] > 0)}")
 
 
-TURN_RULES = {"standard": "KK-TURN-1/2/3/5, KK-CAP-1…6", "draw-first": "KK-TURN-6", "keep-unmatched": "KK-TURN-7"}
+TURN_RULES = {kk.Turn.STANDARD: "KK-TURN-1/2/3/5, KK-CAP-1…6", kk.Turn.DRAW_FIRST: "KK-TURN-6",
+              kk.Turn.KEEP_UNMATCHED: "KK-TURN-7"}
 
 
 def _counts(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
@@ -1039,7 +1045,7 @@ def _counts(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
     def stacked() -> Result:
         rng = SplitMix64(13)
         cases = deal_cases(quick)
-        combos = list(product(TURNS, ("stop", "draw-pile")))
+        combos = list(product(TURNS, kk.AfterHands))
         runs = []
         for i, (hh, qq) in enumerate(cases):
             for j, (turn, after) in enumerate(combos):
@@ -1061,23 +1067,27 @@ def _counts(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
 
 # -- decision tables --------------------------------------------------------------------------------
 
-MODES = ("opponent", "self", "anyone", "count", "none", "additive")
+#: The multiplier option as the decision table's ``mode``: one code per value of the catalogue's enum.
+MODE = Codes(kk.Multiplier)
 
 
 def multiplier_rows() -> list[DecisionRow]:
     """The koi-koi multiplier, one row per situation, read from the option's description."""
+    def mode(m: kk.Multiplier) -> Callable[[Mapping[str, z.Int]], z.Bool]:
+        return lambda v: v["mode"].eq(MODE[m])
+
+    opponent, self_, anyone = mode(kk.Multiplier.OPPONENT), mode(kk.Multiplier.SELF), mode(kk.Multiplier.ANYONE)
     rows = [
-        DecisionRow("opponent: the opponent called", lambda v: v["mode"].eq(0) & (v["other"] > 0),
-                    lambda v: z.const(2)),
-        DecisionRow("opponent: no call by the opponent", lambda v: v["mode"].eq(0) & v["other"].eq(0),
+        DecisionRow("opponent: the opponent called", lambda v: opponent(v) & (v["other"] > 0), lambda v: z.const(2)),
+        DecisionRow("opponent: no call by the opponent", lambda v: opponent(v) & v["other"].eq(0),
                     lambda v: z.const(1)),
-        DecisionRow("self: the scorer called", lambda v: v["mode"].eq(1) & (v["own"] > 0), lambda v: z.const(2)),
-        DecisionRow("self: no call by the scorer", lambda v: v["mode"].eq(1) & v["own"].eq(0), lambda v: z.const(1)),
-        DecisionRow("anyone: a call", lambda v: v["mode"].eq(2) & ((v["own"] + v["other"]) > 0), lambda v: z.const(2)),
-        DecisionRow("anyone: no call", lambda v: v["mode"].eq(2) & (v["own"] + v["other"]).eq(0), lambda v: z.const(1)),
-        DecisionRow("count: opponent's calls + 1 (KK-11)", lambda v: v["mode"].eq(3), lambda v: v["other"] + 1),
-        DecisionRow("none", lambda v: v["mode"].eq(4), lambda v: z.const(1)),
-        DecisionRow("additive: no factor, the bonus is added (bonus_rows, KK-SCORE-6)", lambda v: v["mode"].eq(5),
+        DecisionRow("self: the scorer called", lambda v: self_(v) & (v["own"] > 0), lambda v: z.const(2)),
+        DecisionRow("self: no call by the scorer", lambda v: self_(v) & v["own"].eq(0), lambda v: z.const(1)),
+        DecisionRow("anyone: a call", lambda v: anyone(v) & ((v["own"] + v["other"]) > 0), lambda v: z.const(2)),
+        DecisionRow("anyone: no call", lambda v: anyone(v) & (v["own"] + v["other"]).eq(0), lambda v: z.const(1)),
+        DecisionRow("count: opponent's calls + 1 (KK-11)", mode(kk.Multiplier.COUNT), lambda v: v["other"] + 1),
+        DecisionRow("none", mode(kk.Multiplier.NONE), lambda v: z.const(1)),
+        DecisionRow("additive: no factor, the bonus is added (bonus_rows, KK-SCORE-6)", mode(kk.Multiplier.ADDITIVE),
                     lambda v: z.const(1)),
     ]
     return rows
@@ -1107,11 +1117,11 @@ def _decisions(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
     def multiplier() -> Result:
         names = ("mode", "own", "other")
         gaps, clashes = decision_table(
-            names, lambda v: z.all_of([v["mode"] >= 0, v["mode"] <= 5, v["own"] >= 0, v["other"] >= 0]),
+            names, lambda v: z.all_of([MODE.domain(v["mode"]), v["own"] >= 0, v["other"] >= 0]),
             multiplier_rows())
-        cases = [Case(f"multiplier={MODES[g['mode']]}, own calls {g['own']}, opponent's {g['other']}: "
+        cases = [Case(f"multiplier={MODE.name(g['mode'])}, own calls {g['own']}, opponent's {g['other']}: "
                       "no rule", None) for g in gaps]
-        cases += [Case(f"multiplier={MODES[g['mode']]}, own {g['own']}, other {g['other']}: two rules differ",
+        cases += [Case(f"multiplier={MODE.name(g['mode'])}, own {g['own']}, other {g['other']}: two rules differ",
                        None) for g in clashes]
         return True, "complete and consistent" if not cases else "", {}, 0, tuple(cases)
     yield timed(GAME, "z3 decision table: koi-koi multiplier modes (KK-SCORE-1, KK-11)", multiplier)
@@ -1153,7 +1163,7 @@ def _decisions(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
     def against_play() -> Result:
         """Every shōbu of random play is scored as the table says: base (×2 at 7+) × koi-koi multiplier
         × field multiplier."""
-        sets: list[dict[str, str]] = [kk.SPEC.resolve(None, {"multiplier": md}) for md in MODES]
+        sets: list[dict[str, str]] = [kk.SPEC.resolve(None, {"multiplier": md}) for md in kk.Multiplier]
         sets += [kk.SPEC.resolve(profile) for profile in ("battle-hanafuda", "koikoi-japan")]
         sets += [kk.SPEC.resolve(None, {"seven_double": "off"}),
                  kk.SPEC.resolve(None, {"field_multiplier": "count"}),
@@ -1208,13 +1218,13 @@ class ShobuWatch:
                 w = max((0, 1), key=lambda i: o.deltas[i])
                 base = sum(y.points for y in o.yaku[w])
                 seven = 2 if opts["seven_double"] == "on" and base >= 7 else 1
-                a = {"mode": MODES.index(opts["multiplier"]), "own": self.calls[w], "other": self.calls[1 - w]}
+                a = {"mode": MODE.of(opts["multiplier"]), "own": self.calls[w], "other": self.calls[1 - w]}
                 koi = next(z.evaluate(r.value(_vars()), a) for r in self.rows
                            if z.evaluate(z.ite(r.guard(_vars()), 1, 0), a) == 1)
                 nb = self.field_brights or 0
                 fm = {"off": 1, "double": 2 if nb else 1, "count": nb + 1}[opts["field_multiplier"]]
                 want = base * seven * koi * fm
-                if opts["multiplier"] == "additive":
+                if kk.SPEC.value(opts, kk.Multiplier) is kk.Multiplier.ADDITIVE:
                     want = additive_score(base * seven, self.calls[w]) * fm
                 self.checked += 1
                 if o.deltas[w] != want:
