@@ -239,6 +239,17 @@ ROWS: dict[str, Row] = {
     "identify records of another game": Row(["identify", "koikoi", "F"], 2, "records of kekoro",
                                             files={"F": b"RECORD\n"}),
     "identify an empty game": Row(["identify", "", "F"], 2, "game name is empty", files={"F": b"RECORD\n"}),
+    # -- separate (issue 30) ---------------------------------------------------------------------
+    "separate an unknown game": Row(["separate", "hanafuda", "--a", "nintendo", "--b", "fudawiki"], 2, "hanafuda"),
+    "separate an unknown ruleset": Row(["separate", "koikoi", "--a", "nope", "--b", "fudawiki"], 2,
+                                       "unknown ruleset 'nope'"),
+    "separate an unknown option": Row(["separate", "koikoi", "--a", "colour=red"], 2, "unknown option 'colour'"),
+    "separate a bad option value": Row(["separate", "koikoi", "--b", "hand_size=9"], 2, "choices: 8, 10"),
+    "separate two rulesets on a side": Row(["separate", "koikoi", "--a", "nintendo,fudawiki"], 2, "two rulesets"),
+    "separate --bound -1": Row(["separate", "koikoi", "--bound", "-1"], 2, "a number of actions"),
+    "separate --suite without --out": Row(["separate", "kekoro", "--suite"], 2, "--suite needs --out"),
+    "separate --out a directory": Row(["separate", "koikoi", "--a", "length=1", "--b", "length=2", "--out", "."], 2,
+                                      "is a directory"),
     # -- koikoi-scorer's options (issue 13) ------------------------------------------------------
     "score rainy_four_brights=8": Row(["score", "koikoi", "10", "-o", "rainy_four_brights=8"], 2,
                                       "choices: 7, three-brights"),

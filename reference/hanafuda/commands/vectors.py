@@ -14,6 +14,11 @@ Layout (one directory per game and ruleset)::
     DIR/<game>/options/               the options suite: for each option set verify plays that no
                                      ruleset holds (every other option value), a seeded deal, match
                                      and perft table
+    DIR/separating/<game>.jsonl      the separating suite's records: each valid under its rules and invalid
+                                     under ``meta.fails_under`` (issue 30; shipped data, see
+                                     :mod:`hanafuda.separate`)
+    DIR/separating/<game>.json       the separating suite: every pair of values of every option, separated,
+                                     explained or unresolved
 """
 
 from __future__ import annotations
@@ -127,8 +132,27 @@ def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool
     finally:
         for f in opened.values():
             f.close()
+    for g in games:
+        files += separating_vectors(out / "separating", g.spec.key)
     (out / "README.md").write_text(_README.replace("{INDEX}", "\n".join(index)), encoding="utf-8")
     return files + 1
+
+
+def separating_vectors(out: Path, key: str) -> int:
+    """Write the game's separating suite (the shipped data of :func:`hanafuda.separate.shipped_suite`)
+    into the directory ``out``: its records as JSON Lines (``<game>.jsonl``) and its summary
+    (``<game>.json``); returns the number of files written (0 when none ships)."""
+    from hanafuda.separate import shipped_suite, suite_records, suite_summary
+
+    suite = shipped_suite(key)
+    if not suite:
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
+    recs = suite_records(suite)
+    (out / f"{key}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n"
+                                                  for r in recs), encoding="utf-8")
+    _dump(out / f"{key}.json", suite_summary(key, suite))
+    return 2
 
 
 #: The relative cost of a unit, by file, for :func:`_largest_first` (measured on the defaults:
@@ -403,6 +427,15 @@ first, `captured.<side>`, `out.<what>`; `to_move`, `phase`, `dealer`, `round`, `
   go on into later rounds; one that ends the match early counts nothing (`hanafuda_spec.perft`
   defines it). `hanafuda perft GAME --seed S --depth D --divide` splits a count by first action to
   find where two engines part.
+* `separating/<game>.jsonl` - the separating suite's records (issue 30): for every option and every
+  pair of its values, the shortest record found that validates under one value and fails under the
+  other, each way. A record's `rules` are the rules it validates under, `meta.fails_under` the rules
+  (`ruleset`, `options`) under which it must fail, `meta.rule_ids` the rule ids our validator names
+  there and `meta.vector` the pair (`option`, `values`, `minimal`). An engine playing the other
+  rules must reject it.
+* `separating/<game>.json` - the suite's summary: every pair with its status (`separated`,
+  `separated one way`, `explained` with the reason no record can tell them apart, `unresolved`
+  when the search found none within its bound) and the counts.
 
 ## Using them
 
