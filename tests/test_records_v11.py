@@ -183,6 +183,21 @@ def test_abandoned_must_really_stop_early() -> None:
     assert [p.rule_id for p in problems_of(doc)] == ["REC-ROUNDS-1"]
 
 
+@pytest.mark.parametrize("key", GAMES)
+def test_REC_ZONES_1_an_abandoned_record_s_unplayed_deal_is_checked(key: str) -> None:
+    """A record abandoned before its first action still lists its deal: a zone missing a card is named,
+    and the same record with its deal whole is valid."""
+    doc = v11(rec(key))
+    doc["actions"], doc["result"]["rounds"], doc["status"] = [], [], "abandoned"
+    g = game(key)
+    doc["result"]["scores"] = list(g.new_match(g.rules(doc.get("ruleset"), doc.get("options") or {}), 0).scores)
+    doc["result"].pop("winners")
+    doc["result"].pop("end_reason")
+    assert problems_of(doc) == []
+    doc["deck"]["stock"].pop()
+    assert [p.rule_id for p in problems_of(doc)] == ["REC-ZONES-1"]
+
+
 def test_unknown_claims_are_not_checked() -> None:
     doc = v11(rec("koikoi"))
     for r in doc["result"]["rounds"]:

@@ -585,6 +585,8 @@ class _Replay:
         n_actions = len(actions)
         while not info.over:
             if abandoned and pos >= n_actions and deal >= len(rec.rounds):
+                if (rec.deck if deal == 0 else rec.deals[deal - 1] if deal - 1 < len(rec.deals) else None):
+                    self.order_for(deal + 1, rng, info.dealer)  # a deal listed but never played is checked too
                 self.stop_abandoned(info, deal)  # stopped between deals
                 return
             if self.first_deal_only and self.sink.problems and self.sink.problems[0].where.deal is not None:
