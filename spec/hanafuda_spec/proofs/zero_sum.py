@@ -399,7 +399,7 @@ def musashino_refinement(adapter: EngineAdapter, quick: bool) -> Result:
     rng = SplitMix64(20261128)
     rounds = 0
     reached: set[str] = set()
-    sets = [(p, cap, value) for p in mb.DEALS for cap, value in (("8", "8"), ("none", "16"))]
+    sets = [(p, cap, value) for p in mb.DEALS for cap, value in (("8", "8"), ("none", "16"), ("8", "16"))]
     models: dict[tuple[str, int], MusashinoSettlement] = {}
     for players, cap, value in sets:
         opts = mb.SPEC.resolve(None, {"players": players, "payment_cap": cap, "insta_win_value": value})
@@ -430,11 +430,13 @@ def musashino_refinement(adapter: EngineAdapter, quick: bool) -> Result:
                                        f"{totals} in turn order from dealer {dealer}: deltas {list(o.deltas)}, the "
                                        f"settlement model says {list(want)}"), _mb_cx(opts, seed, actions), rounds, ()
                     dealer = adapter.snapshot().dealer
-    want_reached = {"insta-win", "a capped payment", "an uncapped payment over the cap", "a tie for the top"}
+    want_reached = {"insta-win", "an insta-win worth more than the cap, capped", "a capped payment",
+                    "an uncapped payment over the cap", "a tie for the top"}
     missed = sorted(want_reached - reached)
     if missed:
         return False, f"{rounds} rounds agree, but the sample never reached: {'; '.join(missed)}", {}, rounds, ()
-    return True, (f"sampled: {rounds} rounds ({len(sets)} option sets: every player count, payment_cap 8 and none), "
+    return True, (f"sampled: {rounds} rounds ({len(sets)} option sets: every player count, payment_cap and a value "
+                  "over it), "
                   f"each settled as the model says; reached: {', '.join(sorted(reached))}"), {}, rounds, ()
 
 
@@ -451,8 +453,10 @@ def _mb_inputs(m: MusashinoSettlement, opts: Mapping[str, str], reason: str,
     a = {**{f"{p}t{k}": t for k, t in enumerate(totals)}, f"{p}insta": int(insta), f"{p}iw": iw,
          f"{p}capped": int(opts["payment_cap"] != "none"), f"{p}value": int(opts["insta_win_value"])}
     seen = {"insta-win"} if insta else set()
+    if insta and opts["payment_cap"] != "none" and int(opts["insta_win_value"]) > int(opts["payment_cap"]):
+        seen.add("an insta-win worth more than the cap, capped")
     gap = max(totals) - min(totals)
-    if not insta and gap > 8:
+    if not insta and gap > int(next(c for c in _choices(mb.SPEC, "payment_cap") if c != "none")):
         seen.add("a capped payment" if opts["payment_cap"] != "none" else "an uncapped payment over the cap")
     if not insta and totals.count(max(totals)) > 1:
         seen.add("a tie for the top")
