@@ -114,7 +114,7 @@ BUGS: tuple[Bug, ...] = (
         R + "games/kusurigui.py", "return max(0, min(amount, chips)) if rules.bust_ends else amount",
         "return amount"),
     Bug("kg-willow-pays", "kusurigui", "reference", "eating a willow bait is paid (KG-PAY-3)", R + "games/kusurigui.py",
-        "and pile[0].suit != WILLOW\n", "\n"),
+        "        return bait.suit != WILLOW\n", "        return True\n"),
     Bug("kg-double-pay", "kusurigui", "reference", "a Kusuri-gui is paid twice (KG-PAY-2)", R + "games/kusurigui.py",
         "        self.paid[payee] += amount\n", "        self.paid[payee] += 2 * amount\n"),
     Bug("ke-iv-lead-4", "kekoro", "reference", "the reference offers the instant victory at a four-yaku lead "
