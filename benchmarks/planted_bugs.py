@@ -154,11 +154,11 @@ BUGS: tuple[Bug, ...] = (
         "(KK-TURN-3, KK-10)", R + "games/koikoi.py", "return new if self.koikoi_on_new else improved",
         "return improved"),
     Bug("kk-field-count-off-by-one", "koikoi", "reference", "field_multiplier=count multiplies by the Brights, not "
-        "the Brights + 1 (KK-SCORE-3)", R + "games/koikoi.py", '"count": n + 1}[opt["field_multiplier"]]',
-        '"count": max(n, 1)}[opt["field_multiplier"]]'),
+        "the Brights + 1 (KK-SCORE-3)", R + "games/koikoi.py", "if fmode is spec.FieldMultiplier.DOUBLE else n + 1",
+        "if fmode is spec.FieldMultiplier.DOUBLE else max(n, 1)"),
     Bug("model-kk-count-mode", "koikoi", "model", "the multiplier table's count mode doubles the opponent's calls "
-        "(proofs/koikoi.py)", P + "koikoi.py", 'lambda v: v["mode"].eq(3), lambda v: v["other"] + 1)',
-        'lambda v: v["mode"].eq(3), lambda v: 2 * v["other"] + 1)'),
+        "(proofs/koikoi.py)", P + "koikoi.py", 'mode(kk.Multiplier.COUNT), lambda v: v["other"] + 1)',
+        'mode(kk.Multiplier.COUNT), lambda v: 2 * v["other"] + 1)'),
 )
 
 

@@ -4,7 +4,7 @@ agrees, and a wrong model or a wrong engine fails a check of ``verify``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import pytest
 from hanafuda.adapter import ReferenceAdapter
@@ -47,9 +47,10 @@ def test_KK_SCORE_6_the_reference_settles_as_the_model_says() -> None:
     assert ok and "every row reached" in detail, detail
 
 
-def _planted_bonus(opt: Mapping[str, str], calls: Sequence[int], field_brights: int, w: int,
+def _planted_bonus(rules: ref_kk.KoiKoiRules, calls: Sequence[int], field_brights: int, w: int,
                    yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
-    pts, notes = _REAL_SHOBU(opt, calls, field_brights, w, yaku)
+    pts, notes = _REAL_SHOBU(rules, calls, field_brights, w, yaku)
+    opt = rules.opt
     if opt["multiplier"] == "additive" and calls[w] >= 4:  # calls beyond three not multiplied
         base = sum(y.points for y in yaku[w])
         pts = base * (2 if base >= 7 and opt["seven_double"] == "on" else 1) + 3

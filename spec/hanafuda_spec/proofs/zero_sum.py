@@ -75,7 +75,7 @@ def koikoi_settlement() -> KoiKoiSettlement:
     domain = z.all_of([
         v["end"] >= 0, v["end"] < len(KK_ENDS), v["w"] >= 0, v["w"] <= 1, v["d"] >= 0, v["d"] <= 1,
         v["base"] >= 0, v["own"] >= 0, v["other"] >= 0, v["nb"] >= 0, v["nb"] <= len(kk.BRIGHTS), v["tp"] >= 0,
-        v["mode"] >= 0, v["mode"] < len(kkp.MODES), v["seven"] >= 0, v["seven"] <= 1, v["fmk"] >= 0,
+        kkp.MODE.domain(v["mode"]), v["seven"] >= 0, v["seven"] <= 1, v["fmk"] >= 0,
         v["fmk"] < len(_FIELD_MULTIPLIERS), v["zero"] >= 0, v["zero"] <= 1,
         z.any_of(v["priv"].eq(int(p)) for p in _choices(kk.SPEC, "oyaken"))])
     base = v["base"] * z.ite((v["seven"].eq(1)) & (v["base"] >= 7), 2, 1)  # KK-SCORE-1, KK-SCORE-4
@@ -83,7 +83,7 @@ def koikoi_settlement() -> KoiKoiSettlement:
     koi = _table(kkp.multiplier_rows(), koi_v)
     added = _table(kkp.bonus_rows(), bonus_v)  # KK-SCORE-6
     fm = z.ite(v["fmk"].eq(0), 1, z.ite(v["fmk"].eq(1), z.ite(v["nb"] > 0, 2, 1), v["nb"] + 1))  # KK-SCORE-3
-    additive = kkp.MODES.index("additive")
+    additive = kkp.MODE[kk.Multiplier.ADDITIVE]
     shobu = z.ite(v["mode"].eq(additive), added * fm, base * koi * fm)
     end = v["end"]
     points = z.ite(end.eq(SHOBU) | end.eq(LAST_YAKU), shobu,
@@ -144,7 +144,7 @@ def koikoi_inputs(opts: Mapping[str, str], end: int, winner: int, dealer: int, b
     """The model's variables for a round played under ``opts``."""
     return {"kk_end": end, "kk_w": winner, "kk_d": dealer, "kk_base": base, "kk_own": calls[winner],
             "kk_other": calls[1 - winner], "kk_nb": brights, "kk_tp": lucky,
-            "kk_mode": kkp.MODES.index(opts["multiplier"]), "kk_seven": int(opts["seven_double"] == "on"),
+            "kk_mode": kkp.MODE.of(opts["multiplier"]), "kk_seven": int(opts["seven_double"] == "on"),
             "kk_fmk": _FIELD_MULTIPLIERS.index(opts["field_multiplier"]), "kk_zero": int(opts["zero_sum"] == "on"),
             "kk_priv": int(opts["oyaken"])}
 
@@ -236,7 +236,8 @@ def koikoi_rows_expected() -> frozenset[str]:
     rows = {f"end {KK_ENDS[e]}" for e in (SHOBU, LAST_YAKU, DRAWN)}
     v = {n: z.int_var(n) for n in ("mode", "own", "other")}
     session = z.Session([v["own"] >= 0, v["other"] >= 0])
-    for k, mode in enumerate(kkp.MODES):
+    for member in kk.Multiplier:
+        k, mode = kkp.MODE[member], member.value
         if mode == "additive":
             rows |= {f"{mode} row '{r.rule}'" for r in kkp.bonus_rows()}
             continue
@@ -285,7 +286,7 @@ def koikoi_option_sets() -> list[dict[str, str]]:
     return [kk.SPEC.resolve(None, {"multiplier": mode, "exhaustive": "last-yaku" if i % 3 else "nobody",
                                    "zero_sum": ("on", "off")[i % 2], "seven_double": ("on", "off")[i // 2 % 2],
                                    "field_multiplier": fms[i % 3], "oyaken": privs[i % len(privs)]})
-            for i, mode in enumerate(kkp.MODES)]
+            for i, mode in enumerate(m.value for m in kk.Multiplier)]
 
 
 def koikoi_refinement(adapter: EngineAdapter, quick: bool) -> Result:
