@@ -114,7 +114,7 @@ BUGS: tuple[Bug, ...] = (
         R + "games/kusurigui.py", "return max(0, min(amount, chips)) if rules.bust_ends else amount",
         "return amount"),
     Bug("kg-willow-pays", "kusurigui", "reference", "eating a willow bait is paid (KG-PAY-3)", R + "games/kusurigui.py",
-        "and pile[0].suit != WILLOW\n", "\n"),
+        "        return bait.suit != WILLOW\n", "        return True\n"),
     Bug("kg-double-pay", "kusurigui", "reference", "a Kusuri-gui is paid twice (KG-PAY-2)", R + "games/kusurigui.py",
         "        self.paid[payee] += amount\n", "        self.paid[payee] += 2 * amount\n"),
     Bug("ke-iv-lead-4", "kekoro", "reference", "the reference offers the instant victory at a four-yaku lead "
@@ -143,6 +143,22 @@ BUGS: tuple[Bug, ...] = (
     Bug("model-kk-one-group", "koikoi", "model", "the yaku encoding drops the best-of rule within a group "
         "(proofs/common.py YakuModel)", P + "common.py",
         "            out.append(z.ite(z.all_of(beats), v, 0))\n", "            out.append(v)\n"),
+    # -- written after the settlement and call checks (2026-11-27): bugs those checks were not built on --------
+    Bug("mb-insta-uncapped", "musashino", "reference", "an insta-win pays its value past payment_cap=8 "
+        "(MB-SCORE-4)", R + "games/musashino.py", "amount = rules.pay(max(y.points for y in won))",
+        "amount = max(y.points for y in won)"),
+    Bug("kk-oyaken-to-ko", "koikoi", "reference", "a drawn round's dealer privilege goes to the other player "
+        "(KK-END-2)", R + "games/koikoi.py", "return RoundResult(end, _deltas(d, priv, zero), None",
+        "return RoundResult(end, _deltas(1 - d, priv, zero), None"),
+    Bug("kk-call-on-improve-always", "koikoi", "reference", "koikoi_on=new: an improved yaku still gives the call "
+        "(KK-TURN-3, KK-10)", R + "games/koikoi.py", "return new if self.koikoi_on_new else improved",
+        "return improved"),
+    Bug("kk-field-count-off-by-one", "koikoi", "reference", "field_multiplier=count multiplies by the Brights, not "
+        "the Brights + 1 (KK-SCORE-3)", R + "games/koikoi.py", "if fmode is spec.FieldMultiplier.DOUBLE else n + 1",
+        "if fmode is spec.FieldMultiplier.DOUBLE else max(n, 1)"),
+    Bug("model-kk-count-mode", "koikoi", "model", "the multiplier table's count mode doubles the opponent's calls "
+        "(proofs/koikoi.py)", P + "koikoi.py", 'mode(kk.Multiplier.COUNT), lambda v: v["other"] + 1)',
+        'mode(kk.Multiplier.COUNT), lambda v: 2 * v["other"] + 1)'),
 )
 
 

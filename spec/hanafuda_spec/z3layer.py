@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +61,7 @@ __all__ = [
     "ite",
     "max_of",
     "maximize",
+    "one_context",
     "prove",
     "prove_all",
     "sum_of",
@@ -221,11 +224,29 @@ def max_of(xs: Sequence[Int | int]) -> Int:
     return out
 
 
+#: The context the queries of one check share (see :func:`one_context`); None: a context per query.
+_CONTEXT: ContextVar[Any | None] = ContextVar("z3_context", default=None)
+
+
+@contextmanager
+def one_context() -> Iterator[None]:
+    """Every query inside shares one fresh z3 context, dropped at the end: what a check runs in
+    (``hanafuda_spec.proofs.common.timed``). A query's result still depends only on the check it
+    belongs to and the queries before it in that check, never on other checks; and a context costs
+    milliseconds to make, more than most queries take, so one per check rather than one per query."""
+    token = _CONTEXT.set(z3.Context())
+    try:
+        yield
+    finally:
+        _CONTEXT.reset(token)
+
+
 def _solver(constraints: Iterable[Bool] = ()) -> tuple[Any, Any]:
-    """A solver in a fresh z3 context, with ``constraints`` added; and the context. Every query gets its
-    own context, so that its result and its time do not depend on what other checks built before it
+    """A fresh solver with ``constraints`` added, and its context: the check's own context inside
+    :func:`one_context`, else a fresh one. Either way the context is not the one the terms are built
+    in, so that a query's result and its time do not depend on what other checks built before it
     (z3's search is steered by the terms a context already holds)."""
-    ctx = z3.Context()
+    ctx = _CONTEXT.get() or z3.Context()
     s = z3.Solver(ctx=ctx)
     s.set("timeout", TIMEOUT_MS)
     s.set("random_seed", SEED)

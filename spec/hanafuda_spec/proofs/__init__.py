@@ -41,8 +41,10 @@ The modules of :data:`CHECKS_OF_EVERY_GAME` add, for every game: the catalogue's
 sources' second transcription (:mod:`hanafuda_spec.transcriptions`); Kujuroku's cards and jokers as a
 transition system proved for all states and refined by the engine's play
 (:mod:`hanafuda_spec.proofs.kujuroku_jokers`); zero-sum settlement with its caps
-(:mod:`hanafuda_spec.proofs.settlement`); and the free-standing count models refined by the engine's
-play, one action at a time (:mod:`hanafuda_spec.proofs.refinement`).
+(:mod:`hanafuda_spec.proofs.settlement`); the free-standing count models refined by the engine's
+play, one action at a time (:mod:`hanafuda_spec.proofs.refinement`); Koi-Koi's and Musashino-Bana's
+settlement as models proved zero-sum and refined by round results (:mod:`hanafuda_spec.proofs.zero_sum`);
+and Koi-Koi's call rule refined turn by turn (:mod:`hanafuda_spec.proofs.koikoi_calls`).
 """
 
 from __future__ import annotations
@@ -69,9 +71,12 @@ def proof_checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Out
 #: Modules whose ``checks(adapter, game, quick)`` give further checks of any game, after the game's
 #: own proofs: the catalogue's tables against the sources' second transcription; Kujuroku's cards and
 #: jokers proved for all states and checked against the engine action by action; zero-sum settlement
-#: with its caps; the free-standing count models refined by the engine's play.
+#: with its caps; the free-standing count models refined by the engine's play; Koi-Koi's and
+#: Musashino-Bana's settlement models, proved zero-sum and refined by the reference's round results;
+#: Koi-Koi's call rule (KK-TURN-3) refined turn by turn.
 CHECKS_OF_EVERY_GAME = ("hanafuda_spec.transcriptions", "hanafuda_spec.proofs.kujuroku_jokers",
-                        "hanafuda_spec.proofs.settlement", "hanafuda_spec.proofs.refinement")
+                        "hanafuda_spec.proofs.settlement", "hanafuda_spec.proofs.refinement",
+                        "hanafuda_spec.proofs.zero_sum", "hanafuda_spec.proofs.koikoi_calls")
 
 
 def _game_proofs(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:

@@ -152,7 +152,8 @@ def timed(game: str, check: str, fn: Callable[[], tuple[bool, str, Mapping[str, 
     if _NAMES_ONLY.get() or (only is not None and check not in only):
         return Outcome(game, check, True, 0.0, kind=kind, bound=bound)
     t0 = time.perf_counter()
-    ok, detail, cx, n, cases = fn()
+    with z.one_context():  # the check's z3 queries share one context
+        ok, detail, cx, n, cases = fn()
     if any(c.gap is None for c in cases):
         ok = False
         detail = (detail + "; " if detail else "") + "open cases: " + "; ".join(str(c) for c in cases
