@@ -13,7 +13,6 @@ import pytest
 from hanafuda import fishing
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda.cli import main
-from hanafuda.fishing import Table
 from hanafuda_spec.proofs import proof_checks
 from hanafuda_spec.verify import Level, random_play_checks, replay
 from hanafuda_spec.yaku import ScoredYaku
@@ -48,23 +47,16 @@ def test_planted_wrong_yaku_value_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_planted_lost_capture_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """(b) A capture that loses the captured card (KK-CAP-1, card conservation). The Koi-Koi round
-    resolves captures with the shared fishing turn (``resolve``); ``Table.add_captured`` adds them to a
-    pile elsewhere: each drops one card of a capture of two or more."""
+    makes every capture with the shared fishing step (``lands``): here it drops one card of a capture of
+    two or more."""
 
-    def lose_one(mask: int) -> int:
-        return mask & (mask - 1) if mask.bit_count() >= 2 else mask  # a captured card vanishes
+    orig_lands = fishing.lands
 
-    orig_add, orig_resolve = Table.add_captured, fishing.resolve
+    def lossy_lands(field: int, card: int, matched: int, target: int) -> tuple[int, int]:
+        field, got = orig_lands(field, card, matched, target)
+        return field, got & (got - 1) if got.bit_count() >= 2 else got  # a captured card vanishes
 
-    def lossy(self: Table[Any], side: int, mask: int) -> Table[Any]:
-        return orig_add(self, side, lose_one(mask))
-
-    def lossy_resolve(index: Any, field: int, card: Any, target: int | None) -> tuple[int, int]:
-        field, got = orig_resolve(index, field, card, target)
-        return field, lose_one(got)
-
-    monkeypatch.setattr(Table, "add_captured", lossy)
-    monkeypatch.setattr(ref_koikoi, "resolve", lossy_resolve)
+    monkeypatch.setattr(ref_koikoi, "lands", lossy_lands)
     adapter = ReferenceAdapter()
     bad = _first_failure(random_play_checks(adapter, "koikoi", FEW, 1))
     cx = bad.counterexample  # type: ignore[attr-defined]
