@@ -442,14 +442,18 @@ def test_house_rules_are_generated_from_the_option_specs() -> None:
     """The Variants section is written from the catalogue's OptionSpecs, not by hand: an option added
     to a catalogue appears, in words, with its source and our own values."""
     import dataclasses
+    import enum
 
     from hanafuda.rulebook.learn import in_words, variants_section
     from hanafuda_spec.catalogue import Citation, OptionSpec
 
+    class MoonBonus(enum.StrEnum):
+        OFF = "off"
+        DOUBLE_MOON = "double-moon"
+
     spec = next(s for s in all_specs() if s.key == "kekoro")
-    extra = OptionSpec("moon_bonus", ("off", "double-moon"), "off",
-                       "The Moon scores twice with moon_bonus=double-moon.", Citation("SEED-004", "Yaku"),
-                       ours=("double-moon",))
+    extra = OptionSpec("moon_bonus", MoonBonus, MoonBonus.OFF, "The Moon scores twice with moon_bonus=double-moon.",
+                       Citation("SEED-004", "Yaku"), ours=("double-moon",))
     text = "\n".join(variants_section(dataclasses.replace(spec, options=(*spec.options, extra)), 9))
     assert "## 9. Variants (house rules)" in text
     assert ":::{details} Moon bonus: **off**" in text
