@@ -36,6 +36,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "sphinxcontrib.bibtex",
+    "hanafuda.rulebook.sphinxext",
 ]
 myst_enable_extensions = ["colon_fence", "deflist", "attrs_inline"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -44,6 +45,7 @@ html_theme = "furo"
 html_title = "hanafuda rulebooks"
 html_static_path = ["_static"]
 html_css_files = ["rulebook.css"]
+html_js_files = ["rulebook.js"]
 suppress_warnings: list[str] = []
 # Only the ``{doctest}`` blocks of the worked examples are doctests here; the ``>>>`` examples in
 # docstrings need their module's globals and are run by pytest (--doctest-modules).

@@ -12,6 +12,7 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hanafuda.cli import build_parser
@@ -79,15 +80,19 @@ def test_every_gap_has_its_decision_on_the_sources_page(site: Path) -> None:
 
 
 def test_every_yaku_is_shown_with_its_card_pictures(site: Path) -> None:
-    """Each yaku of the default rules is drawn with its cards; a row that only some option has is a
-    line of the one table of variants (issue 28: the cards are not drawn again for each variant),
-    which says how its cards differ from the default's."""
+    """Each yaku of the default rules is drawn with its cards in the yaku gallery (the rules page's
+    yaku table links there); a row that only some option has is a line of the gallery's one table of
+    variants (issue 28: the cards are not drawn again for each variant), which says how its cards
+    differ from the default's."""
     shown = 0
     for s in all_specs():
-        html = (site / "gen" / s.key / "rules.html").read_text(encoding="utf-8")
+        rules = (site / "gen" / s.key / "rules.html").read_text(encoding="utf-8")
+        html = (site / "gen" / s.key / "gallery.html").read_text(encoding="utf-8")
         views = game_yaku(s.key)
         defaults = {y.id for y in views if not y.option}
         for y in views:
+            if not (y.option and y.id in defaults):
+                assert f'href="gallery.html#{yaku_label(s.key, y.label)}"' in rules, (s.key, y.label)
             if y.option and y.id in defaults:
                 assert f'id="{yaku_label(s.key, y.label)}"' in html, y.label
                 assert y.option.replace(" ", '</span> <span class="pre">') in html, (s.key, y.label)
@@ -209,7 +214,7 @@ def test_rulebook_command_is_registered() -> None:
 
 
 def test_labels_are_the_ids_docutils_gives() -> None:
-    from docutils.nodes import make_id as docutils_make_id  # type: ignore[import-untyped]
+    from docutils.nodes import make_id as docutils_make_id
 
     for s in all_specs():
         for rid in [r.id for r in s.rules] + [g.id for g in s.gaps]:
@@ -286,8 +291,39 @@ def test_example_records_validate_and_show_the_special_cards() -> None:
         moved = {int(c) for a in doc["actions"][start:start + n] for c in a["action"].split()[1:] if c.isdigit()}
         assert special.get(key, set()) & moved or key not in special, f"{key}: no special card is played"
     reasons = {k: load_checked(k)["result"]["rounds"][0]["reason"] for k in EXAMPLES}  # type: ignore[index]
-    assert reasons["kekoro"] == "instant-victory" and reasons["musashino"] == "insta-win"
+    assert reasons["kekoro"] == "instant-victory"
     assert reasons["koikoi"] == "shobu"
+
+
+def test_musashino_example_shows_the_storm_and_the_sun() -> None:
+    """Issue 28: Musashino-Bana's example round shows the Storm (a Storm card in one pile takes a
+    dekiyaku away from another player) and the Sun (the Crane, taken after a Storm card, gives a
+    player back what that card's Storm would have taken), and tells both in words."""
+    import dataclasses
+
+    from hanafuda.registry import game
+    from hanafuda.rulebook.example import replay_deal
+    from hanafuda.rulebook.learn import example_page
+
+    ex = EXAMPLES["musashino"]
+    doc = load_checked("musashino")
+    assert doc is not None and ex.options.get("storm") == "cards"
+    view = replay_deal(doc, ex)
+    g: Any = game("musashino")
+
+    def dekiyaku(**change: str) -> list[set[str]]:
+        rules = g.rules(ex.ruleset, {**ex.options, **change})
+        state = dataclasses.replace(view.end_state, rules=rules)
+        return [{y.id for y in g.side_dekiyaku(state, side)} for side in range(rules.sides)]
+
+    now, no_sun, calm = dekiyaku(), dekiyaku(sun="off"), dekiyaku(storm="off", sun="off")
+    assert any(calm[i] - now[i] for i in range(len(now))), "the Storm takes no dekiyaku away"
+    assert any(now[i] - no_sun[i] for i in range(len(now))), "the Sun gives no dekiyaku back"
+    assert [sorted(y.id for y in side) for side in view.result.yaku] == [sorted(x) for x in now]
+    page = example_page(next(s for s in all_specs() if s.key == "musashino"), doc)
+    assert "is a Storm card" in page and "The Sun: the Crane is taken after" in page
+    assert re.search(r"The Storm: seat \d's pile holds .* so seat \d loses", page)
+    assert re.search(r"The Sun: without it, the Storm would also have taken .* keeps", page)
 
 
 def test_a_tampered_example_record_fails_the_build(tmp_path: Path) -> None:
@@ -377,3 +413,51 @@ def test_score_prints_display_names_for_every_game() -> None:
                              text=True, check=True).stdout
         first = out.splitlines()[1].strip()
         assert first[0].isupper() and "-" not in first.split("  ")[0], f"{key}: {first!r}"
+
+
+def test_how_to_play_has_every_option_as_a_house_rule(site: Path) -> None:
+    """Issue 28: each How to play ends with "Variants (house rules)": every option of the catalogue
+    in words, its standard value, its source (or our own addition) and the decision behind it, the
+    option's name only in a footnote for implementers."""
+    for s in all_specs():
+        html = (site / "gen" / s.key / "howto.html").read_text(encoding="utf-8")
+        assert f'id="{s.key}-house-rules"' in html and "Variants (house rules)" in html, s.key
+        for o in s.options:
+            label = f"variant-{s.key}-{o.key}".replace("_", "-")
+            m = re.search(rf'<details class="details" id="{label}">(.*?)</details>', html, re.S)
+            assert m is not None, (s.key, o.key)
+            body = _text(m.group(1))
+            assert o.key.replace("_", " ").capitalize() in body, (s.key, o.key)
+            assert "Source:" in body and o.citation.source in body, (s.key, o.key)
+            for v in o.ours:
+                assert "our own addition" in body and str(v).replace("-", " ") in body, (s.key, o.key, v)
+            for g in s.gaps:
+                if o.key in g.options:
+                    assert f'href="decisions.html#{rule_label(g.id)}"' in m.group(1), (s.key, o.key, g.id)
+            note = re.search(rf'id="opt-{label}".*?</(?:aside|div)>', html, re.S)
+            assert note is not None and f'<span class="pre">{o.key}</span>' in note.group(0), (s.key, o.key)
+
+
+def test_house_rules_are_generated_from_the_option_specs() -> None:
+    """The Variants section is written from the catalogue's OptionSpecs, not by hand: an option added
+    to a catalogue appears, in words, with its source and our own values."""
+    import dataclasses
+    import enum
+
+    from hanafuda.rulebook.learn import in_words, variants_section
+    from hanafuda_spec.catalogue import Citation, OptionSpec
+
+    class MoonBonus(enum.StrEnum):
+        OFF = "off"
+        DOUBLE_MOON = "double-moon"
+
+    spec = next(s for s in all_specs() if s.key == "kekoro")
+    extra = OptionSpec("moon_bonus", MoonBonus, MoonBonus.OFF, "The Moon scores twice with moon_bonus=double-moon.",
+                       Citation("SEED-004", "Yaku"), ours=("double-moon",))
+    text = "\n".join(variants_section(dataclasses.replace(spec, options=(*spec.options, extra)), 9))
+    assert "## 9. Variants (house rules)" in text
+    assert ":::{details} Moon bonus: **off**" in text
+    assert "moon bonus “double moon”" in text and "moon_bonus=double" not in text.split("[^opt-")[0]
+    assert "“double moon” is our own addition" in text
+    assert "[^opt-variant-kekoro-moon-bonus]: For implementers: the option `moon_bonus`" in text
+    assert in_words("with payment_cap=none only") == "with payment cap “none” only"

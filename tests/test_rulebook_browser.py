@@ -20,8 +20,9 @@ from hanafuda_spec.games import all_specs
 
 pytestmark = pytest.mark.skipif(chromium() is None, reason="chromium is not installed")
 
-#: The pages of a book that must show card pictures, and how small a picture may be drawn there.
-PICTURE_PAGES = ("howto", "example", "gallery", "quickref", "rules")
+#: The pages of a book that must show card pictures, and how small a picture may be drawn there
+#: (the rules page links to the gallery's drawings and folds its value tables: no picture need show).
+PICTURE_PAGES = ("howto", "example", "gallery", "quickref")
 MIN_CARD_WIDTH = 60
 
 
@@ -118,6 +119,68 @@ def test_player_pages_fit_a_phone(site: Path) -> None:
     assert not tall, tall
     [deck] = [r for r in reports if r.page == "gen/rulebooks.html"]  # both decks, every card
     assert deck.card_pictures >= 48 + 42 and deck.smallest_card >= MIN_CARD_WIDTH
+
+
+#: Pages exempt from the height limit: the API reference of one module each (autodoc of its every
+#: class and function, searched rather than read) and the hand-written implementers' guides.
+TALL_ALLOWED = re.compile(r"^gen/api/(?!index\.html$)|^(validating|mutation|architecture|engines)\.html$")
+
+
+def test_every_generated_page_fits_a_phone(site: Path) -> None:
+    """At 412 px wide, every page the books generate (rules, decisions, options, status, the spec's
+    pages, the command line; player pages too) is at most 15,000 px tall: long material is folded
+    (one click away) or on a linked page of its own."""
+    pages = [p for p in all_pages(site) if p.startswith("gen/") and not TALL_ALLOWED.search(p)]
+    pages += [p for p in _player_pages() if p not in pages]
+    assert len(pages) >= 10 * len(all_specs())
+    reports = check_pages(site, pages, width=412)
+    tall = [f"{r.page}: {r.height}px" for r in reports if r.height > MAX_PLAYER_PAGE_HEIGHT]
+    assert not tall, tall
+    assert {f"gen/{s.key}/{n}.html" for s in all_specs() for n in ("rules", "decisions", "options")} <= set(pages)
+
+
+def test_a_link_into_a_folded_part_opens_it(site: Path) -> None:
+    """A link to an id inside a closed ``details`` element opens it (the rules page's value tables,
+    the decisions' reasons, the house rules are folded)."""
+    spec = next(s for s in all_specs() if s.options)
+    target = f"variant-{spec.key}-{spec.options[0].key}".replace("_", "-")
+    with browser_page(412) as page:
+        page.goto((site.resolve() / f"gen/{spec.key}/howto.html").as_uri() + "#" + target, wait_until="load")
+        assert page.evaluate(f"document.getElementById('{target}').open") is True
+        page.goto((site.resolve() / f"gen/{spec.key}/howto.html").as_uri(), wait_until="load")
+        assert page.evaluate(f"document.getElementById('{target}').open") is False
+
+
+@pytest.mark.parametrize("width", [1280, 412])
+def test_example_pages_embed_the_view(site: Path, width: int) -> None:
+    """Each example round embeds its record's ``hanafuda view`` page (the same player, inline: no
+    other file, no network); it steps with the arrow keys inside the page, and is left out in print."""
+    from hanafuda.rulebook.example import EXAMPLES
+
+    for key in EXAMPLES:
+        html = (site / "gen" / key / "example.html").read_text(encoding="utf-8")
+        [frame_tag] = re.findall(r"<iframe[^>]*>", html)
+        attrs = frame_tag.split("srcdoc=")[0]  # the page is its srcdoc: no src to load
+        assert 'class="record-view"' in attrs and " src=" not in attrs and "srcdoc=" in frame_tag
+        inner = html_lib.unescape(re.search(r'srcdoc="([^"]*)"', frame_tag)[1])  # type: ignore[index]
+        assert "Content-Security-Policy" in inner and "://" not in inner.replace("http://www.w3.org/", "")
+    with browser_page(width) as page:
+        page.goto((site.resolve() / "gen/musashino/example.html").as_uri(), wait_until="load")
+        box = page.locator("iframe.record-view")
+        box.scroll_into_view_if_needed()
+        assert box.is_visible() and (box.bounding_box() or {}).get("width", 0) > 300
+        frame = page.frame_locator("iframe.record-view")
+        assert frame.locator("#valid").is_visible()
+        start = frame.locator("#step").inner_text()
+        assert start.startswith("step 1 of")
+        frame.locator("#next").click()
+        page.keyboard.press("ArrowRight")
+        assert frame.locator("#step").inner_text().startswith("step 3 of")
+        cards = frame.locator("img").evaluate_all(
+            "imgs => imgs.map(i => [i.naturalWidth, i.getBoundingClientRect().width])")
+        assert cards and all(n > 0 and w >= MIN_CARD_WIDTH for n, w in cards)
+        page.emulate_media(media="print")
+        assert not box.is_visible()
 
 
 def test_a_planted_tall_page_and_wide_table_are_seen(site: Path) -> None:

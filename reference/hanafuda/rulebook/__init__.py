@@ -3,8 +3,8 @@
 Nothing in the rulebooks is typed twice. The rule text, citations, gaps and decisions,
 options and rulesets come from each game's :class:`~hanafuda_spec.catalogue.GameSpec`; the deck
 tables from :mod:`hanafuda_spec.cards`; the yaku tables from the yaku data the reference scores
-with; the bibliography from :mod:`hanafuda_spec.sources`. The card pictures are small SVG
-drawings made here (month, plant colour, kind, name): no artwork is copied.
+with; the bibliography from :mod:`hanafuda_spec.sources`. The hanafuda card faces are a
+published deck kept with the docs under its own licence; the Daini deck is drawn here.
 
 * :mod:`hanafuda.rulebook.pictures` draws the cards;
 * :mod:`hanafuda.rulebook.yakuview` reads each game's yaku data into one shape for display;
@@ -13,6 +13,8 @@ drawings made here (month, plant colour, kind, name): no artwork is copied.
 * :mod:`hanafuda.rulebook.learn` writes the pages a player learns from: How to play, the example
   round, the yaku gallery and the quick reference;
 * :mod:`hanafuda.rulebook.example` keeps each game's example record and checks it at every build;
+* :mod:`hanafuda.rulebook.sphinxext` adds the ``details`` directive (content one click away, so that
+  long pages stay short on a phone);
 * :mod:`hanafuda.rulebook.build` runs Sphinx (``hanafuda rulebook``);
 * :mod:`hanafuda.rulebook.browser` looks at the built pages in headless Chromium (Playwright).
 """

@@ -56,7 +56,7 @@ class ExampleSpec:
 
 
 #: The example of each game. The seeds were picked (by trying seeds in order) for deals that show
-#: the game's special cards: the Oni and the Jizo, the willows and a Kusuri-gui payment, a Storm,
+#: the game's special cards: the Oni and the Jizo, the willows and a Kusuri-gui payment, a Storm and the Sun,
 #: an instant victory.
 EXAMPLES: dict[str, ExampleSpec] = {
     ex.game: ex for ex in (
@@ -67,8 +67,9 @@ EXAMPLES: dict[str, ExampleSpec] = {
                     "the spot", {"rounds": "6"}),
         ExampleSpec("kujuroku", 23, 23, 1, "the Jizo variant: the Oni-fuda dealt to the table, taken by the dealer "
                     "with a card of their choice; the Jizo-fuda drawn; chips settled from card points", {"jizo": "on"}),
-        ExampleSpec("musashino", 31, 31, 1, "three players with the Storm house rule (its cards version); the round "
-                    "ends at once with an insta-win dekiyaku, Five Kings", {"storm": "cards", "length": "3"}),
+        ExampleSpec("musashino", 9, 9, 1, "three players with the Storm house rule (its cards version) and the Sun: "
+                    "a Storm card takes the Moon's dekiyaku away from one player, and the Crane, taken after the "
+                    "Rain Man, calls off the Rain Man's Storm for another", {"storm": "cards", "length": "3"}),
         ExampleSpec("kekoro", 1, 1, 1, "card values and thirty-point yaku, and a player three yaku ahead "
                     "declaring the instant victory", {"round_limit": "3"}),
     )
@@ -202,6 +203,8 @@ class DealView:
     end: Snapshot
     result: RoundResult
     before: MatchInfo
+    #: The game's own state at the end of the deal (the example page asks the game about it).
+    end_state: Any = None
 
 
 def _zones(s: Snapshot) -> dict[str, tuple[int, ...]]:
@@ -224,9 +227,11 @@ def replay_deal(doc: Mapping[str, Any], ex: ExampleSpec) -> DealView:
     g = game(ex.game)
     rules = g.rules(ex.ruleset, ex.options)
     finals: list[tuple[Snapshot, MatchInfo]] = []
+    states: list[Any] = []
 
     def seen(state: Any, info: MatchInfo) -> None:
         finals.append((g.snapshot(state, info), info))
+        states.append(state)
 
     m: Match[Any, Any] = Match.start(g, rules, int(doc["seed"]), int(doc.get("first_dealer", 0)), seen)
     texts = [a["action"] if isinstance(a, dict) else a for a in doc["actions"]]
@@ -258,7 +263,8 @@ def replay_deal(doc: Mapping[str, Any], ex: ExampleSpec) -> DealView:
         i += 1
     turns.append(_turn(g, rules, seat, group, group_start, prev, yaku))
     end, _ = finals[ex.deal - 1] if len(finals) >= ex.deal else (prev, m.info)
-    return DealView(start, tuple(turns), end, m.info.history[ex.deal - 1], before)
+    return DealView(start, tuple(turns), end, m.info.history[ex.deal - 1], before,
+                    states[ex.deal - 1] if len(states) >= ex.deal else None)
 
 
 def _mover(g: Any, state: Any) -> int:

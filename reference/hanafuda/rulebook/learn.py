@@ -189,6 +189,79 @@ def _yaku_strip(spec: GameSpec, deck: Deck) -> list[str]:
     return out
 
 
+def _value(v: object) -> str:
+    """An option value as the catalogue spells it (a plain string, or an enum member's value)."""
+    return str(getattr(v, "value", v))
+
+
+def value_words(v: object) -> str:
+    """An option value in words: ``new-or-improved`` -> ``new or improved``, ``sake+lightning`` ->
+    ``sake and lightning``."""
+    return _value(v).replace("-", " ").replace("+", " and ")
+
+
+def option_words(key: str) -> str:
+    """An option's name in words: ``five_brights`` -> ``Five brights``."""
+    words = key.replace("_", " ")
+    return words[0].upper() + words[1:]
+
+
+_SETTING = re.compile(r"\b([a-z_]+)=([a-z0-9+-]+)\b")
+
+
+def in_words(text: str) -> str:
+    """Catalogue text with its ``key=value`` settings said in words (``payment_cap=none`` ->
+    ``payment cap “none”``): the option syntax is for implementers' footnotes."""
+    return _SETTING.sub(lambda m: f"{m[1].replace('_', ' ')} “{value_words(m[2])}”", text)
+
+
+def variants_section(spec: GameSpec, n: int) -> list[str]:
+    """The "Variants (house rules)" section of How to play, generated from the catalogue's options
+    and rulesets: each variation in words, its standard value, its source or our decision, and the
+    option's name in a footnote for implementers. Each option opens with a click."""
+    from hanafuda.rulebook.pages import cite
+
+    out = [f"({spec.key}-house-rules)=", f"## {n}. Variants (house rules)", "",
+           "Players often agree on house rules before they start. These are the ones this book knows: tap one to "
+           "read what it changes and where it comes from. Without an agreement the standard value (in bold) is "
+           f"played. For implementers, the footnotes name each option and {{ref}}`the options page "
+           f"<{spec.key}-options>` lists them with their syntax.", ""]
+    notes: list[str] = []
+    for o in spec.options:
+        choices = [_value(c) for c in o.choices]
+        default = _value(o.default)
+        others = [c for c in choices if c != default]
+        label = f"variant-{spec.key}-{o.key}".replace("_", "-")
+        out += [f":::{{details}} {_md(option_words(o.key))}: **{_md(value_words(default))}**", f":name: {label}", "",
+                _md(in_words(o.text)) + f"[^opt-{label}]", "",
+                f"Standard: {_md(value_words(default))}. "
+                + ("Other choices: " if len(others) > 1 else "Other choice: ")
+                + ", ".join(f"“{_md(value_words(c))}”" for c in others) + ".", ""]
+        ours = [_value(c) for c in o.ours]
+        source = f"Source: {cite(o.citation)}"
+        if ours:
+            source += ("; " + " and ".join(f"“{_md(value_words(c))}”" for c in ours)
+                       + (" is" if len(ours) == 1 else " are") + " our own addition, which no source offers")
+        out += [source + ".", ""]
+        decided = [g for g in spec.gaps if o.key in g.options]
+        if decided:
+            out += ["Our decision on the standard value: " + ", ".join(
+                f"{{ref}}`{_md(g.id)} <{_label(g.id)}>`" for g in decided) + ".", ""]
+        out += [":::", ""]
+        vals = " | ".join(choices)
+        notes.append(f"[^opt-{label}]: For implementers: the option `{o.key}` ({vals}), standard `{default}`.")
+    if spec.rulesets:
+        out += ["Some published rules bundle several of these choices:", ""]
+        for rs in spec.rulesets:
+            vals = ", ".join(f"{option_words(k).lower()} “{value_words(v)}”" for k, v in rs.values.items())
+            std = " (the standard rules)" if rs.name == spec.default_ruleset else ""
+            out += [f"- **{_md(rs.name.replace('-', ' '))}**{std}: {_md(in_words(rs.text))} "
+                    + (f"({_md(vals)}) " if vals else "") + f"{cite(rs.citation)}"]
+        out.append("")
+    out += [*notes, ""]
+    return out
+
+
 def howto_page(spec: GameSpec, howto: HowToPlay | None = None) -> str:
     """The How to play chapter of a rulebook."""
     howto = howto or HOWTO[spec.key]
@@ -201,6 +274,8 @@ def howto_page(spec: GameSpec, howto: HowToPlay | None = None) -> str:
            f"(yaku, dekiyaku, the table, the draw pile, …) are explained in the {{ref}}`glossary <glossary>`.", ""]
     for n, s in enumerate(howto.sections, 1):
         out += _section(spec, s, n)
+    if spec.options:
+        out += variants_section(spec, len(howto.sections) + 1)
     return "\n".join(out) + "\n"
 
 
@@ -340,6 +415,11 @@ def _at_end(view: DealView, deck: Deck, notes: Mapping[str, int]) -> list[str]:
     return out
 
 
+def _and(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def card_name(cid: int, deck: Deck) -> str:
     """A card's full name (``Willow with Rain Man (Ono no Michikaze)``)."""
     return _family(deck).by_id(cid).name_en
@@ -354,6 +434,88 @@ def _table_now(s: Snapshot, deck: Deck) -> str:
                    for c in cards) or "(empty)"
     return (f'<details class="table-now"><summary>The table after this turn ({_plural(len(cards), "card")}), '
             f'the draw pile {_plural(len(s.zone("stock")), "card")}</summary><div>{imgs}</div></details>')
+
+
+
+def _storm_turn(key: str, opts: Mapping[str, str], t: Any, deck: Deck) -> str:
+    """What a turn's capture means under Musashino's Storm and Sun rules (the empty string elsewhere)."""
+    if key != "musashino" or opts.get("storm", "off") == "off":
+        return ""
+    from hanafuda_spec.games import musashino as mb
+
+    out = []
+    for c in t.captured:
+        if c in mb.STORM_CARDS:
+            out.append(f" {_md(card_name(c, deck))} is a Storm card: from now on the other players' Moon, Curtain "
+                       f"and Cherry Blossoms with Poetry Ribbon no longer count for their dekiyaku.")
+        elif c == mb.SUN_CARD and opts.get("sun", "off") != "off":
+            piles = [z for z, _ in t.after.zones if z.startswith("captured.") and z != f"captured.{t.seat}"]
+            earlier = [x for x in sorted(mb.STORM_CARDS) if x not in t.captured
+                       and any(x in t.after.zone(z) for z in piles)]
+            if earlier:
+                out.append(" The Sun: the Crane is taken after " + " and ".join(
+                    _md(card_name(x, deck)) for x in earlier) + " by an opponent of "
+                    + ("its" if len(earlier) == 1 else "their") + " holder, so "
+                    + ("that card no longer raises" if len(earlier) == 1 else "those cards no longer raise")
+                    + " a Storm.")
+    return "".join(out)
+
+
+def _storm_end(key: str, ex: Any, view: DealView, names: Mapping[str, str]) -> list[str]:
+    """Musashino's Storm and Sun at the end of the round: the dekiyaku each player loses to the Storm,
+    and those the Sun gives back, found by asking the game with the rule switched off."""
+    state = view.end_state
+    if key != "musashino" or state is None or ex.options.get("storm", "off") == "off":
+        return []
+    import dataclasses
+
+    g: Any = game(key)
+
+    def dekiyaku(**change: str) -> list[set[str]]:
+        rules = g.rules(ex.ruleset, {**ex.options, **change})
+        s = dataclasses.replace(state, rules=rules)
+        return [{y.id for y in g.side_dekiyaku(s, side)} for side in range(rules.sides)]
+
+    from hanafuda_spec.games import musashino as mb
+
+    now, no_sun, calm = dekiyaku(), dekiyaku(sun="off"), dekiyaku(storm="off", sun="off")
+    deck = g.deck(g.rules(ex.ruleset, ex.options))
+    pile = {int(z.split(".")[1]): set(c) for z, c in view.end.zones if z.startswith("captured.")}
+    holder = {c: side for side, cards in pile.items() for c in cards if c in (*mb.STORM_CARDS, mb.SUN_CARD)}
+
+    def cards(ids: Sequence[int]) -> str:
+        return _and([card_name(c, deck) for c in sorted(ids)])
+
+    def yaku(ids: Sequence[str]) -> str:
+        return _and([names.get(y, y) for y in sorted(ids)])
+
+    out = []
+    for side, ys in enumerate(now):
+        lost, saved = sorted(calm[side] - ys), sorted(ys - no_sun[side])
+        victims = sorted(pile.get(side, set()) & mb.STORM_VICTIMS)
+        if lost:
+            storms = [c for c in mb.STORM_CARDS if holder.get(c, side) != side]
+            out.append(f"The Storm: seat {side}'s pile holds {_md(cards(victims))}, and another player holds "
+                       f"{_md(cards(storms))}, a Storm card, so seat {side} loses {_md(yaku(lost))}.")
+        if saved:
+            crane = holder.get(mb.SUN_CARD)
+            out.append(f"The Sun: without it, the Storm would also have taken {_md(yaku(saved))} from seat {side}; "
+                       + (f"seat {crane} took the Crane after the Storm card was taken, so" if crane is not None
+                          else "the Crane called that Storm off, so")
+                       + f" seat {side} keeps " + ("it" if len(saved) == 1 else "them") + ".")
+    return out
+
+
+def embedded_view(doc: Mapping[str, Any]) -> str:
+    """The ``hanafuda view`` page of an example record, embedded in the example page (an ``iframe``
+    whose ``srcdoc`` is the whole page: no other file, no network). Printed, the story stands in for it."""
+    import html
+
+    from hanafuda.view import render_html, view_record
+
+    page = render_html(view_record(dict(doc)))
+    return (f'<iframe class="record-view" title="The round, step by step" loading="lazy" '
+            f'srcdoc="{html.escape(page, quote=True)}"></iframe>')
 
 
 def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
@@ -380,6 +542,11 @@ def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
            f"[^example-record]: For implementers: deal {ex.deal} of the match of seed {ex.seed}, ruleset "
            f"{_md(doc['rules']['ruleset'])}, options {opts}; the record is `docs/examples/records/{spec.key}.json` "
            f"(`hanafuda view` steps through it).", "",
+           "## Step through it", "",
+           "Step through the whole match here, one action at a time, with the buttons or the arrow keys (click "
+           "the viewer first): the hands, the table, the capture piles and the yaku as they form. The story below "
+           "tells the same round in words.", "",
+           "```{raw} html", embedded_view(doc), "```", "",
            "## The deal", "", f"Seat {start.dealer} deals. Before the round the players have "
            + ", ".join(f"seat {i} {_plural(sc, unit)}" for i, sc in enumerate(start.scores))
            + (f"; seat {sitting[0]} sits out this round" if sitting else "") + ".", "",
@@ -387,6 +554,7 @@ def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
            "## The play", "",
            "Each turn in a sentence, with the cards; open the line under a turn to see the table after it.", ""]
     n = 0
+    rules_opts = {k: str(v) for k, v in doc["rules"]["options"].items()}
     for t in view.turns:
         n += 0 if t.at_deal else 1
         who = _seat(t.seat, start.dealer).capitalize()
@@ -407,6 +575,7 @@ def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
         if t.to_table:
             sentence += f" {_plural(len(t.to_table), 'card').capitalize()} stay on the table." if len(
                 t.to_table) > 1 else " One card stays on the table."
+        sentence += _storm_turn(spec.key, rules_opts, t, deck)
         if 0 in t.captured and _family(deck) is not HANAFUDA:
             sentence += " The Oni-fuda is in their capture pile now."
         elsewhere = [c for c in t.captured if c not in t.after.zone(f"captured.{t.seat}")]
@@ -434,7 +603,11 @@ def example_page(spec: GameSpec, doc: Mapping[str, Any]) -> str:
     for name, cards in view.end.zones:
         if name.startswith("captured.") and cards:
             out += [f"**{_zone_title(name, start.dealer)}** ({len(cards)})", "", _imgs(cards, deck), ""]
-    out += [":::", "", "## The settlement", ""]
+    out += [":::", ""]
+    storm = _storm_end(spec.key, ex, view, names)
+    if storm:
+        out += [" ".join(storm), ""]
+    out += ["## The settlement", ""]
     for i, side in enumerate(r.yaku):
         if side:
             out += [f"- Seat {i}: {_yaku_text(side, names)}"]
@@ -482,7 +655,8 @@ def gallery_page(spec: GameSpec) -> str:
     for vs in _variants(views).values():
         first = vs[0]
         title = _md(first.name) + (f" {_md(first.name_ja)}" if first.name_ja else "")
-        out += [":::{container} gallery-item", "", f"### {title}", ""]
+        out += [":::{container} gallery-item", f":name: {_yaku_label(spec.key, first.label)}", "",
+                f"### {title}", ""]
         facts = [f"**{points_text(first.points)}**" if first.points else ""]
         if first.rule:
             facts.append(f"{{ref}}`{first.rule} <{_label(first.rule)}>`" if first.rule in rule_ids
@@ -498,6 +672,7 @@ def gallery_page(spec: GameSpec) -> str:
     variants = [v for v in views if v.label not in drawn]
     notes = sorted({v.option for v in views if v.option})
     if variants:
+        out += [f"({_yaku_label(spec.key, v.label)})=" for v in variants]
         out += [f"({spec.key}-gallery-variants)=", "## What the house rules change", "",
                 "| yaku | under the house rule | points | condition |", "|---|---|---|---|"]
         defaults = {v.id: v for v in views if not v.option}
@@ -510,6 +685,12 @@ def gallery_page(spec: GameSpec) -> str:
     for o in notes:
         out += [f"[^{_note(o)}]: For implementers: `{o}` (the ruleset or `--option` that selects it).", ""]
     return "\n".join(out) + "\n"
+
+
+def _yaku_label(key: str, label: str) -> str:
+    from hanafuda.rulebook.pages import yaku_label
+
+    return yaku_label(key, label)
 
 
 def _note(option: str) -> str:
@@ -584,7 +765,7 @@ def landing_page(spec: GameSpec, has_doctests: bool) -> str:
     pages = ["howto"]
     if spec.key in EXAMPLES:
         pages.append("example")
-    pages += ["gallery", "quickref", "rules", "decisions", "status"]  # (the doctest examples: For implementers)
+    pages += ["gallery", "quickref", "rules", "options", "decisions", "status"]  # (doctest examples: implementers)
     aliases = ", ".join(_md(a) for a in spec.aliases)
     return "\n".join([
         f"({spec.key})=", f"# {_md(spec.name)}", "", f"*{_md(spec.summary)}*", "",

@@ -40,7 +40,7 @@ from hanafuda_spec.verify import option_sets
 
 from hanafuda.rulebook.learn import legend, sources_table, write_learning
 from hanafuda.rulebook.pictures import card_svg, kind_label, picture_name
-from hanafuda.rulebook.yakuview import YakuView, card_difference, game_yaku
+from hanafuda.rulebook.yakuview import game_yaku
 
 __all__ = ["GENERIC_INVARIANTS", "md_escape", "rule_label", "write_site"]
 
@@ -188,75 +188,47 @@ def rule_block(spec: GameSpec, r: Rule) -> str:
     return "\n".join(lines) + "\n"
 
 
-def yaku_block(spec: GameSpec, y: YakuView, deck: Deck, rule_text: dict[str, str]) -> str:
-    """One yaku with its card pictures."""
-    title = f"**{md_escape(y.name)}**"
-    if y.name_ja:
-        title += f" {md_escape(y.name_ja)}"
-    from hanafuda.rulebook.learn import points_text
-
-    facts = [points_text(md_escape(y.points)) if y.points else ""]
-    if y.group:
-        facts.append(f"group {md_escape(y.group)}")
-    if y.rule:
-        facts.append("rule " + (_ref(rule_label(y.rule), y.rule) if y.rule in rule_text else md_escape(y.rule)))
-    if y.option:
-        facts.append(f"only with {md_escape(y.option)}")
-    lines = [":::{container} yaku", f":name: {yaku_label(spec.key, y.label)}", "",
-             title + " — " + " · ".join(f for f in facts if f), ""]
-    if y.condition:
-        lines += [md_escape(y.condition[0].upper() + y.condition[1:]) + ":", ""]
-    lines += [_cards_images(y.cards, deck, "../cards"), ":::"]
-    return "\n".join(lines) + "\n"
-
-
 def yaku_section(spec: GameSpec, deck: Deck) -> str:
+    """The yaku of the rules page: one compact table, each name linking to its drawing in the yaku
+    gallery (the cards are drawn there, once, so that this page stays short on a phone)."""
     views = game_yaku(spec.key)
     if not views:
         return ""
     rule_text = {r.id: r.text for r in spec.rules}
     out = [f"({spec.key}-yaku-table)=", "### Yaku table", "",
-           "Generated from the yaku data the reference scores with. Each entry shows the cards it is made of; "
-           "where the yaku takes any few of a larger set, the whole set is shown.", "",
+           "Generated from the yaku data the reference scores with. Each name links to the yaku's cards, drawn in "
+           f"{_ref(f'{spec.key}-gallery', 'the yaku gallery')}.", "",
            "| yaku | points | group | rule | option |", "|---|---|---|---|---|"]
+    known = {y.id for y in views if not y.option}
     for y in views:
-        rule = _ref(rule_label(y.rule), y.rule) if y.rule in rule_text else md_escape(y.rule or "")
+        if y.option and y.id in known:  # a variant row: the gallery's table compares it with the default
+            continue
+        rule = ("[" + _ref(rule_label(y.rule), y.rule) + "]{.rid}") if y.rule in rule_text else md_escape(y.rule or "")
         name = _ref(yaku_label(spec.key, y.label), y.name)
         out.append(f"| {name} | {md_escape(y.points)} | {md_escape(y.group or '')} | {rule} | "
                    f"{md_escape(y.option) or 'default'} |")
     out.append("")
-    for y in views:
-        if not y.option:
-            out.append(yaku_block(spec, y, deck, rule_text))
-    known = {y.id for y in views if not y.option}
-    out += [yaku_block(spec, y, deck, rule_text) for y in views if y.option and y.id not in known]
-    variants = [y for y in views if y.option and y.id in known]
-    if variants:  # one compact table: the cards are drawn above, once
-        out += [f"({yaku_label(spec.key, y.label)})=" for y in variants]
-        out += [f"({spec.key}-yaku-variants)=", "### Yaku under other options", "",
-                "Rows that differ from the default table under some ruleset or option value (the first one "
-                "that shows the difference is named).", "",
-                "| yaku | ruleset or option | points | condition |", "|---|---|---|---|"]
-        defaults = {y.id: y for y in views if not y.option}
-        daini = str(spec.deck).startswith("daini")
-        for y in variants:
-            cond = "; ".join(x for x in (y.condition, card_difference(y, defaults.get(y.id), daini)) if x)
-            out.append(f"| {md_escape(y.name)} | `{y.option}` | {md_escape(y.points)} | {md_escape(cond)} |")
-        out.append("")
+    if any(y.option and y.id in known for y in views):
+        out += ["What the rulesets and option values change in these yaku is compared with the default in "
+                + _ref(f"{spec.key}-gallery-variants", "the gallery's table of house rules") + ".", ""]
     return "\n".join(out) + "\n"
 
 
-def _value_groups(values: dict[int, int], deck: Deck, rel: str) -> list[str]:
+def _value_groups(values: dict[int, int], deck: Deck, rel: str, title: str = "", folded: bool = False) -> list[str]:
+    """A value table (value, the cards worth it) under a ``title`` heading, or folded into a
+    ``details`` element titled so (the rules page: the pictures are one click away)."""
     by_value: dict[int, list[int]] = {}
     for cid, v in sorted(values.items()):
         by_value.setdefault(v, []).append(cid)
     out = ["| value | cards |", "|---|---|"]
     for v in sorted(by_value, reverse=True):
         out.append(f"| {v} | {_cards_images(by_value[v], deck, rel)} |")
-    return out
+    if folded:
+        return [f":::{{details}} {title}", "", *out, "", ":::"]
+    return [f"#### {title}", "", *out]
 
 
-def value_tables(spec: GameSpec, deck: Deck) -> str:
+def value_tables(spec: GameSpec, deck: Deck, folded: bool = False) -> str:
     """Card-value and chip tables from the game's spec module, where it declares them:
     ``CARD_VALUES`` (scale -> card id -> value), ``card_points(card_id, jizo)`` and ``CHIP_TABLE``
     ((lowest score of a band, chips), highest band first)."""
@@ -267,7 +239,7 @@ def value_tables(spec: GameSpec, deck: Deck) -> str:
         option = next((o.key for o in spec.options if set(scales) <= set(o.choices)), None)
         for scale, table in scales.items():
             which = f" (`{option}={scale}`)" if option else f" ({md_escape(str(scale))})"
-            out += [f"#### Card values{which}", "", *_value_groups(dict(table), deck, "../cards"), ""]
+            out += [*_value_groups(dict(table), deck, "../cards", f"Card values{which}", folded), ""]
     fn = getattr(mod, "card_points", None)
     if callable(fn) and list(inspect.signature(fn).parameters) == ["card_id", "jizo"]:
         for jizo, variant in ((False, deck), (True, DECKS.get(deck.name + "-jizo"))):
@@ -275,7 +247,7 @@ def value_tables(spec: GameSpec, deck: Deck) -> str:
                 continue
             title = "with the Jizo-fuda" if jizo else "standard deck"
             values = {c.id: int(fn(c.id, jizo)) for c in variant.cards}
-            out += [f"#### Card points ({title})", "", *_value_groups(values, variant, "../cards"), ""]
+            out += [*_value_groups(values, variant, "../cards", f"Card points ({title})", folded), ""]
     chips = getattr(mod, "CHIP_TABLE", None)
     if isinstance(chips, tuple) and chips and all(isinstance(b, tuple) and len(b) == 2 for b in chips):
         out += ["#### Chip table", "", "| card score | chips |", "|---|---|"]
@@ -292,14 +264,18 @@ def value_tables(spec: GameSpec, deck: Deck) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def options_section(spec: GameSpec) -> str:
-    out = [f"({spec.key}-options)=", "### Options", "",
+def options_page(spec: GameSpec) -> str:
+    """The options and rulesets of a game, for implementers (a page of its own, linked from the rules)."""
+    out = [f"# {md_escape(spec.name)}: options and rulesets", "",
+           f"How to select each variation the reference implements; {_ref(f'{spec.key}-house-rules', 'How to play')} "
+           "tells the same variations in words.", "",
+           f"({spec.key}-options)=", "## Options", "",
            "Select with `--option KEY=VALUE` (the default value is in bold).", "",
            "| option | values | meaning | source |", "|---|---|---|---|"]
     for o in spec.options:
         vals = ", ".join(f"**{md_escape(v)}**" if v == o.default else md_escape(v) for v in o.choices)
         out.append(f"| `{o.key}` | {vals} | {md_escape(o.text)} | {cite(o.citation)} |")
-    out += ["", f"({spec.key}-rulesets)=", "### Rulesets", "",
+    out += ["", f"({spec.key}-rulesets)=", "## Rulesets", "",
             "Select with `--ruleset NAME`.", "",
             "| ruleset | meaning | option values | source |", "|---|---|---|---|"]
     for rs in spec.rulesets:
@@ -331,9 +307,9 @@ def rulebook_page(spec: GameSpec, has_examples: bool) -> str:
             out.append(rule_block(spec, r))
         if topic is Topic.EQUIPMENT:
             out += [f"({spec.key}-deck)=", "### The deck", "",
-                    f"The {deck.name} deck, {len(deck)} cards (ids, names and kinds: "
-                    + _ref("deck-tables", "the deck tables") + "):", "", deck_grid(deck, "../cards"),
-                    legend(deck), ""]
+                    f"The {deck.name} deck, {len(deck)} cards: drawn month by month in "
+                    + _ref(f"{spec.key}-howto", "How to play") + ", with ids, names and kinds in "
+                    + _ref("deck-tables", "the deck tables") + ".", ""]
             for other in DECKS.values():
                 if other.name.startswith(deck.name + "-"):
                     extra = [c for c in other.cards if c not in deck.cards]
@@ -343,9 +319,11 @@ def rulebook_page(spec: GameSpec, has_examples: bool) -> str:
         if topic is Topic.YAKU:
             out.append(yaku_section(spec, deck))
         if topic is Topic.SCORING:
-            out.append(value_tables(spec, deck))
+            out.append(value_tables(spec, deck, folded=True))
         if topic is Topic.VARIANTS:
-            out.append(options_section(spec))
+            out += [f"Every option and ruleset, with its values and source: {_ref(f'{spec.key}-options', 'Options')} "
+                    f"and {_ref(f'{spec.key}-rulesets', 'Rulesets')}; the same in words for players: "
+                    f"{_ref(f'{spec.key}-house-rules', 'Variants (house rules)')} in How to play.", ""]
     return "\n".join(out) + "\n"
 
 
@@ -427,10 +405,11 @@ def headline(question: str, limit: int = 100) -> str:
 def gap_block(spec: GameSpec, g: Gap) -> str:
     rules = [r.id for r in spec.rules if r.gap == g.id]
     out = [f"({rule_label(g.id)})=", f"## {md_escape(headline(g.question))}", "",
-           f"*Decision {g.id}.* **Question.** {md_escape(g.question)}", "",
+           f"*Decision {g.id}.* **Decision.** {md_escape(g.decision)}", "",
+           ":::{details} The question in full, what the sources say, and the reason", "",
+           f"**Question.** {md_escape(g.question)}", "",
            f"**What the sources say.** {md_escape(g.sources_say)}", "",
-           f"**Decision.** {md_escape(g.decision)}", "",
-           f"**Reason.** {md_escape(g.reason)}", ""]
+           f"**Reason.** {md_escape(g.reason)}", ":::", ""]
     if g.options:
         out += ["**Options selecting the alternatives.** "
                 + ", ".join(f"`{o}` ({md_escape(' | '.join(spec.option(o).choices))})" for o in g.options)
@@ -625,29 +604,34 @@ def invariants_page(specs: Sequence[GameSpec]) -> str:
 
 
 def proofs_page(specs: Sequence[GameSpec], report: Sequence[CheckRow] | None = None) -> str:
+    """The proofs' first page: what they are, and a page per game (:func:`game_proofs_page`)."""
     out = ["(spec-proofs)=", "# Proofs", "",
            "The z3 proofs, one module per game, built with {py:mod}`hanafuda_spec.z3layer`: each states a property "
            "of the rules over *every* case (not samples), and a failure comes with a counterexample. The proofs "
            "run in `hanafuda verify`; a build given its report (`hanafuda rulebook --report FILE`) lists the "
-           "results below.", ""]
+           "results on each game's page.", ""]
     if _proofs_module() is None:
         return "\n".join([*out, "*The spec has no proofs yet.*", ""]) + "\n"
-    out += ["```{eval-rst}", ".. automodule:: hanafuda_spec.proofs", "   :no-index:", "```", ""]
-    for s in specs:
-        out += [f"## {md_escape(s.name)}", ""]
-        pmod = proof_module(s.key)
-        if pmod is None:
-            out += ["No proof module for this game yet.", ""]
-            continue
-        out += ["```{eval-rst}", f".. automodule:: {pmod}", "   :no-index:", "```", ""]
-        funcs = _proof_functions(pmod)
-        if funcs:
-            out += ["| proof | what it establishes |", "|---|---|"]
-            out += [f"| `{n}` | {md_escape(t)} |" for n, t in funcs]
-            out.append("")
-        rows = [r for r in report or () if r.game == s.key and r.part == "proofs"]
-        if rows:
-            out += ["Results in the included verification report:", "", *report_table(rows), ""]
+    out += ["```{eval-rst}", ".. automodule:: hanafuda_spec.proofs", "   :no-index:", "```", "",
+            "```{toctree}", ":maxdepth: 1", "", *[f"proofs-{s.key}" for s in specs], "```", ""]
+    return "\n".join(out) + "\n"
+
+
+def game_proofs_page(s: GameSpec, report: Sequence[CheckRow] | None = None) -> str:
+    """One game's proofs: the module's docstring, what each proof establishes, the report's results."""
+    out = [f"(spec-proofs-{s.key})=", f"# Proofs: {md_escape(s.name)}", ""]
+    pmod = proof_module(s.key)
+    if pmod is None:
+        return "\n".join([*out, "No proof module for this game yet.", ""]) + "\n"
+    out += ["```{eval-rst}", f".. automodule:: {pmod}", "   :no-index:", "```", ""]
+    funcs = _proof_functions(pmod)
+    if funcs:
+        out += ["| proof | what it establishes |", "|---|---|"]
+        out += [f"| `{n}` | {md_escape(t)} |" for n, t in funcs]
+        out.append("")
+    rows = [r for r in report or () if r.game == s.key and r.part == "proofs"]
+    if rows:
+        out += ["Results in the included verification report:", "", *report_table(rows), ""]
     return "\n".join(out) + "\n"
 
 
@@ -757,7 +741,7 @@ def _in(name: str, prefixes: Sequence[str]) -> bool:
 
 
 def write_api(out: Path) -> list[str]:
-    """The API reference: a few pages (one per part of the code), one section per module."""
+    """The API reference: a page per part of the code, listing a page per module."""
     out.mkdir(parents=True, exist_ok=True)
     modules = api_modules()
     pages = []
@@ -765,11 +749,14 @@ def write_api(out: Path) -> list[str]:
         names = [m for m in modules if _in(m, include) and not _in(m, exclude)]
         if not names:
             continue
-        text = [title, "=" * len(title), ""]
+        # one page per module, so that no page is too long to read on a phone
+        text = [title, "=" * len(title), "", ".. toctree::", "   :maxdepth: 1", ""]
+        text += [f"   {make_id(name)}" for name in names]
         for name in names:
-            text += [f".. _api-{make_id(name)}:", "", name, "-" * len(name), "", f".. automodule:: {name}",
-                     "   :members:", "   :show-inheritance:", ""]
-        (out / f"{page}.rst").write_text("\n".join(text), encoding="utf-8")
+            (out / f"{make_id(name)}.rst").write_text("\n".join([
+                f".. _api-{make_id(name)}:", "", name, "=" * len(name), "", f".. automodule:: {name}",
+                "   :members:", "   :show-inheritance:", ""]), encoding="utf-8")
+        (out / f"{page}.rst").write_text("\n".join([*text, ""]), encoding="utf-8")
         pages.append(page)
     index = ["(api)=", "# Python API", "",
              "Generated by autodoc from the docstrings, with type hints. {py:mod}`hanafuda_spec` is the executable "
@@ -814,6 +801,7 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
         has_examples = (docs / "examples" / f"{s.key}.md").is_file()
         _write(gen / s.key / "rules.md", rulebook_page(s, has_examples))
         write_learning(gen / s.key, s, has_examples, records)
+        _write(gen / s.key / "options.md", options_page(s))
         _write(gen / s.key / "decisions.md", decisions_page(s, checks))
         _write(gen / s.key / "status.md", status_page(s, tests, checks))
     overview = ["(rulebooks)=", "# The rulebooks", "",
@@ -837,6 +825,9 @@ def write_site(docs: Path, report: Path | None = None) -> list[GameSpec]:
     spec_pages = ["invariants", "proofs", "shuffle", "records"]
     _write(gen / "spec" / "invariants.md", invariants_page(specs))
     _write(gen / "spec" / "proofs.md", proofs_page(specs, checks))
+    if _proofs_module() is not None:
+        for s in specs:
+            _write(gen / "spec" / f"proofs-{s.key}.md", game_proofs_page(s, checks))
     _write(gen / "spec" / "shuffle.md", shuffle_page())
     try:
         importlib.import_module("hanafuda_spec.records")
