@@ -52,7 +52,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tomllib
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -63,7 +62,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "benchmarks")]
 
-from mutation import mutate, sample, sites  # noqa: E402
+from mutation import load_verdicts, mutate, sample, sites  # noqa: E402
 
 RESULTS = ROOT / "docs" / "corpus_coverage.json"
 VERDICTS = ROOT / "benchmarks" / "corpus_verdicts.toml"
@@ -642,23 +641,6 @@ def referee(out: Path, matches: int) -> int:
 
 
 # -- verdicts and the rendered tables ---------------------------------------------------------------------
-
-
-def load_verdicts(path: Path) -> dict[str, dict[str, str]]:
-    """``{"<module>::<line>:<operator>:<detail>": {"verdict": ..., "reason": ...}}``."""
-    if not path.exists():
-        return {}
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise UsageError(f"{path}: {e}") from e
-    out: dict[str, dict[str, str]] = {}
-    for key, v in data.items():
-        if not isinstance(v, dict) or v.get("verdict") not in ("equivalent", "gap") or not isinstance(
-                v.get("reason"), str):
-            raise UsageError(f"{path}: entry {key!r} needs verdict = equivalent|gap and a reason")
-        out[key] = {"verdict": v["verdict"], "reason": v["reason"]}
-    return out
 
 
 def verdict_of(mod: str, row: Mapping[str, Any], mine: Mapping[str, Mapping[str, str]],

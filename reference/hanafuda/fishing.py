@@ -45,6 +45,7 @@ __all__ = [
     "CardIndex",
     "FishingRound",
     "Table",
+    "bits_of",
     "capture",
     "deal_packets",
     "deal_two",
@@ -256,7 +257,7 @@ def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = Fa
             out.append(play[low])
         elif named >> (n := m.bit_count()) & 1:  # a choice of target: the lower card first
             on = plays_on[low]
-            two = (on[m & -m], on[m & (m - 1)]) if n == 2 else tuple(on[b] for b in _bits_of(m))
+            two = (on[m & -m], on[m & (m - 1)]) if n == 2 else tuple(on[b] for b in bits_of(m))
             out += two
             if must_capture:
                 capturing += two
@@ -278,10 +279,10 @@ def takes_of(index: CardIndex[C], field: int, card: BaseCard, named: int = NAMED
     if not named >> m.bit_count() & 1:
         return []
     by_mask = index.by_mask
-    return sorted((action(TAKE, (by_mask[b].id,)) for b in _bits_of(m)), key=ACTION_ORDER)
+    return sorted((action(TAKE, (by_mask[b].id,)) for b in bits_of(m)), key=ACTION_ORDER)
 
 
-def _bits_of(mask: int) -> list[int]:
+def bits_of(mask: int) -> list[int]:
     """The one-bit masks of ``mask``, lowest first."""
     out = []
     while mask:

@@ -49,6 +49,7 @@ from hanafuda.fishing import (
     FishingRound,
     Getter,
     Table,
+    bits_of,
     deal_two,
     explain_hand_play,
     lands,
@@ -433,7 +434,7 @@ def _counted(block: _Block) -> tuple[tuple[ScoredYaku, ...], ...] | None:
         if y.required or y.forbidden or y.pool != pool or y.extra_pool not in (0, pool) or y.doubled != doubled:
             return None
     # every pile holding d doubled and p plain cards of the pool counts 2d + p and gets one answer
-    doubles, plains = _bits(pool & doubled), _bits(pool & ~doubled)
+    doubles, plains = bits_of(pool & doubled), bits_of(pool & ~doubled)
     answers: dict[int, tuple[ScoredYaku, ...]] = {}
     for d in range(len(doubles) + 1):
         for p in range(len(plains) + 1):
@@ -443,16 +444,6 @@ def _counted(block: _Block) -> tuple[tuple[ScoredYaku, ...], ...] | None:
     for n in range(max(answers) + 1):
         out.append(answers.get(n, out[-1] if out else ()))
     return tuple(out)
-
-
-def _bits(mask: int) -> list[int]:
-    """The one-bit masks of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
 
 
 class _Scorer:
