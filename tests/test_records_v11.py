@@ -177,6 +177,36 @@ def test_abandoned_record_is_valid_up_to_where_it_stops(key: str) -> None:
         assert "REC-ROUNDS-1" in [p.rule_id for p in problems_of(d)]
 
 
+@pytest.mark.parametrize("key", GAMES)
+def test_REC_COUNT_1_REC_RESULT_1_an_abandoned_record_s_unfinished_deal(key: str) -> None:
+    """The unfinished deal an abandoned record lists counts the actions the record holds for it and
+    claims no result: a wrong count is REC-COUNT-1, a claimed reason or deltas REC-RESULT-1."""
+    doc = rec(key, 11)
+    rounds = doc["result"]["rounds"]
+    if len(rounds) < 2 or rounds[1]["actions"] < 2:
+        pytest.skip("no second deal to cut")
+    g = game(key)
+    first, half = rounds[0]["actions"], rounds[1]["actions"] // 2
+    d = v11(doc)
+    d["actions"] = d["actions"][:first + half]
+    d["result"]["rounds"] = [rounds[0], {"actions": half}]
+    scores = list(g.new_match(g.rules(None, {}), 0).scores)
+    d["result"]["scores"] = [s + x for s, x in zip(scores, rounds[0]["deltas"], strict=True)]
+    d["result"].pop("winners")
+    d["result"].pop("end_reason")
+    d["status"] = "abandoned"
+    assert problems_of(d) == []
+    d["result"]["rounds"][1] = {"actions": half + 1}
+    assert [p.rule_id for p in problems_of(d)] == ["REC-COUNT-1"]
+    d["result"]["rounds"][1] = {"actions": half, "reason": rounds[1]["reason"], "deltas": rounds[1]["deltas"]}
+    assert [p.rule_id for p in problems_of(d)] == ["REC-RESULT-1"]
+    d["actions"] = d["actions"][:first]  # stopped between deals: the listed second deal holds no action
+    d["result"]["rounds"][1] = {"actions": 0}
+    assert problems_of(d) == []
+    d["result"]["rounds"][1] = {"actions": 3}
+    assert [p.rule_id for p in problems_of(d)] == ["REC-COUNT-1"]
+
+
 def test_abandoned_must_really_stop_early() -> None:
     doc = v11(rec("kekoro"))
     doc["status"] = "abandoned"

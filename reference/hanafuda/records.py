@@ -587,6 +587,8 @@ class _Replay:
             if abandoned and pos >= n_actions and deal >= len(rec.rounds):
                 if (rec.deck if deal == 0 else rec.deals[deal - 1] if deal - 1 < len(rec.deals) else None):
                     self.order_for(deal + 1, rng, info.dealer)  # a deal listed but never played is checked too
+                if deal < len(rec.rounds):
+                    self.check_unfinished(deal + 1, rec.rounds[deal], 0)
                 self.stop_abandoned(info, deal)  # stopped between deals
                 return
             if self.first_deal_only and self.sink.problems and self.sink.problems[0].where.deal is not None:
@@ -638,6 +640,8 @@ class _Replay:
                         break
                     if pos >= n_actions:
                         if abandoned:
+                            if claim is not None:
+                                self.check_unfinished(deal, claim, pos - start)
                             self.stop_abandoned(info, deal - 1)
                             return
                         add("REC-ROUNDS-1", f"the actions end before the match does: deal {deal} is not over "
@@ -734,6 +738,16 @@ class _Replay:
         self.check_claimed_rounds(deal)
         self.report.scores, self.report.winners = tuple(info.scores), tuple(info.winners)
         self.compare_final(info)
+
+    def check_unfinished(self, deal: int, claim: RoundClaim, played: int) -> None:
+        """The claim an abandoned record lists for the deal it stops in: it counts the actions the
+        record holds for that deal and claims no result, since the deal never ended."""
+        if claim.actions != played:
+            self.sink.add("REC-COUNT-1", f"claims {claim.actions} actions in this unfinished deal, {played} were "
+                          f"played", deal, path=f"$.result.rounds[{deal - 1}].actions")
+        if claim.fields:  # (unknown claims were dropped when parsed; what is left claims a result)
+            self.sink.add("REC-RESULT-1", f"the record stops before deal {deal} ends, yet claims its "
+                          f"{', '.join(sorted(claim.fields))}", deal, path=f"$.result.rounds[{deal - 1}]")
 
     def stop_abandoned(self, info: MatchInfo, deals_done: int) -> None:
         """An abandoned record ends here: what it claims must fit the deals played out."""

@@ -62,8 +62,9 @@ from another engine's logs (schema: ``schema/record-1.1.schema.json``, :func:`sc
   it in their reports, and never interpret it;
 * ``status``: ``"complete"`` (the default) or ``"abandoned"``: the record stops early (between
   deals or within one); it is valid when everything up to where it stops is, its ``result.rounds``
-  listing the deals played out (the unfinished one may be listed too) and its ``scores`` the scores
-  after them; reports say "abandoned";
+  listing the deals played out (the unfinished one may be listed too, with the number of
+  actions the record holds for it and no result) and its ``scores`` the scores after them;
+  reports say "abandoned";
 * claims may be unknown: a round needs only ``actions``; ``reason``, ``deltas``, ``yaku`` (or one
   side of it), ``counts``, ``ends_game`` and ``notes`` may be omitted or ``null`` (not checked);
   ``winner``, ``next_dealer`` and ``card_points`` keep their version-1 meaning of ``null``
