@@ -250,6 +250,13 @@ ROWS: dict[str, Row] = {
     "separate --suite without --out": Row(["separate", "kekoro", "--suite"], 2, "--suite needs --out"),
     "separate --out a directory": Row(["separate", "koikoi", "--a", "length=1", "--b", "length=2", "--out", "."], 2,
                                       "is a directory"),
+    "separate --update without --suite": Row(["separate", "koikoi", "--a", "nintendo", "--b", "fudawiki",
+                                              "--update"], 2, "--update goes with --suite"),
+    "separate --suite --update a garbage --out": Row(["separate", "kekoro", "--suite", "--update", "--out", "F"], 2,
+                                                     "--out F: line 1 is not an entry", files={"F": b"garbage\n"}),
+    "separate --suite --update an --out of other entries": Row(
+        ["separate", "kekoro", "--suite", "--update", "--out", "F"], 2, "--out F: line 2 is not an entry",
+        files={"F": b'{"option": "x", "values": ["a", "b"], "status": "separated"}\n{"option": "x"}\n'}),
     "separate without --a and --b": Row(["separate", "koikoi"], 2, "needs both --a RULES and --b RULES"),
     "separate without --b": Row(["separate", "koikoi", "--a", "nintendo"], 2, "(missing: --b)"),
     "separate a 5000-character ruleset": Row(["separate", "koikoi", "--a", "x" * 5000, "--b", "nintendo"], 2,

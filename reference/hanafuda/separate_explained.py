@@ -22,6 +22,7 @@ every argument. Two kinds occur:
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -236,8 +237,9 @@ def koikoi_min_one_holds(source: str | None = None) -> str | None:
     return None if rows else "no YakuDef found in yaku_table"
 
 
-#: The arguments by name, as :attr:`Inseparable.proof` names them.
+#: The arguments by name, as an entry's ``proof`` names them.
 PROOFS: dict[str, Callable[[], str | None]] = {
-    **{f"restriction_holds({r[0]!r}, {r[1]!r})": (lambda r=r: restriction_holds(r[0], r[1])) for r in RESTRICTIONS},
+    **{f"restriction_holds({r[0]!r}, {r[1]!r})": functools.partial(restriction_holds, r[0], r[1])
+       for r in RESTRICTIONS},
     "koikoi_min_one_holds()": koikoi_min_one_holds,
 }

@@ -80,8 +80,11 @@ def _read_suite(path: str) -> dict[tuple[str, str, str, str], dict[str, Any]]:
                     continue
                 try:
                     e = json.loads(line)
-                    out[suite_key(e["option"], *e["values"], e.get("context") or {})] = e
-                except (ValueError, KeyError, TypeError):
+                    x, y = e["values"]
+                    if not isinstance(e["status"], str) or not isinstance(e.get("context") or {}, dict):
+                        raise TypeError
+                    out[suite_key(str(e["option"]), str(x), str(y), e.get("context") or {})] = e
+                except (ValueError, KeyError, TypeError, RecursionError):
                     raise UsageError(f"--out {path}: line {n} is not an entry of a separating suite") from None
     except FileNotFoundError:
         return {}
@@ -121,12 +124,11 @@ def run(args: argparse.Namespace) -> int:
     from hanafuda.registry import game
 
     g = game(args.game)
+    if args.update and not args.suite:
+        raise UsageError("--update goes with --suite")
     if args.suite:
         if args.out is None:
             raise UsageError("--suite needs --out FILE")
-    elif args.update:
-        raise UsageError("--update goes with --suite")
-    if args.suite:
         old = _read_suite(args.out) if args.update else {}
         entries = []
         for pair in suite_pairs(g):
