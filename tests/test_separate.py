@@ -251,3 +251,23 @@ def test_suite_update_keeps_what_an_earlier_search_found() -> None:
     new = {"status": "unresolved", "a_not_b": None, "b_not_a": None}
     assert better(old, new) == old
     assert better(None, new) is new
+
+
+def test_KK_CAP_5_separate_says_which_way_no_record_can_take(capsys: pytest.CaptureFixture[str]) -> None:
+    """The argued way is not searched: the answer says why none can exist, whichever side is named first."""
+    from hanafuda.separate import argued
+
+    g = game("koikoi")
+    narrow, wide = RuleChoice(None, (("discard", "must-capture"),)), RuleChoice(None, (("discard", "free"),))
+    assert set(argued(g, narrow, wide)) == {"a_not_b"} and set(argued(g, wide, narrow)) == {"b_not_a"}
+    assert argued(g, RuleChoice("nintendo", (("discard", "must-capture"),)), wide) == {}  # more than one option
+    assert main(["separate", "koikoi", "--a", "discard=must-capture", "--b", "discard=free", "--bound", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "A, not B: none can exist: discard=must-capture only forbids" in out
+    assert "B, not A: a record of" in out and "KK-CAP-5" in out
+
+
+def test_KK_TURN_4_koikoi_min_0_and_1_are_equivalent_without_a_search() -> None:
+    got = separate(game("koikoi"), RuleChoice("nintendo", (("koikoi_min", "1"),)), RuleChoice("nintendo"))
+    assert got.equivalent is not None and "koikoi_min_one_holds" in got.equivalent
+    assert got.searched.startswith("nothing") and dict(got.impossible).keys() == {"a_not_b", "b_not_a"}

@@ -21,6 +21,8 @@ table row differs between the rules (:func:`yaku_targets`). Short records are se
 (every action sequence up to a depth, on every deal of a small family), longer ones by guided random
 play; a record of no action is minimal outright, one found by the exhaustive search is minimal over
 the deals searched, and any other is only the smallest found: each :class:`Separation` says which.
+Where two rule choices differ in one option whose values :mod:`hanafuda.separate_explained` argues
+about, the way no record can take is not searched and the answer says why (:func:`argued`).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ __all__ = [
     "Outcome",
     "RuleChoice",
     "Separation",
+    "argued",
     "better",
     "explain_equivalence",
     "month_patterns",
@@ -116,7 +119,8 @@ class Separation:
 class Outcome:
     """What :func:`separate` found for rules ``a`` and ``b``: the options on which they differ (each with
     the catalogue's rule ids), a record each way (or None), the search's bound and, when the two
-    cannot be told apart, the reason."""
+    cannot be told apart, the reason; ``impossible``: the ways (``a_not_b``, ``b_not_a``) no record
+    can take, each with the argument of :mod:`hanafuda.separate_explained` (not searched)."""
 
     game: str
     a: RuleChoice
@@ -127,12 +131,14 @@ class Outcome:
     bound: int
     searched: str
     equivalent: str | None = None
+    impossible: tuple[tuple[str, str], ...] = ()
 
     def to_json(self, g: AnyGame) -> dict[str, JsonValue]:
         return {
             "game": self.game, "a": self.a.to_json(g), "b": self.b.to_json(g),
             "differing": [{"option": k, "a": va, "b": vb, "rule_ids": list(ids)} for k, va, vb, ids in self.differing],
-            "equivalent": self.equivalent, "bound": self.bound, "searched": self.searched,
+            "equivalent": self.equivalent, "impossible": dict(self.impossible), "bound": self.bound,
+            "searched": self.searched,
             "a_not_b": None if self.a_not_b is None else self.a_not_b.to_json(),
             "b_not_a": None if self.b_not_a is None else self.b_not_a.to_json(),
         }
@@ -162,6 +168,22 @@ def explain_equivalence(g: AnyGame, a: RuleChoice, b: RuleChoice) -> str | None:
                 links.append(f"{key}={va[key]} is what {link.other}={va[link.other]} gives ({link.rule})")
     why = "; ".join(links) if links else "the rulesets and options name the same values"
     return f"both resolve to the same value of every option ({why}): every record validates alike under both"
+
+
+def argued(g: AnyGame, a: RuleChoice, b: RuleChoice) -> dict[str, str]:
+    """The ways no record can take (``a_not_b``: valid under ``a``, invalid under ``b``; ``b_not_a``),
+    each with its reason and the name of its proof, when ``a`` and ``b`` differ in the value of one
+    option only and :mod:`hanafuda.separate_explained` argues about that pair (the arguments hold
+    whatever the other options: they read the game's code and every yaku table)."""
+    va, vb = a.values(g), b.values(g)
+    keys = [k for k in g.spec.option_keys if va[k] != vb[k]]
+    if len(keys) != 1:
+        return {}
+    k = keys[0]
+    swap = {"a_not_b": "b_not_a", "b_not_a": "a_not_b"}
+    known = explained(g.spec.key, k, va[k], vb[k])
+    flipped = {swap[w]: e for w, e in explained(g.spec.key, k, vb[k], va[k]).items()}
+    return {w: f"{e.reason} (proved by {e.proof})" for w, e in sorted((known or flipped).items())}
 
 
 # -- deals --------------------------------------------------------------------------------------------
@@ -749,19 +771,28 @@ def separate(g: AnyGame, a: RuleChoice, b: RuleChoice, bound: int = 60, effort: 
     why = explain_equivalence(g, a, b)
     if why is not None:
         return Outcome(g.spec.key, a, b, differing, None, None, bound, "nothing (no search needed)", why)
+    impossible = argued(g, a, b)
+    if len(impossible) == 2:
+        return Outcome(g.spec.key, a, b, differing, None, None, bound, "nothing (no search needed)",
+                       "no record can tell them apart: " + "; ".join(dict.fromkeys(impossible.values())),
+                       tuple(impossible.items()))
     ra, rb = g.rules(a.ruleset, dict(a.options)), g.rules(b.ruleset, dict(b.options))
     layouts_differ = any(deal_layout(g, ra, d) != deal_layout(g, rb, d) for d in range(g.seats(ra)))
     results: list[Separation | None] = []
     searched = ""
     note = ""
-    for good, bad in ((a, b), (b, a)):
+    for way, good, bad in (("a_not_b", a, b), ("b_not_a", b, a)):
+        if way in impossible:
+            results.append(None)
+            continue
         found, searched = _search(g, good, bad, bound, effort, False, random_deals)
         if found is None and layouts_differ:
             found, searched = _search(g, good, bad, bound, effort, True, random_deals)
             note = (" (deals given as zones could not tell them apart; as deck orders, which the two rules "
                     "deal differently, they could)")
         results.append(None if found is None else _separation(g, found, good, bad))
-    return Outcome(g.spec.key, a, b, differing, results[0], results[1], bound, searched + note)
+    return Outcome(g.spec.key, a, b, differing, results[0], results[1], bound, searched + note, None,
+                   tuple(impossible.items()))
 
 
 def _separation(g: AnyGame, found: _Found, good: RuleChoice, bad: RuleChoice) -> Separation:
@@ -855,18 +886,20 @@ def suite_entry(g: AnyGame, option: str, x: str, y: str, context: tuple[tuple[st
         return out
     got = separate(g, a, b, bound=bound, random_deals=random_deals)
     one = got.to_json(g)
-    known = explained(g.spec.key, option, x, y) if not context else {}
-    found = {"a_not_b": got.a_not_b, "b_not_a": got.b_not_a}
-    for way, why in known.items():
-        if found[way] is not None:  # a record contradicts the argument: a bug in one or the other
-            raise AssertionError(f"{g.spec.key} {option} {x}/{y} {way}: a record exists, yet {why.reason}")
-    missing = [w for w, sep in found.items() if sep is None]
-    if got.equivalent is not None:
+    known = dict(got.impossible)
+    missing = [w for w in ("a_not_b", "b_not_a") if one[w] is None]
+    if known:  # the ways no record can take, argued (not searched)
+        out["explained"] = dict(known)
+        reason = "; ".join(dict.fromkeys(known.values()))
+        if len(known) == 2:
+            status = "explained"
+        elif len(missing) == 1:
+            status = "separated one way"
+        else:
+            status = "unresolved"
+            reason += f"; the other way: no separating record found within {bound} actions ({got.searched})"
+    elif got.equivalent is not None:
         status, reason = "explained", got.equivalent
-    elif missing and all(w in known for w in missing):
-        status = "explained" if len(missing) == 2 else "separated one way"
-        reason = "; ".join(dict.fromkeys(f"{known[w].reason} (proved by {known[w].proof})" for w in missing))
-        out["explained"] = {w: known[w].reason for w in missing}
     elif not missing:
         status, reason = "separated", None
     elif len(missing) == 1:
@@ -899,13 +932,13 @@ def refresh_explained(entry: Mapping[str, Any]) -> dict[str, Any] | None:
     (their wording may have changed); None when a way it says is explained is no longer (search again)."""
     out = dict(entry)
     was = entry.get("explained")
-    if not was or entry.get("context"):
+    if not was:
         return out
     known = explained(entry["game"], entry["option"], *entry["values"])
     if not set(was) <= set(known):
         return None
-    out["explained"] = {w: known[w].reason for w in was}
-    out["reason"] = "; ".join(dict.fromkeys(f"{known[w].reason} (proved by {known[w].proof})" for w in was))
+    out["explained"] = {w: f"{known[w].reason} (proved by {known[w].proof})" for w in was}
+    out["reason"] = "; ".join(dict.fromkeys(out["explained"].values()))
     return out
 
 

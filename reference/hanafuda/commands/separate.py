@@ -165,8 +165,11 @@ def _print(g: Any, got: Outcome) -> None:
     if got.equivalent is not None:
         print(f"equivalent: {got.equivalent}")
         return
-    for name, good, bad, sep in (("A, not B", a, b, got.a_not_b), ("B, not A", b, a, got.b_not_a)):
-        print(_line(name, good, bad, sep, got.bound))
+    impossible = dict(got.impossible)
+    for name, way, good, bad, sep in (("A, not B", "a_not_b", a, b, got.a_not_b),
+                                      ("B, not A", "b_not_a", b, a, got.b_not_a)):
+        print(f"{name}: none can exist: {impossible[way]}" if way in impossible else
+              _line(name, good, bad, sep, got.bound))
     print(f"searched: {got.searched}")
 
 
