@@ -271,3 +271,19 @@ def test_KK_TURN_4_koikoi_min_0_and_1_are_equivalent_without_a_search() -> None:
     got = separate(game("koikoi"), RuleChoice("nintendo", (("koikoi_min", "1"),)), RuleChoice("nintendo"))
     assert got.equivalent is not None and "koikoi_min_one_holds" in got.equivalent
     assert got.searched.startswith("nothing") and dict(got.impossible).keys() == {"a_not_b", "b_not_a"}
+
+
+def test_suite_update_names_the_rule_ids_afresh_and_drops_a_record_that_no_longer_separates() -> None:
+    from hanafuda.separate import recheck
+
+    g = game("kekoro")
+    entry = next(e for e in shipped_suite("kekoro") if e["a_not_b"] is not None)
+    stale = json.loads(json.dumps(entry))
+    stale["a_not_b"]["rule_ids"] = ["stale"]
+    stale["a_not_b"]["record"]["meta"]["rule_ids"] = ["stale"]
+    got = recheck(g, stale)
+    assert got is not None and got["a_not_b"]["rule_ids"] == entry["a_not_b"]["rule_ids"]
+    assert got["a_not_b"]["record"]["meta"]["rule_ids"] == entry["a_not_b"]["rule_ids"]
+    broken = json.loads(json.dumps(entry))
+    broken["a_not_b"]["record"]["meta"]["fails_under"] = broken["a_not_b"]["record"]["rules"]  # fails nowhere
+    assert recheck(g, broken) is None
