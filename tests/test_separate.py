@@ -187,11 +187,13 @@ def test_KK_CAP_5_KK_TURN_8_KK_TURN_9_KG_ONI_1_an_option_that_only_forbids(key: 
 def test_a_reader_of_the_option_elsewhere_breaks_the_restriction_argument() -> None:
     """The source scan finds every function that reads the attribute (so the argument can fail)."""
     from hanafuda.games import koikoi
-    from hanafuda.separate_explained import option_readers
+    from hanafuda.separate_explained import option_readers, package_readers
 
     assert option_readers(koikoi, "must_capture") == {"KoiKoi.legal_actions", "KoiKoiRound.legal",
                                                       "KoiKoiRound.plays_from_masks"}
     assert "KoiKoiRound._decides" in option_readers(koikoi, "koikoi_min")
+    assert package_readers("Discard", "discard") == {"hanafuda.games.koikoi:KoiKoiRules.must_capture"}
+    assert "hanafuda.games.koikoi:KoiKoiRound._decides" in package_readers("koikoi_min")
 
 
 def test_KK_TURN_4_koikoi_min_0_and_1_act_alike_every_yaku_is_worth_a_point() -> None:

@@ -9,9 +9,10 @@ every argument. Two kinds occur:
   subset of the actions the wide value offers, and nothing else reads the option. Every record valid
   under the narrow value is then valid under the wide one: the same actions are legal and lead to the
   same positions and results. A record exists only the other way (an action the narrow value forbids).
-  The argument is exhaustive over the code: the option is read into one attribute of the game's rules,
-  and that attribute is read only by the functions that list or explain legal actions
-  (:func:`option_readers`); a sample of positions then checks the subset and the equal positions.
+  The argument is exhaustive over the code: in the whole package the option is read into one
+  attribute of the game's rules, and that attribute is read only by the functions that list or explain
+  legal actions (:func:`package_readers`); a sample of positions then checks the subset and the equal
+  positions.
 * **a threshold no position reaches** (:func:`koikoi_min_one_holds`): Koi-Koi's ``koikoi_min`` ends the
   round when a new or improved yaku totals fewer points than the minimum; a total is reached only when
   some yaku is formed, and every yaku row of every table is worth at least 1 point (every row the table
@@ -31,7 +32,7 @@ from typing import Any
 from hanafuda_spec.shuffle import SplitMix64
 
 __all__ = ["Inseparable", "explained", "inseparable", "koikoi_min_one_holds", "option_readers",
-           "restriction_holds"]
+           "package_readers", "restriction_holds"]
 
 AnyGame = Any
 
@@ -51,23 +52,25 @@ class Inseparable:
 
 
 def _only_forbids(option: str, narrow: str, wide: str, attr: str, readers: tuple[str, ...], rule: str) -> str:
-    return (f"{option}={narrow} only forbids actions that {option}={wide} allows ({rule}): the option is read "
-            f"into the rules' '{attr}', which only {', '.join(readers)} read (the legal actions and their "
-            f"explanation), so every record valid under {narrow} is valid under {wide}: the same actions, "
-            "positions and results")
+    return (f"{option}={narrow} only forbids actions that {option}={wide} allows ({rule}): in the whole package "
+            f"the option is read only into the rules' '{attr}', which only {', '.join(readers)} read (where "
+            f"legal actions are listed or explained), so every record valid under {narrow} is valid under "
+            f"{wide}: the same actions, positions and results")
 
 
 #: Each restriction: (game, option, narrow value, wide value, the rules' attribute, the functions allowed
-#: to read it, the rule id).
-RESTRICTIONS: tuple[tuple[str, str, str, str, str, tuple[str, ...], str], ...] = (
+#: to read it, the rule id, the option's enum in the catalogue and the one function that reads it).
+RESTRICTIONS: tuple[tuple[str, str, str, str, str, tuple[str, ...], str, str, str], ...] = (
     ("koikoi", "discard", "must-capture", "free", "must_capture",
-     ("KoiKoi.legal_actions", "KoiKoiRound.legal", "KoiKoiRound.plays_from_masks"), "KK-CAP-5"),
+     ("KoiKoi.legal_actions", "KoiKoiRound.legal", "KoiKoiRound.plays_from_masks"), "KK-CAP-5",
+     "Discard", "KoiKoiRules.must_capture"),
     ("koikoi", "koikoi_limit", "once-per-round", "unlimited", "koikoi_once",
-     ("KoiKoiRound.called_once",), "KK-TURN-8"),
+     ("KoiKoiRound.called_once",), "KK-TURN-8", "KoikoiLimit", "KoiKoiRules.koikoi_once"),
     ("koikoi", "koikoi_last_turn", "forbidden", "allowed", "koikoi_needs_hand",
-     ("KoiKoiRound.empty_handed",), "KK-TURN-9"),
+     ("KoiKoiRound.empty_handed",), "KK-TURN-9", "KoikoiLastTurn", "KoiKoiRules.koikoi_needs_hand"),
     ("kusurigui", "oni_play", "capture", "choice", "oni_choice",
-     ("KusuriGui.legal_actions", "KusuriGui.explain_illegal", "KusuriGuiRound.legal", "_legal"), "KG-ONI-1"),
+     ("KusuriGui.legal_actions", "KusuriGui.explain_illegal", "KusuriGuiRound.legal", "_legal"), "KG-ONI-1",
+     "OniPlay", "KusuriGui.make_rules"),
 )
 
 
@@ -82,7 +85,7 @@ def _table() -> tuple[Inseparable, ...]:
     from hanafuda.registry import game
 
     out = []
-    for key, option, narrow, wide, attr, readers, rule in RESTRICTIONS:
+    for key, option, narrow, wide, attr, readers, rule, _, _ in RESTRICTIONS:
         values, way = _way(tuple(game(key).spec.option(option).choices), narrow, wide)
         out.append(Inseparable(key, option, values, way, _only_forbids(option, narrow, wide, attr, readers, rule),
                                f"restriction_holds({key!r}, {option!r})"))
@@ -119,10 +122,14 @@ def explained(key: str, option: str, x: str, y: str) -> dict[str, Inseparable]:
 # -- the arguments ----------------------------------------------------------------------------------
 
 
-def option_readers(module: Any, attr: str) -> set[str]:
+def option_readers(module: Any, attr: str, key: str | None = None) -> set[str]:
     """The functions of ``module`` (``Class.method`` or ``function``) that read the attribute ``attr``
-    anywhere in their body: an exhaustive scan of the module's source."""
-    tree = ast.parse(inspect.getsource(module))
+    anywhere in their body (or, with ``key``, index anything with the string ``key``, as
+    ``values["discard"]`` does): an exhaustive scan of the module's source."""
+    return _readers(ast.parse(inspect.getsource(module)), attr, key)
+
+
+def _readers(tree: ast.AST, attr: str, key: str | None) -> set[str]:
     found: set[str] = set()
 
     def walk(node: ast.AST, cls: str | None, fn: str | None) -> None:
@@ -132,12 +139,35 @@ def option_readers(module: Any, attr: str) -> set[str]:
                 c = child.name
             elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn is None:
                 f = f"{cls}.{child.name}" if cls else child.name
-            if isinstance(child, ast.Attribute) and child.attr == attr:
+            if (isinstance(child, ast.Attribute) and child.attr == attr) or (
+                    key is not None and isinstance(child, ast.Subscript) and isinstance(child.slice, ast.Constant)
+                    and child.slice.value == key):
                 found.add(fn or cls or "<module>")
             walk(child, c, f)
 
     walk(tree, None, None)
     return found
+
+
+@functools.cache
+def _package_trees() -> tuple[tuple[str, ast.Module], ...]:
+    """Every module of the ``hanafuda`` package, parsed from its file (none imported), but this one."""
+    from pathlib import Path
+
+    import hanafuda
+
+    root = Path(hanafuda.__file__).parent
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        name = ".".join(("hanafuda", *path.relative_to(root).with_suffix("").parts)).removesuffix(".__init__")
+        if name != __name__:
+            out.append((name, ast.parse(path.read_text(encoding="utf-8"))))
+    return tuple(out)
+
+
+def package_readers(attr: str, key: str | None = None) -> set[str]:
+    """:func:`option_readers` over every module of the ``hanafuda`` package (``module:function``)."""
+    return {f"{name}:{f}" for name, tree in _package_trees() for f in _readers(tree, attr, key)}
 
 
 def _positions(g: AnyGame, rules: Any, games: int, seed: int) -> Iterator[Any]:
@@ -156,20 +186,25 @@ def _positions(g: AnyGame, rules: Any, games: int, seed: int) -> Iterator[Any]:
 
 
 def restriction_holds(key: str, option: str, games: int = 40, seed: int = 30) -> str | None:
-    """The argument for one of :data:`RESTRICTIONS`: None when it holds, else what breaks it. The
-    option's attribute is read only by the named functions (the whole module's source scanned), and on
-    every position of ``games`` random rounds under the narrow value its legal actions are among the
-    wide value's, each giving the same position under both."""
+    """The argument for one of :data:`RESTRICTIONS`: None when it holds, else what breaks it. In the
+    whole ``hanafuda`` package's source, the option (its catalogue enum, or its name as a key) is read
+    by one function only, which sets the rules' attribute, and the attribute only by the named
+    functions; and on every position of ``games`` random rounds under the narrow value its legal
+    actions are among the wide value's, each giving the same position under both."""
     import importlib
 
     from hanafuda.registry import game
 
     row = next(r for r in RESTRICTIONS if r[:2] == (key, option))
-    _, _, narrow, wide, attr, allowed, _ = row
-    module = importlib.import_module(f"hanafuda.games.{key}")
-    readers = option_readers(module, attr)
-    if not readers <= set(allowed):
-        return f"'{attr}' is also read by {sorted(readers - set(allowed))}"
+    _, _, narrow, wide, attr, allowed, _, enum_name, definer = row
+    home = f"hanafuda.games.{key}"
+    readers = package_readers(attr)
+    if not readers <= {f"{home}:{f}" for f in allowed}:
+        return f"'{attr}' is also read by {sorted(readers - {f'{home}:{f}' for f in allowed})}"
+    defined = package_readers(enum_name, option)
+    if defined != {f"{home}:{definer}"}:
+        return f"the option {option} is read by {sorted(defined)}, not only by {home}:{definer}"
+    importlib.import_module(home)
     g = game(key)
     rn, rw = g.rules(None, {option: narrow}), g.rules(None, {option: wide})
     for state in _positions(g, rn, games, seed):
