@@ -250,6 +250,17 @@ ROWS: dict[str, Row] = {
     "separate --suite without --out": Row(["separate", "kekoro", "--suite"], 2, "--suite needs --out"),
     "separate --out a directory": Row(["separate", "koikoi", "--a", "length=1", "--b", "length=2", "--out", "."], 2,
                                       "is a directory"),
+    "separate --update without --suite": Row(["separate", "koikoi", "--a", "nintendo", "--b", "fudawiki",
+                                              "--update"], 2, "--update goes with --suite"),
+    "separate --suite --update a garbage --out": Row(["separate", "kekoro", "--suite", "--update", "--out", "F"], 2,
+                                                     "--out F: line 1 is not an entry", files={"F": b"garbage\n"}),
+    "separate --suite --update an --out of other entries": Row(
+        ["separate", "kekoro", "--suite", "--update", "--out", "F"], 2, "--out F: line 2 is not an entry",
+        files={"F": b'{"option": "x", "values": ["a", "b"], "status": "separated"}\n{"option": "x"}\n'}),
+    "separate without --a and --b": Row(["separate", "koikoi"], 2, "needs both --a RULES and --b RULES"),
+    "separate without --b": Row(["separate", "koikoi", "--a", "nintendo"], 2, "(missing: --b)"),
+    "separate a 5000-character ruleset": Row(["separate", "koikoi", "--a", "x" * 5000, "--b", "nintendo"], 2,
+                                             "unknown ruleset '" + "x" * 60 + "…' for koikoi"),
     # -- koikoi-scorer's options (issue 13) ------------------------------------------------------
     "score rainy_four_brights=8": Row(["score", "koikoi", "10", "-o", "rainy_four_brights=8"], 2,
                                       "choices: 7, three-brights"),
@@ -342,6 +353,38 @@ def test_bad_input_row(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert row.err in lines[0], lines[0]
     assert after == before, f"written on failure: {sorted(after - before)}"  # nothing written
     assert "/proc/nope" not in str(list(Path("/proc").glob("nope*")))
+
+
+@pytest.mark.parametrize("args", [["separate", "koikoi", "--a", "y" * 5000, "--b", "nintendo"],
+                                  ["record", "koikoi", "--option", "k" * 5000 + "=v"],
+                                  ["score", "koikoi", "10", "-r", "r" * 5000],
+                                  ["validate", "F", "--ruleset", "v" * 5000],
+                                  ["frobnicate" + "f" * 5000]])
+def test_long_input_is_cut_in_the_one_line_error(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Input echoed in an error is cut after its first 60 characters, with "…" (issue 30), for every
+    command: the program cuts the message it prints, not each command."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "F").write_text(_record_line() + "\n", encoding="utf-8")
+    code = main(args)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert len(err.splitlines()) == 1 and err.startswith("hanafuda: error: "), err
+    assert "…" in err and len(err) < 1000, err
+
+
+def test_long_input_is_cut_outside_an_escape() -> None:
+    """A cut echo stays escaped: it never ends inside an escape such as ``\\x01``."""
+    from hanafuda.errors import ECHO_LIMIT, clip_echoes
+
+    for pad in range(4):
+        text = "a" * pad + "\x01" * 100
+        got = clip_echoes(f"bad name {text!r} here")
+        inner = got.split("'")[1]
+        assert inner.endswith("…") and len(inner) <= ECHO_LIMIT + 1, got
+        assert inner[:-1].replace("a", "").replace("\\x01", "") == "", got
+    assert clip_echoes("the game's rule 'short' and the players' turns") == (
+        "the game's rule 'short' and the players' turns")
 
 
 def test_every_row_of_the_issue_is_in_the_table() -> None:

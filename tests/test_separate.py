@@ -152,3 +152,140 @@ def test_vectors_write_the_suite_records_and_summary(tmp_path: Path) -> None:
     assert recs and all(r["meta"]["vector"]["option"] and r["meta"]["fails_under"] for r in recs)
     ok, ids = _fails_with(recs[0])
     assert ok and ids and ids[0] == recs[0]["meta"]["rule_ids"][0]
+
+
+# -- the open pairs of issue 30 (session 29): every pair settled ------------------------------------
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_every_pair_of_the_shipped_suite_is_separated_or_explained(key: str) -> None:
+    """No pair is left unresolved, and a pair separated one way only says why the other way cannot
+    exist, with an argument :mod:`hanafuda.separate_explained` runs."""
+    from hanafuda.separate import settled
+    from hanafuda.separate_explained import PROOFS, explained
+
+    for e in shipped_suite(key):
+        assert settled(e), (e["option"], e["values"], e["status"])
+        ways = {w for w in ("a_not_b", "b_not_a") if e[w] is None}
+        if e["status"] != "explained" or ways != {"a_not_b", "b_not_a"} or "explained" in e:
+            known = explained(key, e["option"], *e["values"])
+            assert ways <= set(known), (e["option"], e["values"], ways)
+            assert all(known[w].proof in PROOFS for w in ways)
+
+
+@pytest.mark.parametrize(("key", "option"), [("koikoi", "discard"), ("koikoi", "koikoi_limit"),
+                                             ("koikoi", "koikoi_last_turn"), ("kusurigui", "oni_play")])
+def test_KK_CAP_5_KK_TURN_8_KK_TURN_9_KG_ONI_1_an_option_that_only_forbids(key: str, option: str) -> None:
+    """The narrow value's attribute is read only where legal actions are listed or explained, and on
+    sampled positions its actions are among the wide value's with the same outcome: no record valid
+    under the narrow value fails under the wide one."""
+    from hanafuda.separate_explained import restriction_holds
+
+    assert restriction_holds(key, option, games=12) is None
+
+
+def test_a_reader_of_the_option_elsewhere_breaks_the_restriction_argument() -> None:
+    """The source scan finds every function that reads the attribute (so the argument can fail)."""
+    from hanafuda.games import koikoi
+    from hanafuda.separate_explained import option_readers, package_readers
+
+    assert option_readers(koikoi, "must_capture") == {"KoiKoi.legal_actions", "KoiKoiRound.legal",
+                                                      "KoiKoiRound.plays_from_masks"}
+    assert "KoiKoiRound._decides" in option_readers(koikoi, "koikoi_min")
+    assert package_readers("Discard", "discard") == {"hanafuda.games.koikoi:KoiKoiRules.must_capture"}
+    assert "hanafuda.games.koikoi:KoiKoiRound._decides" in package_readers("koikoi_min")
+
+
+def test_KK_TURN_4_koikoi_min_0_and_1_act_alike_every_yaku_is_worth_a_point() -> None:
+    import inspect
+
+    from hanafuda.separate_explained import koikoi_min_one_holds
+    from hanafuda_spec.games import koikoi as spec
+
+    assert koikoi_min_one_holds() is None
+    source = inspect.getsource(spec)
+    assert '8, DRY_BRIGHTS, 4, "KK-YAKU-3"' in source
+    broken = koikoi_min_one_holds(source.replace('8, DRY_BRIGHTS, 4, "KK-YAKU-3"', '0, DRY_BRIGHTS, 4, "KK-YAKU-3"'))
+    assert broken is not None and "may be below 1" in broken
+
+
+def test_KK_DEAL_5_both_lucky_hands_are_told_apart_with_no_action() -> None:
+    g = game("koikoi")
+    got = separate(g, RuleChoice(None, (("teyaku_both", "6"),)), RuleChoice(None, (("teyaku_both", "12"),)),
+                   bound=10, random_deals=1)
+    for sep in (got.a_not_b, got.b_not_a):
+        assert sep is not None and sep.actions == 0 and "4+2+2" in sep.how
+        ok, ids = _fails_with(sep.record)
+        assert ok and ids == list(sep.rule_ids)
+
+
+def test_KK_YAKU_18_poetry_and_blue_stacking_is_told_apart_from_a_stacked_deal() -> None:
+    g = game("koikoi")
+    got = separate(g, RuleChoice(None, (("yaku_system", "older"),)),
+                   RuleChoice(None, (("yaku_system", "older-stacked"),)), bound=60, random_deals=2)
+    assert got.a_not_b is not None and got.b_not_a is not None
+    for sep in (got.a_not_b, got.b_not_a):
+        ok, ids = _fails_with(sep.record)
+        assert ok and ids and sep.how.startswith("stacked")
+
+
+def test_suite_update_searches_only_the_unsettled_pairs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--suite --update`` keeps every settled entry as it is and searches again an entry left open."""
+    shipped = (Path(__file__).parents[1] / "reference/hanafuda/separating/kekoro.jsonl").read_text().splitlines()
+    entries = [json.loads(line) for line in shipped]
+    i = next(k for k, e in enumerate(entries) if e["option"] == "tie_dealer")
+    opened = dict(entries[i], status="unresolved", a_not_b=None, b_not_a=None)
+    out = tmp_path / "kekoro.jsonl"
+    out.write_text("".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n"
+                           for e in [*entries[:i], opened, *entries[i + 1:]]), encoding="utf-8")
+    assert main(["separate", "kekoro", "--suite", "--update", "--out", str(out)]) == 0
+    got = out.read_text(encoding="utf-8").splitlines()
+    assert [line for k, line in enumerate(got) if k != i] == [line for k, line in enumerate(shipped) if k != i]
+    again = json.loads(got[i])
+    assert again["status"] == "separated" and again["a_not_b"] is not None
+    assert "wrote 15 vectors" in capsys.readouterr().out
+
+
+def test_suite_update_keeps_what_an_earlier_search_found() -> None:
+    from hanafuda.separate import better
+
+    old = {"status": "separated one way", "a_not_b": {"actions": 3}, "b_not_a": None}
+    new = {"status": "unresolved", "a_not_b": None, "b_not_a": None}
+    assert better(old, new) == old
+    assert better(None, new) is new
+
+
+def test_KK_CAP_5_separate_says_which_way_no_record_can_take(capsys: pytest.CaptureFixture[str]) -> None:
+    """The argued way is not searched: the answer says why none can exist, whichever side is named first."""
+    from hanafuda.separate import argued
+
+    g = game("koikoi")
+    narrow, wide = RuleChoice(None, (("discard", "must-capture"),)), RuleChoice(None, (("discard", "free"),))
+    assert set(argued(g, narrow, wide)) == {"a_not_b"} and set(argued(g, wide, narrow)) == {"b_not_a"}
+    assert argued(g, RuleChoice("nintendo", (("discard", "must-capture"),)), wide) == {}  # more than one option
+    assert main(["separate", "koikoi", "--a", "discard=must-capture", "--b", "discard=free", "--bound", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "A, not B: none can exist: discard=must-capture only forbids" in out
+    assert "B, not A: a record of" in out and "KK-CAP-5" in out
+
+
+def test_KK_TURN_4_koikoi_min_0_and_1_are_equivalent_without_a_search() -> None:
+    got = separate(game("koikoi"), RuleChoice("nintendo", (("koikoi_min", "1"),)), RuleChoice("nintendo"))
+    assert got.equivalent is not None and "koikoi_min_one_holds" in got.equivalent
+    assert got.searched.startswith("nothing") and dict(got.impossible).keys() == {"a_not_b", "b_not_a"}
+
+
+def test_suite_update_names_the_rule_ids_afresh_and_drops_a_record_that_no_longer_separates() -> None:
+    from hanafuda.separate import recheck
+
+    g = game("kekoro")
+    entry = next(e for e in shipped_suite("kekoro") if e["a_not_b"] is not None)
+    stale = json.loads(json.dumps(entry))
+    stale["a_not_b"]["rule_ids"] = ["stale"]
+    stale["a_not_b"]["record"]["meta"]["rule_ids"] = ["stale"]
+    got = recheck(g, stale)
+    assert got is not None and got["a_not_b"]["rule_ids"] == entry["a_not_b"]["rule_ids"]
+    assert got["a_not_b"]["record"]["meta"]["rule_ids"] == entry["a_not_b"]["rule_ids"]
+    broken = json.loads(json.dumps(entry))
+    broken["a_not_b"]["record"]["meta"]["fails_under"] = broken["a_not_b"]["record"]["rules"]  # fails nowhere
+    assert recheck(g, broken) is None

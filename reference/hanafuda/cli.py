@@ -18,7 +18,8 @@ Exit codes:
 * 3 – an internal error (a bug in hanafuda: please report it).
 
 Errors are one line on stderr, ``hanafuda: error: ...``, naming what and where; never a
-traceback. A failed command writes no output file or directory.
+traceback; input they echo is cut after 60 characters (:func:`~hanafuda.errors.clip_echoes`). A failed
+command writes no output file or directory.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import hanafuda
 from hanafuda import commands
 from hanafuda.commands._common import EXIT_CODES, HelpFormatter
 from hanafuda.engine import ActionSyntaxError, IllegalActionError
-from hanafuda.errors import UsageError
+from hanafuda.errors import UsageError, clip_echoes
 from hanafuda.registry import UnknownGameError
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_INTERNAL", "EXIT_OK", "UsageError", "main"]
@@ -170,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except (UsageError, UnknownGameError, UnknownCardError, OptionError, ActionSyntaxError,
             IllegalActionError) as e:
-        print(f"hanafuda: error: {e}", file=sys.stderr)
+        print(f"hanafuda: error: {clip_echoes(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("hanafuda: interrupted", file=sys.stderr)
@@ -183,13 +184,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             _silence_stdout()
             print(f"hanafuda: error: cannot write standard output: {e.strerror or e}", file=sys.stderr)
         else:
-            print(f"hanafuda: error: {e.filename}: {e.strerror or e}", file=sys.stderr)
+            print(clip_echoes(f"hanafuda: error: {e.filename}: {e.strerror or e}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except RecursionError:
         print("hanafuda: error: the input is nested too deeply", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as e:  # a bug: one line, never a traceback
-        print(f"hanafuda: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        print(clip_echoes(f"hanafuda: internal error: {type(e).__name__}: {e}"), file=sys.stderr)
         return EXIT_INTERNAL
 
 

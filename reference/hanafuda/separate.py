@@ -21,10 +21,13 @@ table row differs between the rules (:func:`yaku_targets`). Short records are se
 (every action sequence up to a depth, on every deal of a small family), longer ones by guided random
 play; a record of no action is minimal outright, one found by the exhaustive search is minimal over
 the deals searched, and any other is only the smallest found: each :class:`Separation` says which.
+Where two rule choices differ in one option whose values :mod:`hanafuda.separate_explained` argues
+about, the way no record can take is not searched and the answer says why (:func:`argued`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -35,6 +38,7 @@ from hanafuda_spec.shuffle import SplitMix64
 
 from hanafuda.engine import Action, MatchInfo, RoundResult, RoundSetup, fast_shuffled
 from hanafuda.records import deal_layout, order_from_zones, validate_document, zones_from_order
+from hanafuda.separate_explained import explained
 
 AnyGame = Any
 
@@ -43,15 +47,21 @@ __all__ = [
     "Outcome",
     "RuleChoice",
     "Separation",
+    "argued",
+    "better",
     "explain_equivalence",
     "month_patterns",
     "option_rule_ids",
+    "recheck",
+    "refresh_explained",
     "rotations",
     "seeded",
     "separate",
+    "settled",
     "shipped_suite",
     "stacked",
     "suite_entry",
+    "suite_key",
     "suite_pairs",
     "suite_records",
     "suite_summary",
@@ -109,7 +119,8 @@ class Separation:
 class Outcome:
     """What :func:`separate` found for rules ``a`` and ``b``: the options on which they differ (each with
     the catalogue's rule ids), a record each way (or None), the search's bound and, when the two
-    cannot be told apart, the reason."""
+    cannot be told apart, the reason; ``impossible``: the ways (``a_not_b``, ``b_not_a``) no record
+    can take, each with the argument of :mod:`hanafuda.separate_explained` (not searched)."""
 
     game: str
     a: RuleChoice
@@ -120,12 +131,14 @@ class Outcome:
     bound: int
     searched: str
     equivalent: str | None = None
+    impossible: tuple[tuple[str, str], ...] = ()
 
     def to_json(self, g: AnyGame) -> dict[str, JsonValue]:
         return {
             "game": self.game, "a": self.a.to_json(g), "b": self.b.to_json(g),
             "differing": [{"option": k, "a": va, "b": vb, "rule_ids": list(ids)} for k, va, vb, ids in self.differing],
-            "equivalent": self.equivalent, "bound": self.bound, "searched": self.searched,
+            "equivalent": self.equivalent, "impossible": dict(self.impossible), "bound": self.bound,
+            "searched": self.searched,
             "a_not_b": None if self.a_not_b is None else self.a_not_b.to_json(),
             "b_not_a": None if self.b_not_a is None else self.b_not_a.to_json(),
         }
@@ -155,6 +168,22 @@ def explain_equivalence(g: AnyGame, a: RuleChoice, b: RuleChoice) -> str | None:
                 links.append(f"{key}={va[key]} is what {link.other}={va[link.other]} gives ({link.rule})")
     why = "; ".join(links) if links else "the rulesets and options name the same values"
     return f"both resolve to the same value of every option ({why}): every record validates alike under both"
+
+
+def argued(g: AnyGame, a: RuleChoice, b: RuleChoice) -> dict[str, str]:
+    """The ways no record can take (``a_not_b``: valid under ``a``, invalid under ``b``; ``b_not_a``),
+    each with its reason and the name of its proof, when ``a`` and ``b`` differ in the value of one
+    option only and :mod:`hanafuda.separate_explained` argues about that pair (the arguments hold
+    whatever the other options: they read the game's code and every yaku table)."""
+    va, vb = a.values(g), b.values(g)
+    keys = [k for k in g.spec.option_keys if va[k] != vb[k]]
+    if len(keys) != 1:
+        return {}
+    k = keys[0]
+    swap = {"a_not_b": "b_not_a", "b_not_a": "a_not_b"}
+    known = explained(g.spec.key, k, va[k], vb[k])
+    flipped = {swap[w]: e for w, e in explained(g.spec.key, k, vb[k], va[k]).items()}
+    return {w: f"{e.reason} (proved by {e.proof})" for w, e in sorted((known or flipped).items())}
 
 
 # -- deals --------------------------------------------------------------------------------------------
@@ -229,13 +258,14 @@ def whole_months(g: AnyGame, rules: Any) -> list[DealSource]:
 
 
 #: How a zone's cards fall into months, for :func:`month_patterns` (padded with single cards).
-PATTERNS = ((4,), (3,), (2, 2, 2, 2), (3, 3), (2, 2, 2))
+PATTERNS = ((4,), (3,), (2, 2, 2, 2), (3, 3), (2, 2, 2), (4, 2, 2))
 
 
 def month_patterns(g: AnyGame, rules: Any) -> list[DealSource]:
     """Deals where the table, or one seat's hand, holds a chosen pattern of months (four of a month,
-    three, four pairs, ...) and every other zone cards of different months as far as possible: table
-    and hand yaku, misdeals and the options about them."""
+    three, four pairs, four of a month with two pairs: both lucky hands at once, ...) and every other
+    zone cards of different months as far as possible: table and hand yaku, misdeals and the options
+    about them."""
     layout = deal_layout(g, rules, 0)
     sizes = {z: layout.count(z) for z in dict.fromkeys(layout)}
     cards = g.deck(rules).cards
@@ -442,6 +472,11 @@ class _Lockstep:
         if g.is_terminal(node.b.state) or act not in g.legal(node.b.state):
             node.a.state = g.apply(node.a.state, act)
             node.parted = "the action is illegal under the other rules"
+            if g.is_terminal(node.a.state):  # it ended the round under the first rules: the record claims it
+                node.a_ended = True
+                result = g.round_result(node.a.state)
+                node.claims.append(_claim(len(node.claims) + 1, node.in_deal, result))
+                node.a.info = g.settle(node.a.rules, node.a.info, result)
             return
         node.a.state = g.apply(node.a.state, act)
         node.b.state = g.apply(node.b.state, act)
@@ -550,14 +585,16 @@ def stacked(g: AnyGame, rules: Any, target: frozenset[int], mover: int, seed: in
         used.add(mate)
         mates.append(mate)
     rng = SplitMix64(seed)
+    aimed = {month[t] for t in target}  # the other hands hold no card of these months: they cannot take them
     rest = [c.id for c in fast_shuffled([c for c in cards if c.id not in used], rng)]
     zones: dict[str, list[int]] = {"field": sorted(target), f"hand.{mover}": mates}
     for z in [f"hand.{i}" for i in range(seats)] + ["field"]:
         have = zones.setdefault(z, [])
         while len(have) < sizes.get(z, 0):
             counts = {m: sum(1 for c in have if month[c] == m) for m in {month[c] for c in have}}
-            pick = next((c for c in rest if counts.get(month[c], 0) < 2 and (z != "field" or month[c] not in {
-                month[x] for x in zones[f"hand.{mover}"]} or month[c] in {month[x] for x in target})), rest[0])
+            fits = [c for c in rest if counts.get(month[c], 0) < 2 and (z != "field" or month[c] not in {
+                month[x] for x in zones[f"hand.{mover}"]} or month[c] in {month[x] for x in target})]
+            pick = next((c for c in fits if z == "field" or month[c] not in aimed), fits[0] if fits else rest[0])
             rest.remove(pick)
             have.append(pick)
     hands = tuple(tuple(zones[f"hand.{i}"]) for i in range(seats))
@@ -644,9 +681,11 @@ def _exhaustive(ls: _Lockstep, sources: Sequence[DealSource], good: RuleChoice, 
 
 
 def _playout(ls: _Lockstep, src: DealSource, good: RuleChoice, bad: RuleChoice, bound: int, seed: int,
-             target: frozenset[int] | None) -> _Found | None:
-    """One game played side by side from ``src``: random legal actions (with a ``target``, the action
-    that leaves the most of its cards in the mover's capture pile, ties broken at random)."""
+             target: frozenset[int] | None, seat: int | None = None) -> _Found | None:
+    """One game played side by side from ``src``: random legal actions; with a ``target``, the action
+    that leaves the most of its cards in the mover's capture pile, or with a ``seat`` too, by every
+    player the action that leaves the most in ``seat``'s pile and the fewest in the others' (the
+    other players keep out of the way); ties broken at random."""
     g = ls.g
     rng = SplitMix64(seed)
     node = ls.start(src)
@@ -660,11 +699,13 @@ def _playout(ls: _Lockstep, src: DealSource, good: RuleChoice, bad: RuleChoice, 
             return None
         act = legal[rng.below(len(legal))]
         if target is not None and len(legal) > 1:
+            best = -len(target) - 1
             mover = g.to_move(node.a.state)
-            best = -1
             for cand in legal:
                 snap = g.snapshot(g.apply(node.a.state, cand))
-                got = len(target & set(snap.zone(f"captured.{mover}")))
+                got = (len(target & set(snap.zone(f"captured.{mover}"))) if seat is None else
+                       sum(len(target & set(snap.zone(f"captured.{i}"))) * (1 if i == seat else -1)
+                           for i in range(ls.seats)))
                 if got > best or (got == best and rng.below(2)):
                     best, act = got, cand
         ls.step(node, act)
@@ -687,20 +728,24 @@ def _search(g: AnyGame, good: RuleChoice, bad: RuleChoice, bound: int, effort: i
     va, vb = good.values(g), bad.values(g)
     best: _Found | None = None
     targets = yaku_targets(g, va, vb)[: 6 * effort]
-    tries: list[tuple[DealSource, frozenset[int] | None]] = []
+    tries: list[tuple[DealSource, frozenset[int] | None, int]] = []
     for i, t in enumerate(targets):
         for mover in range(min(2, g.seats(ra))):
             src = stacked(g, ra, t, mover, i)
             if src is not None:
-                tries.append((src, t))
-    tries.extend((s, None) for s in [*seeded(random_deals * effort, 1000), *rotations(g, ra, 6)])
+                tries.append((src, t, mover))
+    tries.extend((s, None, 0) for s in [*seeded(random_deals * effort, 1000), *rotations(g, ra, 6)])
     plays = 0
-    for src, want in tries:
-        for k in range(4 if want is not None else 2):
+    for src, want, mover in tries:
+        # with a target: four games where each player takes what it can, two where the others leave
+        # the target to the seat the deal was stacked for
+        ways = [(k, None) for k in range(4)] + [(k, mover) for k in range(2)] if want is not None else [
+            (0, None), (1, None)]
+        for k, seat in ways:
             limit = bound if best is None else len(best.node.actions) - 1
             if limit < 0:
                 break
-            got = _playout(ls, src, good, bad, limit, k, want)
+            got = _playout(ls, src, good, bad, limit, k, want, seat)
             plays += 1
             if got is not None:
                 best = got
@@ -726,19 +771,28 @@ def separate(g: AnyGame, a: RuleChoice, b: RuleChoice, bound: int = 60, effort: 
     why = explain_equivalence(g, a, b)
     if why is not None:
         return Outcome(g.spec.key, a, b, differing, None, None, bound, "nothing (no search needed)", why)
+    impossible = argued(g, a, b)
+    if len(impossible) == 2:
+        return Outcome(g.spec.key, a, b, differing, None, None, bound, "nothing (no search needed)",
+                       "no record can tell them apart: " + "; ".join(dict.fromkeys(impossible.values())),
+                       tuple(impossible.items()))
     ra, rb = g.rules(a.ruleset, dict(a.options)), g.rules(b.ruleset, dict(b.options))
     layouts_differ = any(deal_layout(g, ra, d) != deal_layout(g, rb, d) for d in range(g.seats(ra)))
     results: list[Separation | None] = []
     searched = ""
     note = ""
-    for good, bad in ((a, b), (b, a)):
+    for way, good, bad in (("a_not_b", a, b), ("b_not_a", b, a)):
+        if way in impossible:
+            results.append(None)
+            continue
         found, searched = _search(g, good, bad, bound, effort, False, random_deals)
         if found is None and layouts_differ:
             found, searched = _search(g, good, bad, bound, effort, True, random_deals)
             note = (" (deals given as zones could not tell them apart; as deck orders, which the two rules "
                     "deal differently, they could)")
         results.append(None if found is None else _separation(g, found, good, bad))
-    return Outcome(g.spec.key, a, b, differing, results[0], results[1], bound, searched + note)
+    return Outcome(g.spec.key, a, b, differing, results[0], results[1], bound, searched + note, None,
+                   tuple(impossible.items()))
 
 
 def _separation(g: AnyGame, found: _Found, good: RuleChoice, bad: RuleChoice) -> Separation:
@@ -800,14 +854,27 @@ def _resolves(g: AnyGame, options: tuple[tuple[str, str], ...]) -> bool:
 #: most pairs (246) and the shortest rounds, so a smaller budget.
 SUITE_BUDGET = {"koikoi": (30, 2)}
 _SUITE_DEFAULT = (80, 4)
+#: A larger budget for the options whose difference shows only late (the length of a match, a
+#: bust, a round limit: many rounds) or rarely (an exact lead of 90, equal round scores, an exact
+#: yaku total; a yaku only some deals form).
+SUITE_OPTION_BUDGET = {
+    ("koikoi", "koikoi_min"): (60, 40), ("koikoi", "viewing"): (60, 40), ("koikoi", "yaku_system"): (60, 2),
+    ("kusurigui", "rounds"): (400, 4), ("kusurigui", "bust"): (400, 40),
+    ("musashino", "length"): (400, 4), ("musashino", "insta_win_check"): (300, 100),
+    ("kekoro", "round_limit"): (500, 40), ("kekoro", "eight_islands"): (80, 40),
+    ("kekoro", "tie_dealer"): (500, 200), ("kekoro", "lead_test"): (500, 200),
+}
 
 
 def suite_entry(g: AnyGame, option: str, x: str, y: str, context: tuple[tuple[str, str], ...],
                 refused: str | None, bound: int | None = None, random_deals: int | None = None) -> dict[str, JsonValue]:
-    """One vector of the separating suite: the pair, its status (``separated`` both ways or one way,
-    ``explained`` with the reason no record can separate them, ``unresolved`` when the search found
-    nothing within its bound) and its records. The budget is :data:`SUITE_BUDGET`'s unless given."""
-    budget = SUITE_BUDGET.get(g.spec.key, _SUITE_DEFAULT)
+    """One vector of the separating suite: the pair, its status (``separated`` both ways; ``separated
+    one way`` with, in ``reason``, why no record exists the other way, or none when that is not known;
+    ``explained`` with the reason no record can separate them; ``unresolved`` when the search found
+    nothing within its bound) and its records. A way :mod:`hanafuda.separate_explained` proves
+    impossible is recorded as such (``explained``: the reason by way). The budget is
+    :data:`SUITE_OPTION_BUDGET`'s or :data:`SUITE_BUDGET`'s unless given."""
+    budget = SUITE_OPTION_BUDGET.get((g.spec.key, option), SUITE_BUDGET.get(g.spec.key, _SUITE_DEFAULT))
     bound = budget[0] if bound is None else bound
     random_deals = budget[1] if random_deals is None else random_deals
     a = RuleChoice(None, (*context, (option, x)))
@@ -819,11 +886,24 @@ def suite_entry(g: AnyGame, option: str, x: str, y: str, context: tuple[tuple[st
         return out
     got = separate(g, a, b, bound=bound, random_deals=random_deals)
     one = got.to_json(g)
-    if got.equivalent is not None:
+    known = dict(got.impossible)
+    missing = [w for w in ("a_not_b", "b_not_a") if one[w] is None]
+    if known:  # the ways no record can take, argued (not searched)
+        out["explained"] = dict(known)
+        reason = "; ".join(dict.fromkeys(known.values()))
+        if len(known) == 2:
+            status = "explained"
+        elif len(missing) == 1:
+            status = "separated one way"
+        else:
+            status = "unresolved"
+            reason += f"; the other way: no separating record found within {bound} actions ({got.searched})"
+    elif got.equivalent is not None:
         status, reason = "explained", got.equivalent
-    elif got.a_not_b is not None or got.b_not_a is not None:
-        status = "separated" if got.a_not_b is not None and got.b_not_a is not None else "separated one way"
-        reason = None
+    elif not missing:
+        status, reason = "separated", None
+    elif len(missing) == 1:
+        status, reason = "separated one way", None  # the other way neither found nor explained
     else:
         status, reason = "unresolved", f"no separating record found within {bound} actions ({got.searched})"
     ids: list[JsonValue] = []
@@ -835,10 +915,72 @@ def suite_entry(g: AnyGame, option: str, x: str, y: str, context: tuple[tuple[st
     return out
 
 
+def suite_key(option: str, x: str, y: str, context: Mapping[str, str]) -> tuple[str, str, str, str]:
+    """A suite entry's identity: the option, its two values and the context (other options set)."""
+    return option, x, y, ",".join(f"{k}={v}" for k, v in sorted(context.items()))
+
+
+def settled(entry: Mapping[str, Any]) -> bool:
+    """Whether a suite entry needs no more search: separated both ways, explained, or separated one way
+    with the other way explained."""
+    return entry["status"] in ("separated", "explained") or (
+        entry["status"] == "separated one way" and entry.get("reason") is not None)
+
+
+def refresh_explained(entry: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A settled entry with its recorded reasons taken again from :mod:`hanafuda.separate_explained`
+    (their wording may have changed); None when a way it says is explained is no longer (search again)."""
+    out = dict(entry)
+    was = entry.get("explained")
+    if not was:
+        return out
+    known = explained(entry["game"], entry["option"], *entry["values"])
+    if not set(was) <= set(known):
+        return None
+    out["explained"] = {w: f"{known[w].reason} (proved by {known[w].proof})" for w in was}
+    out["reason"] = "; ".join(dict.fromkeys(out["explained"].values()))
+    return out
+
+
+def recheck(g: AnyGame, entry: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A suite entry with each record checked again by the validator: its rule ids and first reason
+    as the validator names them today; None when a record no longer separates (search again)."""
+    out = dict(entry)
+    ids: list[JsonValue] = []
+    for way in ("a_not_b", "b_not_a"):
+        sep = entry.get(way)
+        if sep is None:
+            continue
+        doc = json.loads(json.dumps(sep["record"]))
+        good = RuleChoice(doc["rules"]["ruleset"], tuple(sorted(doc["rules"]["options"].items())))
+        bad_rules = doc["meta"]["fails_under"]
+        bad = RuleChoice(bad_rules["ruleset"], tuple(sorted(bad_rules["options"].items())))
+        got = verdict(g, doc, good, bad)
+        if got is None:
+            return None
+        doc["meta"]["rule_ids"] = list(got[0])
+        out[way] = dict(sep, rule_ids=list(got[0]), reason=got[1], record=doc)
+        ids.extend(i for i in got[0] if i not in ids)
+    if "rule_ids" in out:
+        out["rule_ids"] = ids
+    return out
+
+
+def _known_ways(entry: Mapping[str, Any]) -> int:
+    return sum(1 for w in ("a_not_b", "b_not_a") if entry.get(w) is not None or w in (entry.get("explained") or {}))
+
+
+def better(old: Mapping[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """Of two entries for the same pair, the one that settles more ways (a record or an explanation
+    each), ``new`` on a tie: a larger search never loses what an earlier one found."""
+    if old is not None and _known_ways(old) > _known_ways(new):
+        return dict(old)
+    return new
+
+
 def shipped_suite(key: str) -> list[dict[str, Any]]:
     """The separating suite shipped for a game (``hanafuda/separating/<game>.jsonl``, written by
     ``hanafuda separate GAME --suite --out FILE``); empty when none ships."""
-    import json
     from importlib import resources
 
     res = resources.files("hanafuda").joinpath("separating", f"{key}.jsonl")
@@ -869,7 +1011,10 @@ def suite_summary(key: str, suite: Sequence[Mapping[str, Any]]) -> dict[str, Jso
     counts: dict[str, int] = {}
     pairs: list[JsonValue] = []
     for e in suite:
-        counts[e["status"]] = counts.get(e["status"], 0) + 1
+        status = e["status"]
+        if status == "separated one way" and e.get("reason") is None:
+            status = "separated one way, the other way unresolved"
+        counts[status] = counts.get(status, 0) + 1
         pairs.append({k: v for k, v in e.items() if k not in ("a_not_b", "b_not_a", "_i")} | {
             way: None if e.get(way) is None else {k: v for k, v in e[way].items() if k != "record"}
             for way in ("a_not_b", "b_not_a")})

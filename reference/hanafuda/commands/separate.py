@@ -17,7 +17,19 @@ from hanafuda.commands._common import (
     print_json,
     write_atomic,
 )
-from hanafuda.separate import Outcome, RuleChoice, Separation, separate, suite_entry, suite_pairs
+from hanafuda.separate import (
+    Outcome,
+    RuleChoice,
+    Separation,
+    better,
+    recheck,
+    refresh_explained,
+    separate,
+    settled,
+    suite_entry,
+    suite_key,
+    suite_pairs,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,24 +46,51 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     examples=["hanafuda separate koikoi --a nintendo --b fudawiki",
                               "hanafuda separate koikoi --a five_brights=10 --b five_brights=15 --out r.jsonl",
                               "hanafuda separate kekoro --a fudawiki --b kusaba --json",
-                              "hanafuda separate musashino --suite --out musashino.jsonl"],
+                              "hanafuda separate musashino --suite --out musashino.jsonl",
+                              "hanafuda separate kekoro --suite --update --out kekoro.jsonl"],
                     notes="--out writes JSON Lines, one record each way: its 'rules' are the rules it validates "
                     "under, its 'meta.fails_under' the rules ({ruleset, options}) under which it fails, "
                     "'meta.rule_ids' the rule ids the validator names there. Minimality: 'proved' for a record "
                     "of no action; 'shortest over the deals searched exhaustively' when every shorter action "
                     "sequence from the searched deals was tried; 'shortest from its deal'; or 'smallest found'.")
     p.add_argument("game", metavar="GAME", type=game_name, help=GAMES_HELP)
-    p.add_argument("--a", dest="rules_a", metavar="RULES", default=None, help="the first rules (default: the "
-                   "game's default ruleset)")
-    p.add_argument("--b", dest="rules_b", metavar="RULES", default=None, help="the second rules (default: the "
-                   "game's default ruleset)")
+    p.add_argument("--a", dest="rules_a", metavar="RULES", default=None, help="the first rules (needed unless "
+                   "--suite)")
+    p.add_argument("--b", dest="rules_b", metavar="RULES", default=None, help="the second rules (needed unless "
+                   "--suite)")
     p.add_argument("--out", "-O", metavar="FILE", default=None, help="write the records as JSON Lines")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--bound", type=count(0, 500, "a number of actions"), default=60, metavar="N",
                    help="the most actions a record may have, 0 to 500")
     p.add_argument("--suite", action="store_true", help="every pair of values of every option of GAME (the "
                    "separating suite that 'hanafuda vectors' ships): written to --out")
+    p.add_argument("--update", action="store_true", help="with --suite: keep the pairs the --out file already "
+                   "settles (separated both ways, or explained; each record checked again and its rule ids "
+                   "named afresh) and search again only the others")
     p.set_defaults(run=run)
+
+
+def _read_suite(path: str) -> dict[tuple[str, str, str, str], dict[str, Any]]:
+    """The entries of an existing suite file, by pair (for --update); a one-line error if it is not one."""
+    out: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    e = json.loads(line)
+                    x, y = e["values"]
+                    if not isinstance(e["status"], str) or not isinstance(e.get("context") or {}, dict):
+                        raise TypeError
+                    out[suite_key(str(e["option"]), str(x), str(y), e.get("context") or {})] = e
+                except (ValueError, KeyError, TypeError, RecursionError):
+                    raise UsageError(f"--out {path}: line {n} is not an entry of a separating suite") from None
+    except FileNotFoundError:
+        return {}
+    except UnicodeDecodeError:
+        raise UsageError(f"--out {path}: not UTF-8") from None
+    return out
 
 
 def parse_rules(g: Any, text: str | None, which: str) -> RuleChoice:
@@ -85,16 +124,27 @@ def run(args: argparse.Namespace) -> int:
     from hanafuda.registry import game
 
     g = game(args.game)
+    if args.update and not args.suite:
+        raise UsageError("--update goes with --suite")
     if args.suite:
         if args.out is None:
             raise UsageError("--suite needs --out FILE")
-        lines = [json.dumps(suite_entry(g, *pair), ensure_ascii=False, separators=(",", ":"))
-                 for pair in suite_pairs(g)]
+        old = _read_suite(args.out) if args.update else {}
+        entries = []
+        for pair in suite_pairs(g):
+            before = old.get(suite_key(pair[0], pair[1], pair[2], dict(pair[3])))
+            kept = refresh_explained(before) if before is not None and settled(before) else None
+            kept = recheck(g, kept) if kept is not None else None
+            entries.append(kept if kept is not None else better(before, suite_entry(g, *pair)))
+        lines = [json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in entries]
         write_atomic(args.out, "".join(line + "\n" for line in lines), "--out")
         print(f"wrote {len(lines)} vectors to {args.out}")
         return 0
     a = parse_rules(g, args.rules_a, "a")
     b = parse_rules(g, args.rules_b, "b")
+    if args.rules_a is None or args.rules_b is None:  # comparing the default with itself answers nothing
+        missing = " and ".join(f"--{w}" for w, v in (("a", args.rules_a), ("b", args.rules_b)) if v is None)
+        raise UsageError(f"separate needs both --a RULES and --b RULES (missing: {missing}), or --suite")
     got = separate(g, a, b, bound=args.bound)
     if args.out is not None:
         recs = [s.record for s in (got.a_not_b, got.b_not_a) if s is not None]
@@ -115,8 +165,11 @@ def _print(g: Any, got: Outcome) -> None:
     if got.equivalent is not None:
         print(f"equivalent: {got.equivalent}")
         return
-    for name, good, bad, sep in (("A, not B", a, b, got.a_not_b), ("B, not A", b, a, got.b_not_a)):
-        print(_line(name, good, bad, sep, got.bound))
+    impossible = dict(got.impossible)
+    for name, way, good, bad, sep in (("A, not B", "a_not_b", a, b, got.a_not_b),
+                                      ("B, not A", "b_not_a", b, a, got.b_not_a)):
+        print(f"{name}: none can exist: {impossible[way]}" if way in impossible else
+              _line(name, good, bad, sep, got.bound))
     print(f"searched: {got.searched}")
 
 

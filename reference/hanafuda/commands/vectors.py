@@ -433,9 +433,10 @@ first, `captured.<side>`, `out.<what>`; `to_move`, `phase`, `dealer`, `round`, `
   (`ruleset`, `options`) under which it must fail, `meta.rule_ids` the rule ids our validator names
   there and `meta.vector` the pair (`option`, `values`, `minimal`). An engine playing the other
   rules must reject it.
-* `separating/<game>.json` - the suite's summary: every pair with its status (`separated`,
-  `separated one way`, `explained` with the reason no record can tell them apart, `unresolved`
-  when the search found none within its bound) and the counts.
+* `separating/<game>.json` - the suite's summary: every pair with its status (`separated` both
+  ways; `separated one way`, with the reason no record can exist the other way; `explained` with
+  the reason no record can tell them apart; `unresolved` when the search found none within its
+  bound) and the counts.
 
 ## Using them
 
