@@ -39,8 +39,10 @@ from hanafuda_spec.cards import BaseCard
 from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, FastRound, action, evolve
 
 __all__ = [
+    "FOURS",
     "NAMED_OF_TWO",
     "PLAY",
+    "SUIT_DIGITS",
     "TAKE",
     "CardIndex",
     "FishingRound",
@@ -58,6 +60,7 @@ __all__ = [
     "packet_plan",
     "plays_of",
     "resolve",
+    "suit_counts",
     "takes_of",
     "two_hand_dealing",
     "zones",
@@ -290,6 +293,20 @@ def bits_of(mask: int) -> list[int]:
         out.append(low)
         mask ^= low
     return out
+
+
+#: Bit 0 of each of twelve hexadecimal digits, and bit 2 (set in a count of four): see :func:`suit_counts`.
+SUIT_DIGITS = int("1" * 12, 16)
+FOURS = 4 * SUIT_DIGITS
+
+
+def suit_counts(mask: int) -> int:
+    """How many cards of each suit a mask holds, each count (0 to 4) in its suit's hexadecimal digit, for a
+    deck whose suit s is the four bits 4(s-1) to 4(s-1)+3 (the hanafuda months, the Daini numbers; the
+    games check their index at import): a deal's tests of four, three or pairs of a suit look at every
+    suit at once (``suit_counts(m) & FOURS``: some suit complete)."""
+    c2 = (mask & 0x555555555555) + ((mask >> 1) & 0x555555555555)
+    return (c2 & 0x333333333333) + ((c2 >> 2) & 0x333333333333)
 
 
 def capture(t: Table[C], card: BaseCard, target: int | None) -> tuple[int, int]:

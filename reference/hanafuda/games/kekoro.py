@@ -42,6 +42,7 @@ from hanafuda.engine import (
     settled,
 )
 from hanafuda.fishing import (
+    FOURS,
     NAMED_OF_TWO,
     PLAY,
     TAKE,
@@ -53,6 +54,7 @@ from hanafuda.fishing import (
     explain_hand_play,
     lands,
     plays_of,
+    suit_counts,
     takes_of,
     two_hand_dealing,
     zones,
@@ -158,15 +160,12 @@ def scorer_of(table: Sequence[YakuDef], card_values: Mapping[int, int]) -> Score
     return Scorer(yaku, tuple((v, INDEX.mask_of(cards)) for v, cards in sorted(by_value.items())))
 
 
-_DIGITS_1 = int("1" * 12, 16)
-if tuple(0xF << 4 * i for i in range(12)) != tuple(INDEX.suits.values()):  # pragma: no cover - the bit layout
-    raise ImportError("Kekoro's month test expects each month's cards in four adjacent bits")
+assert tuple(INDEX.suits.values()) == tuple(0xF << 4 * i for i in range(12))  # what suit_counts reads
 
 
 def _four_in(mask: int) -> bool:
-    """Whether the cards of ``mask`` include all four of a month (KE-DEAL-3), every month at once: each
-    month is a hexadecimal digit of the mask."""
-    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & _DIGITS_1)
+    """Whether the cards of ``mask`` include all four of a month (KE-DEAL-3)."""
+    return bool(suit_counts(mask) & FOURS)
 
 
 @dataclass(frozen=True)
