@@ -27,16 +27,28 @@ functions below return new tables and masks (nothing is mutated).
 
 from __future__ import annotations
 
+import enum
 import functools
 import operator
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from hanafuda_spec.cards import BaseCard
+from hanafuda_spec.cards import HANAFUDA, BaseCard, Deck
+from hanafuda_spec.neutral import Snapshot
 
-from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, FastRound, action, evolve
+from hanafuda.engine import (
+    ACTION_ORDER,
+    CARD_ORDER,
+    Action,
+    FastRound,
+    MatchInfo,
+    RoundGame,
+    RoundSetup,
+    action,
+    evolve,
+)
 
 __all__ = [
     "FOURS",
@@ -45,7 +57,9 @@ __all__ = [
     "SUIT_DIGITS",
     "TAKE",
     "CardIndex",
+    "FishingGame",
     "FishingRound",
+    "FishingState",
     "Table",
     "bits_of",
     "capture",
@@ -69,6 +83,7 @@ __all__ = [
 C = TypeVar("C", bound=BaseCard)
 S = TypeVar("S")
 T = TypeVar("T")
+R = TypeVar("R")
 
 PLAY = "play"
 TAKE = "take"
@@ -488,3 +503,43 @@ class FishingRound(FastRound[S], Generic[S, C]):
             self.play_card(c, t)
             pos += 1
         return pos
+
+
+class FishingState(Protocol):
+    """What the position of every fishing game holds (the fields :class:`FishingGame` reads)."""
+
+    @property
+    def setup(self) -> RoundSetup: ...
+    @property
+    def table(self) -> Table[Any]: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def phase(self) -> enum.Enum: ...
+    @property
+    def pending(self) -> BaseCard | None: ...
+
+
+F = TypeVar("F", bound=FishingState)
+
+
+class FishingGame(RoundGame[F, R]):
+    """The contract parts the fishing games share, read from their positions (:class:`FishingState`): who
+    moves (nobody once the phase is :attr:`over`), the neutral form of the table, the hanafuda deck and
+    every seat in play (a game with other ones says so)."""
+
+    over: ClassVar[enum.Enum]  #: the phase of a round that is over
+
+    def deck(self, rules: R) -> Deck:
+        return HANAFUDA
+
+    def to_move(self, state: F) -> int | None:
+        return None if state.phase is self.over else state.turn
+
+    def snapshot(self, state: F, info: MatchInfo | None = None) -> Snapshot:
+        t, setup = state.table, state.setup
+        return Snapshot(self.spec.key, tuple(zones(t, state.pending)), self.to_move(state), state.phase.value,
+                        setup.dealer, setup.number, info.scores if info else (0,) * len(t.hand_masks))
+
+    def seats_in_play(self, rules: R, info: MatchInfo) -> tuple[int, ...]:
+        return tuple(range(self.seats(rules)))

@@ -20,9 +20,8 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
+from hanafuda_spec.cards import HANAFUDA, BaseCard, Card
 from hanafuda_spec.games import koikoi as spec
-from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda._construct import new
@@ -31,7 +30,6 @@ from hanafuda.engine import (
     Action,
     MatchInfo,
     PileScore,
-    RoundGame,
     RoundResult,
     RoundSetup,
     RulesOptions,
@@ -46,6 +44,7 @@ from hanafuda.fishing import (
     SUIT_DIGITS,
     TAKE,
     CardIndex,
+    FishingGame,
     FishingRound,
     Getter,
     Table,
@@ -56,7 +55,6 @@ from hanafuda.fishing import (
     suit_counts,
     takes_of,
     two_hand_dealing,
-    zones,
 )
 from hanafuda.yakumask import YakuRow, table_scorer
 
@@ -364,16 +362,13 @@ def _pairs(n: int) -> int:
 # -- the game ---------------------------------------------------------------------------------------
 
 
-class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
+class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
     """Koi-Koi under the FudaWiki rules and their variations. The turn is :class:`KoiKoiRound`'s."""
 
-    spec = spec.SPEC
+    spec, over = spec.SPEC, _OVER
 
     def make_rules(self, values: Mapping[str, str]) -> KoiKoiRules:
         return KoiKoiRules(tuple(sorted(values.items())))
-
-    def deck(self, rules: KoiKoiRules) -> Deck:
-        return HANAFUDA
 
     def seats(self, rules: KoiKoiRules) -> int:
         return 2
@@ -390,9 +385,6 @@ class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
 
     def round_of(self, state: KoiKoiState) -> KoiKoiRound:
         return KoiKoiRound(state)
-
-    def to_move(self, state: KoiKoiState) -> int | None:
-        return None if state.phase is _OVER else state.turn
 
     def legal_actions(self, state: KoiKoiState) -> tuple[Action, ...]:
         if state.phase is _PLAY or state.phase is _PLAY_SECOND:  # the round's, without building it
@@ -429,10 +421,6 @@ class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
             return "KK-TURN-3", "koi-koi and shōbu are called only after forming a new or improved yaku"
         return "KK-TURN-2", f"unknown action kind {action.kind!r} for Koi-Koi"
 
-    def snapshot(self, state: KoiKoiState, info: MatchInfo | None = None) -> Snapshot:
-        return Snapshot("koikoi", tuple(zones(state.table, state.pending)), self.to_move(state), state.phase.value,
-                        state.dealer, state.setup.number, info.scores if info else (0, 0))
-
     # -- scoring -------------------------------------------------------------------------------
     def score(self, rules: KoiKoiRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         pile = 0
@@ -461,9 +449,6 @@ class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
     def new_match(self, rules: KoiKoiRules, first_dealer: int = 0) -> MatchInfo:
         start = int(rules.value(spec.StartPoints))  # KK-GAME-3
         return MatchInfo((start, start), first_dealer)
-
-    def seats_in_play(self, rules: KoiKoiRules, info: MatchInfo) -> tuple[int, ...]:
-        return (0, 1)
 
     def settle(self, rules: KoiKoiRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
         after, length = settled(info, result, False, ""), rules.value(spec.Length)

@@ -48,7 +48,6 @@ from hanafuda.engine import (
     FastRound,
     MatchInfo,
     PileScore,
-    RoundGame,
     RoundResult,
     RoundSetup,
     RulesOptions,
@@ -61,6 +60,7 @@ from hanafuda.fishing import (
     SUIT_DIGITS,
     TAKE,
     CardIndex,
+    FishingGame,
     FishingRound,
     Table,
     explain_hand_play,
@@ -724,11 +724,11 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
                        self.piles)
 
 
-class Kujuroku(RoundGame[KujurokuState, KujurokuRules]):
+class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
     """Kujuroku under the FudaWiki rules (SEED-001, FW-KJ) and their variations. Its turn is
     :class:`KujurokuRound`'s."""
 
-    spec = spec.SPEC
+    spec, over = spec.SPEC, _OVER
 
     def make_rules(self, values: Mapping[str, str]) -> KujurokuRules:
         o = spec.SPEC.value
@@ -775,9 +775,6 @@ class Kujuroku(RoundGame[KujurokuState, KujurokuRules]):
 
     def round_of(self, state: KujurokuState) -> KujurokuRound:
         return KujurokuRound(state)
-
-    def to_move(self, state: KujurokuState) -> int | None:
-        return None if state.phase is _OVER else state.turn
 
     def legal_actions(self, state: KujurokuState) -> tuple[Action, ...]:
         t = state.table
