@@ -530,11 +530,14 @@ class FishingGame(RoundGame[F, R]):
 
     over: ClassVar[enum.Enum]  #: the phase of a round that is over
 
+    def __init__(self) -> None:
+        self._over = self.over  # read on every move: an instance attribute is the quicker lookup
+
     def deck(self, rules: R) -> Deck:
         return HANAFUDA
 
     def to_move(self, state: F) -> int | None:
-        return None if state.phase is self.over else state.turn
+        return None if state.phase is self._over else state.turn
 
     def snapshot(self, state: F, info: MatchInfo | None = None) -> Snapshot:
         t, setup = state.table, state.setup

@@ -339,7 +339,6 @@ LIGHTNING = 113
 _LIGHTNING = _CARD[LIGHTNING].mask
 _BRIGHTS = _mask(frozenset(spec.BRIGHTS))
 _SUSUKI = INDEX.suit_mask(8)
-_BY_MASK: dict[int, Card] = INDEX.by_mask
 
 
 # The deal's tests of four of a month (teshi), three, and four pairs (kuttsuki) read the month counts of
