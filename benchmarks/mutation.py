@@ -74,6 +74,7 @@ MODULES: dict[str, tuple[tuple[str, ...], str]] = {
     "spec/hanafuda_spec/games/kekoro.py": (("tests/test_kekoro.py", *_SPEC_TESTS), "kekoro"),
     "reference/hanafuda/fishing.py": (("tests/test_fishing.py", "tests/test_koikoi.py", "tests/test_kujuroku.py",
                                        "tests/test_explain_illegal.py", "tests/test_mutation_gaps.py"), ""),
+    "reference/hanafuda/yakumask.py": (("tests/test_koikoi.py", *_KOIKOI_TESTS, "tests/test_fast_paths.py"), "koikoi"),
     "reference/hanafuda/engine.py": (("tests/test_koikoi.py", "tests/test_kusurigui.py", "tests/test_records.py",
                                       "tests/test_fast_paths.py",
                                       "tests/test_mutation_gaps.py"), ""),

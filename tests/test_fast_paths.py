@@ -5,7 +5,7 @@ exactly what the reference gives (benchmarks/README.md says what each one buys).
   the same legal actions in the same order and the same position after every action as
   :meth:`Game.apply`, over random seeds and option sets; options it does not implement fall back to
   the reference loop; whole matches and records are identical either way.
-* Koi-Koi's table-driven scorer (``_Scorer``): the same yaku, in the same order, as the general block
+* Koi-Koi's table-driven scorer (``yakumask.TableScorer``): the same yaku, in the same order, as the general block
   scorer and as the catalogue's rows (:func:`hanafuda_spec.yaku.best_per_group`).
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from hanafuda import records, registry
+from hanafuda import records, registry, yakumask
 from hanafuda.engine import (
     Action,
     FastRound,
@@ -30,7 +30,7 @@ from hanafuda.engine import (
     fast_shuffled,
     play_match,
 )
-from hanafuda.fishing import FishingRound
+from hanafuda.fishing import FOURS, FishingRound, suit_counts
 from hanafuda.games import kekoro as ke
 from hanafuda.games import koikoi as kk
 from hanafuda.games import musashino as mb
@@ -212,9 +212,9 @@ def test_KK_YAKU_1_koikoi_table_driven_scorer_agrees_with_the_rows(
     rules = _rules(kk.GAME, None, opts)
     values = rules.values
     key = (month, sake, called and rules.call_revalues)
-    table = kk._blocks(kk._rows(values, *key))
+    table = yakumask.blocks(kk._rows(values, *key))
     got = tuple(kk._scorer(values, *key)(pile))
-    assert got == tuple(kk._score_with(table, pile))
+    assert got == tuple(yakumask.score_with(table, pile))
     ids = [i for n, i in enumerate(kk.INDEX.cards) if pile >> n & 1]
     rows = kk_spec.yaku_table(dict(values), *key)
     assert got == best_per_group(rows, [c.id for c in ids])
@@ -225,21 +225,21 @@ def test_KK_YAKU_1_every_koikoi_table_gets_the_table_driven_scorer() -> None:
                  {"sake_cup": "animal"}, {"yaku_set": "flower-card-game"}, {"viewing_value": "1-3"}):
         rules = kk.GAME.rules(None, opts)
         for month in (None, 4):
-            table = kk._blocks(kk._rows(rules.values, month, None, rules.call_revalues))
-            assert kk._Scorer.applies(table), opts
+            table = yakumask.blocks(kk._rows(rules.values, month, None, rules.call_revalues))
+            assert yakumask.TableScorer.applies(table), opts
             if not opts:  # the default tables get the written-out closure
-                scorer = kk._Scorer(table)
+                scorer = yakumask.TableScorer(table)
                 assert scorer.function() != scorer.__call__
 
 
 @given(st.integers(0, 2**48 - 1), st.sampled_from((None, *range(1, 13))), st.booleans(), _options(kk.GAME))
 def test_KK_YAKU_1_koikoi_written_out_scorer_is_the_table_scorer(pile: int, month: int | None, called: bool,
                                                               opts: dict[str, str]) -> None:
-    """``_Scorer.function`` (the lookups written out) answers what ``_Scorer.__call__`` answers."""
+    """``TableScorer.function`` (the lookups written out) answers what ``TableScorer.__call__`` answers."""
     rules = _rules(kk.GAME, None, opts)
-    table = kk._blocks(kk._rows(rules.values, month, None, called and rules.call_revalues))
-    if kk._Scorer.applies(table):
-        scorer = kk._Scorer(table)
+    table = yakumask.blocks(kk._rows(rules.values, month, None, called and rules.call_revalues))
+    if yakumask.TableScorer.applies(table):
+        scorer = yakumask.TableScorer(table)
         assert scorer.function()(pile) == scorer(pile)
 
 
@@ -1002,8 +1002,8 @@ def test_KK_DEAL_3_month_tests_on_hex_digits_agree_with_the_counts(a: int, b: in
     of the mask per month) against the counts of each month."""
     mask = a & b if sparse else a
     counts = [(mask & m).bit_count() for m in kk.INDEX.suits.values()]
-    n = kk._nibble_counts(mask)
-    assert bool(n & kk._FOURS) == (4 in counts)
+    n = suit_counts(mask)
+    assert bool(n & FOURS) == (4 in counts)
     assert kk._three(n) == (max(counts) >= 3)
     assert kk._pairs(n) == sum(c // 2 for c in counts)
     assert ke._four_in(mask) == any(mask & m == m for m in ke.INDEX.suits.values())

@@ -9,6 +9,7 @@ from itertools import islice
 
 import pytest
 from hanafuda.adapter import ReferenceAdapter
+from hanafuda.fishing import suit_counts
 from hanafuda.games import koikoi as ref
 from hanafuda_spec import z3layer as z
 from hanafuda_spec.adapter import EngineAdapter
@@ -163,7 +164,7 @@ def test_KK_DEAL_8_an_engine_that_replaces_only_one_quad_is_caught(monkeypatch: 
         self.field = (self.field & ~quad) | ref.INDEX.mask_of(self.stock[:4])
         self.stock = self.stock[4:]
         self.caps[self.setup.dealer] |= quad
-        return ref._nibble_counts(self.field)
+        return suit_counts(self.field)
     monkeypatch.setattr(ref.KoiKoiRound, "_dealer_captures", one_quad)
     bad = _stacked_run(ReferenceAdapter(), 8, 3, turn="standard", after_hands="stop")
     assert bad is not None and "captured 1 (KK-DEAL-8)" in bad[1]

@@ -27,23 +27,39 @@ functions below return new tables and masks (nothing is mutated).
 
 from __future__ import annotations
 
+import enum
 import functools
 import operator
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from hanafuda_spec.cards import BaseCard
+from hanafuda_spec.cards import HANAFUDA, BaseCard, Deck
+from hanafuda_spec.neutral import Snapshot
 
-from hanafuda.engine import ACTION_ORDER, CARD_ORDER, Action, FastRound, action, evolve
+from hanafuda.engine import (
+    ACTION_ORDER,
+    CARD_ORDER,
+    Action,
+    FastRound,
+    MatchInfo,
+    RoundGame,
+    RoundSetup,
+    action,
+    evolve,
+)
 
 __all__ = [
+    "FOURS",
     "NAMED_OF_TWO",
     "PLAY",
+    "SUIT_DIGITS",
     "TAKE",
     "CardIndex",
+    "FishingGame",
     "FishingRound",
+    "FishingState",
     "Table",
     "bits_of",
     "capture",
@@ -58,6 +74,7 @@ __all__ = [
     "packet_plan",
     "plays_of",
     "resolve",
+    "suit_counts",
     "takes_of",
     "two_hand_dealing",
     "zones",
@@ -66,6 +83,7 @@ __all__ = [
 C = TypeVar("C", bound=BaseCard)
 S = TypeVar("S")
 T = TypeVar("T")
+R = TypeVar("R")
 
 PLAY = "play"
 TAKE = "take"
@@ -292,6 +310,20 @@ def bits_of(mask: int) -> list[int]:
     return out
 
 
+#: Bit 0 of each of twelve hexadecimal digits, and bit 2 (set in a count of four): see :func:`suit_counts`.
+SUIT_DIGITS = int("1" * 12, 16)
+FOURS = 4 * SUIT_DIGITS
+
+
+def suit_counts(mask: int) -> int:
+    """How many cards of each suit a mask holds, each count (0 to 4) in its suit's hexadecimal digit, for a
+    deck whose suit s is the four bits 4(s-1) to 4(s-1)+3 (the hanafuda months, the Daini numbers; the
+    games check their index at import): a deal's tests of four, three or pairs of a suit look at every
+    suit at once (``suit_counts(m) & FOURS``: some suit complete)."""
+    c2 = (mask & 0x555555555555) + ((mask >> 1) & 0x555555555555)
+    return (c2 & 0x333333333333) + ((c2 >> 2) & 0x333333333333)
+
+
 def capture(t: Table[C], card: BaseCard, target: int | None) -> tuple[int, int]:
     """Resolve ``card`` against the table's field: the new field mask and the mask of the cards
     captured (the played card included; 0 if nothing was captured, the card then joins the field).
@@ -471,3 +503,46 @@ class FishingRound(FastRound[S], Generic[S, C]):
             self.play_card(c, t)
             pos += 1
         return pos
+
+
+class FishingState(Protocol):
+    """What the position of every fishing game holds (the fields :class:`FishingGame` reads)."""
+
+    @property
+    def setup(self) -> RoundSetup: ...
+    @property
+    def table(self) -> Table[Any]: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def phase(self) -> enum.Enum: ...
+    @property
+    def pending(self) -> BaseCard | None: ...
+
+
+F = TypeVar("F", bound=FishingState)
+
+
+class FishingGame(RoundGame[F, R]):
+    """The contract parts the fishing games share, read from their positions (:class:`FishingState`): who
+    moves (nobody once the phase is :attr:`over`), the neutral form of the table, the hanafuda deck and
+    every seat in play (a game with other ones says so)."""
+
+    over: ClassVar[enum.Enum]  #: the phase of a round that is over
+
+    def __init__(self) -> None:
+        self._over = self.over  # read on every move: an instance attribute is the quicker lookup
+
+    def deck(self, rules: R) -> Deck:
+        return HANAFUDA
+
+    def to_move(self, state: F) -> int | None:
+        return None if state.phase is self._over else state.turn
+
+    def snapshot(self, state: F, info: MatchInfo | None = None) -> Snapshot:
+        t, setup = state.table, state.setup
+        return Snapshot(self.spec.key, tuple(zones(t, state.pending)), self.to_move(state), state.phase.value,
+                        setup.dealer, setup.number, info.scores if info else (0,) * len(t.hand_masks))
+
+    def seats_in_play(self, rules: R, info: MatchInfo) -> tuple[int, ...]:
+        return tuple(range(self.seats(rules)))

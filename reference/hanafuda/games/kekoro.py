@@ -24,9 +24,8 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
+from hanafuda_spec.cards import HANAFUDA, BaseCard, Card
 from hanafuda_spec.games import kekoro as spec
-from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda._construct import new
@@ -34,7 +33,6 @@ from hanafuda.engine import (
     Action,
     MatchInfo,
     PileScore,
-    RoundGame,
     RoundResult,
     RoundSetup,
     RulesOptions,
@@ -42,10 +40,12 @@ from hanafuda.engine import (
     settled,
 )
 from hanafuda.fishing import (
+    FOURS,
     NAMED_OF_TWO,
     PLAY,
     TAKE,
     CardIndex,
+    FishingGame,
     FishingRound,
     Getter,
     Table,
@@ -53,9 +53,9 @@ from hanafuda.fishing import (
     explain_hand_play,
     lands,
     plays_of,
+    suit_counts,
     takes_of,
     two_hand_dealing,
-    zones,
 )
 
 __all__ = ["GAME", "INDEX", "Kekoro", "KekoroRound", "KekoroRules", "KekoroState", "Phase", "Scorer"]
@@ -158,15 +158,12 @@ def scorer_of(table: Sequence[YakuDef], card_values: Mapping[int, int]) -> Score
     return Scorer(yaku, tuple((v, INDEX.mask_of(cards)) for v, cards in sorted(by_value.items())))
 
 
-_DIGITS_1 = int("1" * 12, 16)
-if tuple(0xF << 4 * i for i in range(12)) != tuple(INDEX.suits.values()):  # pragma: no cover - the bit layout
-    raise ImportError("Kekoro's month test expects each month's cards in four adjacent bits")
+assert tuple(INDEX.suits.values()) == tuple(0xF << 4 * i for i in range(12))  # what suit_counts reads
 
 
 def _four_in(mask: int) -> bool:
-    """Whether the cards of ``mask`` include all four of a month (KE-DEAL-3), every month at once: each
-    month is a hexadecimal digit of the mask."""
-    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & _DIGITS_1)
+    """Whether the cards of ``mask`` include all four of a month (KE-DEAL-3)."""
+    return bool(suit_counts(mask) & FOURS)
 
 
 @dataclass(frozen=True)
@@ -242,17 +239,14 @@ class KekoroState:
         return count(piles[0]), count(piles[1])
 
 
-class Kekoro(RoundGame[KekoroState, KekoroRules]):
+class Kekoro(FishingGame[KekoroState, KekoroRules]):
     """Kekoro under the FudaWiki rules (SEED-004, completed by FW-KE) and their variants. The turn is
     :class:`KekoroRound`'s."""
 
-    spec = spec.SPEC
+    spec, over = spec.SPEC, Phase.OVER
 
     def make_rules(self, values: Mapping[str, str]) -> KekoroRules:
         return KekoroRules(tuple(sorted(values.items())))
-
-    def deck(self, rules: KekoroRules) -> Deck:
-        return HANAFUDA
 
     def seats(self, rules: KekoroRules) -> int:
         return 2
@@ -273,9 +267,6 @@ class Kekoro(RoundGame[KekoroState, KekoroRules]):
         return None if r.phase is Phase.OVER else r
 
     # -- play ---------------------------------------------------------------------------------
-    def to_move(self, state: KekoroState) -> int | None:
-        return None if state.phase is Phase.OVER else state.turn
-
     def round_of(self, state: KekoroState) -> KekoroRound:
         return KekoroRound(state)
 
@@ -303,10 +294,6 @@ class Kekoro(RoundGame[KekoroState, KekoroRules]):
         return "KE-TURN-2", f"unknown action kind {action.kind!r} for Kekoro"
 
     # -- results ------------------------------------------------------------------------------
-    def snapshot(self, state: KekoroState, info: MatchInfo | None = None) -> Snapshot:
-        return Snapshot("kekoro", tuple(zones(state.table, state.pending)), self.to_move(state), state.phase.value,
-                        state.dealer, state.setup.number, info.scores if info else (0, 0))
-
     def score(self, rules: KekoroRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         pile = INDEX.mask_of(cards)
         return PileScore(rules.scorer.yaku_of(pile), rules.scorer.card_points(pile))
@@ -314,9 +301,6 @@ class Kekoro(RoundGame[KekoroState, KekoroRules]):
     # -- the match ----------------------------------------------------------------------------
     def new_match(self, rules: KekoroRules, first_dealer: int = 0) -> MatchInfo:
         return MatchInfo((0, 0), first_dealer)  # KE-DEAL-2
-
-    def seats_in_play(self, rules: KekoroRules, info: MatchInfo) -> tuple[int, ...]:
-        return (0, 1)
 
     def settle(self, rules: KekoroRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
         if result.ends_game:  # KE-GAME-2

@@ -17,14 +17,11 @@ from __future__ import annotations
 
 import enum
 import functools
-import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
-from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
+from hanafuda_spec.cards import HANAFUDA, BaseCard, Card
 from hanafuda_spec.games import koikoi as spec
-from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda._construct import new
@@ -33,7 +30,6 @@ from hanafuda.engine import (
     Action,
     MatchInfo,
     PileScore,
-    RoundGame,
     RoundResult,
     RoundSetup,
     RulesOptions,
@@ -42,23 +38,25 @@ from hanafuda.engine import (
     settled,
 )
 from hanafuda.fishing import (
+    FOURS,
     NAMED_OF_TWO,
     PLAY,
+    SUIT_DIGITS,
     TAKE,
     CardIndex,
+    FishingGame,
     FishingRound,
     Getter,
     Table,
-    bits_of,
     deal_two,
     explain_hand_play,
     lands,
     plays_of,
+    suit_counts,
     takes_of,
     two_hand_dealing,
-    zones,
 )
-from hanafuda.yakumask import YakuRow
+from hanafuda.yakumask import YakuRow, table_scorer
 
 __all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRound", "KoiKoiRules", "KoiKoiState", "Phase"]
 
@@ -278,85 +276,6 @@ def _mask(ids: frozenset[int]) -> int:
     return sum(_MASK_OF[i] for i in ids)
 
 
-#: A yaku a block finds in a pile: (index in the table, points, id, group or None).
-_Found = tuple[int, int, str, "str | None"]
-
-#: Blocks looking at no more cards than this get a lookup table (at most 2**12 entries each).
-_LOOKUP_BITS = 12
-
-#: Adjacent lookup tables are merged into one while together they look at no more cards than this
-#: (at most 2**14 entries, each built from the two tables it merges, not by scoring again).
-_MERGE_BITS = 14
-
-
-class _Block(NamedTuple):
-    """Rows scored together: a run of rows of one group, or one ungrouped row. ``pool`` and
-    ``doubled`` are the union of the rows' and ``need`` the least of theirs, so that a pile with
-    too few of the block's cards skips every row of the block at once. ``cards`` is every card any of
-    the rows looks at (a block with few of them gets a lookup table in :class:`_Scorer`). (A named tuple:
-    the scoring loop unpacks it.)"""
-
-    pool: int
-    doubled: int
-    need: int
-    rows: tuple[tuple[int, YakuRow], ...]  #: (index in the table, row)
-    cards: int
-
-    @property
-    def small(self) -> bool:
-        """Few enough cards for a table of what the block finds in each subset of them."""
-        return self.cards.bit_count() <= _LOOKUP_BITS
-
-
-def _found(rows: tuple[tuple[int, YakuRow], ...], pile: int) -> tuple[_Found, ...]:
-    """What a block's rows find in ``pile``: every ungrouped row that forms, and the best row of the
-    group (the first on a tie)."""
-    out: list[_Found] = []
-    best: _Found | None = None
-    for i, y in rows:
-        v = y.value(pile)
-        if v <= 0:
-            continue
-        if y.group is None:
-            out.append((i, v, y.yid, None))
-        elif best is None or v > best[1]:
-            best = (i, v, y.yid, y.group)
-    if best is not None:
-        out.append(best)
-    return tuple(out)
-
-
-def _subsets(mask: int) -> list[int]:
-    """Every subset of a mask (the empty set included)."""
-    out, sub = [], mask
-    while True:
-        out.append(sub)
-        if not sub:
-            return out
-        sub = (sub - 1) & mask
-
-
-@functools.lru_cache(maxsize=512)
-def _blocks(rows: tuple[YakuRow, ...]) -> tuple[_Block, ...]:
-    """The blocks of compiled rows (cached by the rows: assignments that differ only in options the
-    yaku table does not read, as ``identify`` tries by the hundred, share one table)."""
-    runs: list[list[tuple[int, YakuRow]]] = []
-    for i, y in enumerate(rows):
-        if y.group is not None and runs and runs[-1][0][1].group == y.group:
-            runs[-1].append((i, y))
-        else:
-            runs.append([(i, y)])
-    out = []
-    for run in runs:
-        pool = doubled = cards = 0
-        for _, y in run:
-            pool |= y.pool
-            doubled |= y.doubled
-            cards |= y.pool | y.required | y.forbidden | y.extra_pool | y.doubled
-        out.append(_Block(pool, doubled, min(y.need for _, y in run), tuple(run), cards))
-    return tuple(out)
-
-
 def _rows(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
           called: bool = False) -> tuple[YakuRow, ...]:
     """The catalogue's yaku table for these options, compiled to masks."""
@@ -368,180 +287,17 @@ _PAULOWNIA = INDEX.suit_mask(12)
 _VIEWING = ("flower-viewing", "moon-viewing")
 
 
-#: ``ScoredYaku(id, points)``, built once and then shared (it is immutable and compares by value).
-_scored = functools.cache(ScoredYaku)
-
-
-def _score_with(table: tuple[_Block, ...], pile: int) -> list[ScoredYaku]:
-    """The yaku of ``pile`` in table order, keeping the best of each group (the first on a tie).
-    The general scorer, for any table; :class:`_Scorer` is the fast one, checked against it."""
-    best: dict[str, tuple[int, int, str]] = {}
-    chosen: list[tuple[int, int, str]] = []
-    for pool, doubled, need, rows, _ in table:
-        held = pile & pool
-        if held.bit_count() + (held & doubled).bit_count() < need:
-            continue  # too few of the block's cards for any of its rows
-        for i, v, yid, group in _found(rows, pile):
-            if group is None:
-                chosen.append((i, v, yid))
-            else:
-                cur = best.get(group)
-                if cur is None or v > cur[1]:
-                    best[group] = (i, v, yid)
-    if not chosen and not best:
-        return []
-    chosen.extend(best.values())
-    chosen.sort()
-    return [_scored(yid, v) for _, v, yid in chosen]
-
-
-# The fast scorer. When every group's rows are one run of the table (true of every Koi-Koi table),
-# a pile's yaku are the concatenation, in table order, of what each block finds: so a block's
-# lookup table can hold its answer ready-made (a tuple of ScoredYaku), adjacent lookup tables can be
-# merged into one, and a block whose rows only count the cards of one pool (Chaff) becomes a table
-# indexed by that count. Scoring a pile is then one lookup per part and tuple concatenation.
-
-def _ready(found: tuple[_Found, ...]) -> tuple[ScoredYaku, ...]:
-    return tuple(_scored(yid, v) for _, v, yid, _g in found)
-
-
-@functools.lru_cache(maxsize=512)
-def _lookup(rows: tuple[tuple[int, YakuRow], ...], cards: int) -> dict[int, tuple[ScoredYaku, ...]]:
-    """A block's answers for every subset of its cards (shared by every table holding the block: the
-    tables of the twelve months differ only in the Cards of the Month)."""
-    return {sub: _ready(_found(rows, sub)) for sub in _subsets(cards)}
-
-
-@functools.lru_cache(maxsize=512)
-def _merged(blocks: tuple[tuple[tuple[tuple[int, YakuRow], ...], int], ...]) -> dict[int, tuple[ScoredYaku, ...]]:
-    """One lookup table for adjacent blocks ``(rows, cards)``: for each subset of their cards, the
-    concatenation of what each block finds (built from the blocks' own tables; shared by every table
-    holding these blocks, as the twelve months' tables do)."""
-    merged = _lookup(*blocks[0])
-    cards = blocks[0][1]
-    for rows, more in blocks[1:]:
-        lookup, prev = _lookup(rows, more), merged
-        merged = {sub: prev[sub & cards] + lookup[sub & more] for sub in _subsets(cards | more)}
-        cards |= more
-    return merged
-
-
-def _counted(block: _Block) -> tuple[tuple[ScoredYaku, ...], ...] | None:
-    """A block whose rows look only at how many cards of one pool the pile holds (no required or
-    forbidden cards, bonuses over the same pool): its answers by count; else None."""
-    pool, doubled = block.pool, block.doubled
-    for _, y in block.rows:
-        if y.required or y.forbidden or y.pool != pool or y.extra_pool not in (0, pool) or y.doubled != doubled:
-            return None
-    # every pile holding d doubled and p plain cards of the pool counts 2d + p and gets one answer
-    doubles, plains = bits_of(pool & doubled), bits_of(pool & ~doubled)
-    answers: dict[int, tuple[ScoredYaku, ...]] = {}
-    for d in range(len(doubles) + 1):
-        for p in range(len(plains) + 1):
-            answers.setdefault(2 * d + p, _ready(_found(block.rows, sum(doubles[:d]) + sum(plains[:p]))))
-    # a count no pile reaches is never looked up: it gets the answer of the count below
-    out: list[tuple[ScoredYaku, ...]] = []
-    for n in range(max(answers) + 1):
-        out.append(answers.get(n, out[-1] if out else ()))
-    return tuple(out)
-
-
-class _Scorer:
-    """The yaku of a pile (a mask) for one table, by lookups (see above). Built once per table, for
-    the tables :meth:`applies` to: ``lookups`` are ``(cards, table)`` pairs, ``table[pile & cards]``
-    holding what the blocks of those cards find; ``tail`` is the last block when it only counts the
-    cards of a pool (Chaff): ``(pool, doubled, by_count)``, ``by_count[n]`` what it finds when the
-    pile holds ``n`` of the pool, ``doubled`` ones twice."""
-
-    __slots__ = ("lookups", "tail")
-
-    def __init__(self, table: tuple[_Block, ...]) -> None:
-        *blocks, last = table
-        counted = None if last.small else _counted(last)
-        if counted is None:
-            blocks.append(last)
-            self.tail: tuple[int, int, tuple[tuple[ScoredYaku, ...], ...]] | None = None
-        else:
-            self.tail = (last.pool, last.doubled, counted)
-        lookups: list[tuple[int, dict[int, tuple[ScoredYaku, ...]]]] = []
-        run: list[_Block] = []  # adjacent blocks merged into one table while it looks at few cards
-        for block in blocks:
-            if run and (_cards(run) | block.cards).bit_count() > _MERGE_BITS:
-                lookups.append((_cards(run), _merged(tuple((b.rows, b.cards) for b in run))))
-                run = []
-            run.append(block)
-        if run:
-            lookups.append((_cards(run), _merged(tuple((b.rows, b.cards) for b in run))))
-        self.lookups = tuple(lookups)
-
-    @staticmethod
-    def applies(table: tuple[_Block, ...]) -> bool:
-        """Whether every group's rows are one block, and every block has a lookup table but perhaps
-        the last, which then only counts the cards of a pool."""
-        groups = [b.rows[0][1].group for b in table if b.rows[0][1].group is not None]
-        return (len(groups) == len(set(groups)) and all(b.small for b in table[:-1])
-                and (table[-1].small or _counted(table[-1]) is not None))
-
-    def __call__(self, pile: int) -> tuple[ScoredYaku, ...]:
-        out: tuple[ScoredYaku, ...] = ()
-        for cards, table in self.lookups:
-            out += table[pile & cards]
-        if self.tail is None:
-            return out
-        pool, doubled, by_count = self.tail
-        held = pile & pool
-        return out + by_count[held.bit_count() + (held & doubled).bit_count()]
-
-    def function(self) -> Callable[[int], tuple[ScoredYaku, ...]]:
-        """``__call__`` as a closure written out for the shapes of the catalogue's tables (two or
-        three lookup tables and a counted pool, the Chaff): the same sum of the same lookups, without
-        the loop and the attribute reads (a quarter of the time of scoring a mask). Other shapes get
-        ``__call__`` itself."""
-        if self.tail is None or len(self.lookups) not in (2, 3):
-            return self.__call__
-        pool, doubled, by_count = self.tail
-        if len(self.lookups) == 2:
-            (c1, t1), (c2, t2) = self.lookups
-
-            def two(pile: int) -> tuple[ScoredYaku, ...]:
-                held = pile & pool
-                return t1[pile & c1] + t2[pile & c2] + by_count[held.bit_count() + (held & doubled).bit_count()]
-            return two
-        (c1, t1), (c2, t2), (c3, t3) = self.lookups
-
-        def three(pile: int) -> tuple[ScoredYaku, ...]:
-            held = pile & pool
-            return (t1[pile & c1] + t2[pile & c2] + t3[pile & c3]
-                    + by_count[held.bit_count() + (held & doubled).bit_count()])
-        return three
-
-
-def _cards(blocks: Sequence[_Block]) -> int:
-    """Every card some row of ``blocks`` looks at."""
-    return functools.reduce(operator.or_, (b.cards for b in blocks))
-
-
 @functools.lru_cache(maxsize=256)
 def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
             called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
-    """The fastest scorer for a table: :class:`_Scorer` (as ``_Scorer.function``) where it applies,
-    else :func:`_score_with`."""
-    return _scorer_of(_rows(values, month, sake, called))
+    """The scorer of the catalogue's table for these options (:func:`~hanafuda.yakumask.table_scorer`)."""
+    return table_scorer(_rows(values, month, sake, called))
 
 
 def scorer_of_table(table: Sequence[YakuDef]) -> Callable[[int], tuple[ScoredYaku, ...]]:
     """A scorer (pile mask in, yaku out) for any yaku table: what :meth:`KoiKoiRules.scorer` builds from the
     catalogue's table, for a changed table (the deviations of :mod:`hanafuda.deviations`)."""
-    return _scorer_of(tuple(YakuRow.of(y, _MASK_OF) for y in table))
-
-
-@functools.lru_cache(maxsize=512)
-def _scorer_of(rows: tuple[YakuRow, ...]) -> Callable[[int], tuple[ScoredYaku, ...]]:
-    """:func:`_scorer` of compiled rows (built once per distinct table, whatever options led to it)."""
-    table = _blocks(rows)
-    if _Scorer.applies(table):
-        return _Scorer(table).function()
-    return lambda pile: tuple(_score_with(table, pile))
+    return table_scorer(tuple(YakuRow.of(y, _MASK_OF) for y in table))
 
 
 def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
@@ -583,48 +339,35 @@ LIGHTNING = 113
 _LIGHTNING = _CARD[LIGHTNING].mask
 _BRIGHTS = _mask(frozenset(spec.BRIGHTS))
 _SUSUKI = INDEX.suit_mask(8)
-_BY_MASK: dict[int, Card] = INDEX.by_mask
 
 
-# Each month's four cards are four adjacent bits of INDEX (a hexadecimal digit of a mask; checked below),
-# so a digit of _nibble_counts(mask) is how many cards of that month the mask holds: the deal's tests of
-# four of a month (teshi), three, and four pairs (kuttsuki) look at every month at once.
-_DIGITS_1 = int("1" * 12, 16)
-_FOURS = 4 * _DIGITS_1  #: a count of 4 in some month (the counts are at most 4)
-if tuple(0xF << 4 * i for i in range(12)) != tuple(INDEX.suits.values()):  # pragma: no cover - the bit layout
-    raise ImportError("Koi-Koi's month tests expect each month's cards in four adjacent bits")
-
-
-def _nibble_counts(mask: int) -> int:
-    """Each month's card count in that month's hexadecimal digit."""
-    c2 = (mask & 0x555555555555) + ((mask >> 1) & 0x555555555555)
-    return (c2 & 0x333333333333) + ((c2 >> 2) & 0x333333333333)
+# The deal's tests of four of a month (teshi), three, and four pairs (kuttsuki) read the month counts of
+# fishing.suit_counts, every month at once.
+assert tuple(INDEX.suits.values()) == tuple(0xF << 4 * i for i in range(12))  # what suit_counts reads
 
 
 def _three(n: int) -> bool:
-    """Some month with 3 or more cards, from :func:`_nibble_counts`."""
-    return bool(n & _FOURS or n & (n >> 1) & _DIGITS_1)
+    """Some month with 3 or more cards, from :func:`~hanafuda.fishing.suit_counts`."""
+    return bool(n & FOURS or n & (n >> 1) & SUIT_DIGITS)
 
 
 def _pairs(n: int) -> int:
-    """The pairs of a month, from :func:`_nibble_counts`: four of a month counts as two (decision KK-16)."""
-    half = (n >> 1) & (7 * _DIGITS_1)
-    return (half & _DIGITS_1).bit_count() + 2 * (half & (2 * _DIGITS_1)).bit_count()
+    """The pairs of a month, from :func:`~hanafuda.fishing.suit_counts`: four of a month counts as two
+    (decision KK-16)."""
+    half = (n >> 1) & (7 * SUIT_DIGITS)
+    return (half & SUIT_DIGITS).bit_count() + 2 * (half & (2 * SUIT_DIGITS)).bit_count()
 
 
 # -- the game ---------------------------------------------------------------------------------------
 
 
-class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
+class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
     """Koi-Koi under the FudaWiki rules and their variations. The turn is :class:`KoiKoiRound`'s."""
 
-    spec = spec.SPEC
+    spec, over = spec.SPEC, _OVER
 
     def make_rules(self, values: Mapping[str, str]) -> KoiKoiRules:
         return KoiKoiRules(tuple(sorted(values.items())))
-
-    def deck(self, rules: KoiKoiRules) -> Deck:
-        return HANAFUDA
 
     def seats(self, rules: KoiKoiRules) -> int:
         return 2
@@ -641,9 +384,6 @@ class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
 
     def round_of(self, state: KoiKoiState) -> KoiKoiRound:
         return KoiKoiRound(state)
-
-    def to_move(self, state: KoiKoiState) -> int | None:
-        return None if state.phase is _OVER else state.turn
 
     def legal_actions(self, state: KoiKoiState) -> tuple[Action, ...]:
         if state.phase is _PLAY or state.phase is _PLAY_SECOND:  # the round's, without building it
@@ -680,10 +420,6 @@ class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
             return "KK-TURN-3", "koi-koi and shōbu are called only after forming a new or improved yaku"
         return "KK-TURN-2", f"unknown action kind {action.kind!r} for Koi-Koi"
 
-    def snapshot(self, state: KoiKoiState, info: MatchInfo | None = None) -> Snapshot:
-        return Snapshot("koikoi", tuple(zones(state.table, state.pending)), self.to_move(state), state.phase.value,
-                        state.dealer, state.setup.number, info.scores if info else (0, 0))
-
     # -- scoring -------------------------------------------------------------------------------
     def score(self, rules: KoiKoiRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         pile = 0
@@ -712,9 +448,6 @@ class KoiKoi(RoundGame[KoiKoiState, KoiKoiRules]):
     def new_match(self, rules: KoiKoiRules, first_dealer: int = 0) -> MatchInfo:
         start = int(rules.value(spec.StartPoints))  # KK-GAME-3
         return MatchInfo((start, start), first_dealer)
-
-    def seats_in_play(self, rules: KoiKoiRules, info: MatchInfo) -> tuple[int, ...]:
-        return (0, 1)
 
     def settle(self, rules: KoiKoiRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
         after, length = settled(info, result, False, ""), rules.value(spec.Length)
@@ -801,10 +534,10 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         rules, d, ft, teyaku = self.rules, self.setup.dealer, spec.FieldTeyaku, spec.Teyaku
         mode, hand_teyaku = rules.value(ft), rules.value(teyaku)
         three_void = rules.value(spec.FieldThree) is spec.FieldThree.MISDEAL
-        n = _nibble_counts(self.field)
-        if (mode is ft.MISDEAL and n & _FOURS) or (three_void and _three(n)):
+        n = suit_counts(self.field)
+        if (mode is ft.MISDEAL and n & FOURS) or (three_void and _three(n)):
             return MISDEAL, None  # KK-DEAL-3, KK-DEAL-9
-        if mode is ft.DEALER_CAPTURES and n & _FOURS:
+        if mode is ft.DEALER_CAPTURES and n & FOURS:
             found = self._dealer_captures()
             if found is None:
                 return MISDEAL, None  # KK-DEAL-8: the draw pile cannot replace the four cards
@@ -812,15 +545,15 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         pairs_void = rules.value(spec.FieldPairs) is spec.FieldPairs.MISDEAL
         if pairs_void and _pairs(n) >= 4:  # KK-DEAL-10: on the table the play begins with
             return MISDEAL, None  # KK-DEAL-3
-        if mode is ft.DEALER_WINS and n & _FOURS:
+        if mode is ft.DEALER_WINS and n & FOURS:
             self.teyaku_points = (6, 0) if d == 0 else (0, 6)
             return "field-teyaku", d
         if hand_teyaku is teyaku.OFF:
             return None
         pts = []
         for h in self.hands:  # four of a month, or four pairs under hand_pairs=on (KK-DEAL-11)
-            n = _nibble_counts(h)
-            a, b = bool(n & _FOURS), rules.value(spec.HandPairs) is spec.HandPairs.ON and _pairs(n) >= 4
+            n = suit_counts(h)
+            a, b = bool(n & FOURS), rules.value(spec.HandPairs) is spec.HandPairs.ON and _pairs(n) >= 4
             pts.append(int(rules.value(spec.TeyakuBoth)) if a and b else 6 if a or b else 0)
         if not any(pts):
             return None
@@ -832,13 +565,13 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def _dealer_captures(self) -> int | None:
         """KK-DEAL-8 (field_teyaku=dealer-captures): the dealer captures each four of a month on the table,
         the earliest month first, and four cards of the draw pile replace it, until no four is left; the
-        month counts of the table then (:func:`_nibble_counts`), or None, the table unchanged, when the
+        month counts of the table then (:func:`~hanafuda.fishing.suit_counts`), or None, the table unchanged, when the
         draw pile runs short."""
         field, stock, got = self.field, self.stock, 0
-        while (n := _nibble_counts(field)) & _FOURS:
+        while (n := suit_counts(field)) & FOURS:
             if len(stock) < 4:
                 return None
-            low = n & _FOURS & -(n & _FOURS)
+            low = n & FOURS & -(n & FOURS)
             quad = (low >> 2) * 0xF  # the month's digit
             field = (field & ~quad) | sum(c.mask for c in stock[:4])
             stock, got = stock[4:], got | quad

@@ -48,7 +48,6 @@ from hanafuda.engine import (
     FastRound,
     MatchInfo,
     PileScore,
-    RoundGame,
     RoundResult,
     RoundSetup,
     RulesOptions,
@@ -56,9 +55,12 @@ from hanafuda.engine import (
     settled,
 )
 from hanafuda.fishing import (
+    FOURS,
     PLAY,
+    SUIT_DIGITS,
     TAKE,
     CardIndex,
+    FishingGame,
     FishingRound,
     Table,
     explain_hand_play,
@@ -66,6 +68,7 @@ from hanafuda.fishing import (
     packet_getters,
     packet_plan,
     plays_of,
+    suit_counts,
     takes_of,
     zones,
 )
@@ -223,21 +226,9 @@ def _whole_deck(rules: KujurokuRules, bits: Sequence[int]) -> bool:
     return len(bits) == len(rules.deck) and sum(bits) == _DECK_MASKS[rules.jizo]
 
 
-#: The numbered cards of number r are the four bits 4(r-1) to 4(r-1)+3 (a nibble per number), so that
-#: :func:`_rank_counts` counts the cards of every number at once.
-assert all(cards == 0xF << 4 * (rank - 1) for rank, cards in INDEX.suits.items()) and len(INDEX.suits) == 10
-_NIBBLE_1 = sum(1 << 4 * r for r in range(10))  #: bit 0 of each number's nibble
-_NIBBLE_4 = _NIBBLE_1 << 2  #: bit 2 of each nibble: set in a count of four
-_PAIRS_1, _PAIRS_2 = _NIBBLE_1 * 0x5, _NIBBLE_1 * 0x3
-
-
-def _rank_counts(cards: int) -> int:
-    """How many cards of each number a mask holds, as the nibbles of one integer (the count of
-    number r, 0 to 4, in bits 4(r-1) to 4(r-1)+3): a count of four has bit 2 of its nibble set, and a
-    count of three bits 0 and 1 (the jokers are left out)."""
-    c = cards & _NUMBERED
-    c -= (c >> 1) & _PAIRS_1  # the count of each pair of bits
-    return (c & _PAIRS_2) + ((c >> 2) & _PAIRS_2)  # of each nibble
+#: The numbered cards of number r are the four bits 4(r-1) to 4(r-1)+3, what :func:`~hanafuda.fishing.suit_counts`
+#: reads (the jokers, bits 40 and 41, are left out of the masks it is given).
+assert tuple(INDEX.suits.values()) == tuple(0xF << 4 * i for i in range(10))
 
 
 # -- dekiyaku ----------------------------------------------------------------------------------------
@@ -323,8 +314,8 @@ def _pile_points(jizo: bool, pile: int) -> int:
 
 def _triple_rank(field: int) -> int | None:
     """The lowest number with three cards on the field (KJ-DEAL-6), if any."""
-    counts = _rank_counts(field)
-    threes = counts & (counts >> 1) & _NIBBLE_1  # a count of three: bits 0 and 1 of its nibble
+    counts = suit_counts(field & _NUMBERED)
+    threes = counts & (counts >> 1) & SUIT_DIGITS  # a count of three: bits 0 and 1 of its digit
     return ((threes & -threes).bit_length() + 3) // 4 if threes else None
 
 
@@ -498,7 +489,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         table = new(Table, index=INDEX, hand_masks=tuple(hands), field_mask=field, stock=stock,
                     captured_masks=(0,) * seats)
         r = cls(new(KujurokuState, rules=rules, setup=setup, table=table, turn=d, **_DEALT_STATE))
-        if _rank_counts(field) & _NIBBLE_4:  # KJ-DEAL-3: four of a number on the field, checked first (KJ-4)
+        if suit_counts(field & _NUMBERED) & FOURS:  # KJ-DEAL-3: four of a number on the field, checked first (KJ-4)
             r._end("misdeal")
         else:
             r._continue_deal()
@@ -733,11 +724,11 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
                        self.piles)
 
 
-class Kujuroku(RoundGame[KujurokuState, KujurokuRules]):
+class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
     """Kujuroku under the FudaWiki rules (SEED-001, FW-KJ) and their variations. Its turn is
     :class:`KujurokuRound`'s."""
 
-    spec = spec.SPEC
+    spec, over = spec.SPEC, _OVER
 
     def make_rules(self, values: Mapping[str, str]) -> KujurokuRules:
         o = spec.SPEC.value
@@ -784,9 +775,6 @@ class Kujuroku(RoundGame[KujurokuState, KujurokuRules]):
 
     def round_of(self, state: KujurokuState) -> KujurokuRound:
         return KujurokuRound(state)
-
-    def to_move(self, state: KujurokuState) -> int | None:
-        return None if state.phase is _OVER else state.turn
 
     def legal_actions(self, state: KujurokuState) -> tuple[Action, ...]:
         t = state.table

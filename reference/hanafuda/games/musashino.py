@@ -25,18 +25,18 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from hanafuda_spec.cards import HANAFUDA, BaseCard, Card, Deck
+from hanafuda_spec.cards import HANAFUDA, BaseCard, Card
 from hanafuda_spec.games import musashino as spec
-from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.yaku import ScoredYaku
 
 from hanafuda._construct import new
-from hanafuda.engine import Action, MatchInfo, PileScore, RoundGame, RoundResult, RoundSetup, RulesOptions, settled
+from hanafuda.engine import Action, MatchInfo, PileScore, RoundResult, RoundSetup, RulesOptions, settled
 from hanafuda.fishing import (
     NAMED_OF_TWO,
     PLAY,
     TAKE,
     CardIndex,
+    FishingGame,
     FishingRound,
     Table,
     deal_packets,
@@ -44,7 +44,6 @@ from hanafuda.fishing import (
     lands,
     plays_of,
     takes_of,
-    zones,
 )
 
 __all__ = ["GAME", "INDEX", "Musashino", "MusashinoRound", "MusashinoRules", "MusashinoState", "Phase", "score_mask"]
@@ -434,11 +433,11 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         return RoundResult(self.end, deltas, seat, yaku, None, True, False, rules.next_dealer(d, seat), notes)
 
 
-class Musashino(RoundGame[MusashinoState, MusashinoRules]):
+class Musashino(FishingGame[MusashinoState, MusashinoRules]):
     """Musashino-Bana under the completed FudaWiki rules and the catalogue's decisions; its turn is
     :class:`MusashinoRound`'s."""
 
-    spec = spec.SPEC
+    spec, over = spec.SPEC, Phase.OVER
 
     def make_rules(self, values: Mapping[str, str]) -> MusashinoRules:
         o = spec.SPEC.value
@@ -457,9 +456,6 @@ class Musashino(RoundGame[MusashinoState, MusashinoRules]):
                              for seat in range(seats)),
             deals=tuple(_packets(plan, dealer) for dealer in range(seats)))
 
-    def deck(self, rules: MusashinoRules) -> Deck:
-        return HANAFUDA
-
     def seats(self, rules: MusashinoRules) -> int:
         return rules.seats
 
@@ -475,14 +471,10 @@ class Musashino(RoundGame[MusashinoState, MusashinoRules]):
     def round_of(self, state: MusashinoState) -> MusashinoRound:
         return MusashinoRound(state)
 
-    def to_move(self, state: MusashinoState) -> int | None:
-        return None if state.phase is Phase.OVER else state.turn
-
     def legal_actions(self, state: MusashinoState) -> tuple[Action, ...]:
         t = state.table
         return tuple(_choices(state.phase, t.hand_masks[state.turn], t.field_mask, state.pending,
                               state.rules.named_captures))
-
 
     def explain_illegal(self, state: MusashinoState, action: Action) -> tuple[str, str]:
         p = state.turn
@@ -508,20 +500,12 @@ class Musashino(RoundGame[MusashinoState, MusashinoRules]):
         return MusashinoRound(state).dekiyaku(side)
 
     # -- results -------------------------------------------------------------------------
-    def snapshot(self, state: MusashinoState, info: MatchInfo | None = None) -> Snapshot:
-        return Snapshot("musashino", tuple(zones(state.table, state.pending)), self.to_move(state),
-                        state.phase.value, state.dealer, state.setup.number,
-                        info.scores if info else (0,) * state.rules.seats)
-
     def score(self, rules: MusashinoRules, cards: Sequence[BaseCard], month: int | None = None) -> PileScore:
         return PileScore(score_mask(rules, INDEX.mask_of(cards)), None)  # MB-EQ-1: no card points
 
     # -- the match -----------------------------------------------------------------------
     def new_match(self, rules: MusashinoRules, first_dealer: int = 0) -> MatchInfo:
         return MatchInfo((0,) * rules.seats, first_dealer)  # MB-DEAL-6
-
-    def seats_in_play(self, rules: MusashinoRules, info: MatchInfo) -> tuple[int, ...]:
-        return tuple(range(rules.seats))
 
     def settle(self, rules: MusashinoRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
         played = info.rounds_played + (1 if result.counts else 0)
