@@ -1,10 +1,11 @@
 """``hanafuda diagnose`` on corpora of deviant engines, one per game (issue 27's goal): each engine plays
 with several deviations of its game's library at once; the script prints, per game, each planted
 deviation, the count diagnose gives it, the truth (the rounds that fail under the engine's rules without
-it), both counted over the records' own rounds (not a deal the reference plays beyond a record's last),
-whether any other change was offered, the rounds left unexplained, and the CPU time of the diagnosis.
+it), whether any other change was offered, the rounds left unexplained, and the CPU time of the
+diagnosis; every count is of the rounds the records hold (a deal the rules would go on to play after a
+record's last round is not one: the last round, which ends the match in the record, fails instead).
 
-    uv run python benchmarks/bench_diagnose.py [--games N]
+    uv run python benchmarks/bench_diagnose.py [--games N] [--game GAME ...]
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from hanafuda import deviations_other as other
 from hanafuda.deviations import Deviation, deviant_rules, deviation
-from hanafuda.diagnose import Loaded, Round, diagnose
+from hanafuda.diagnose import Loaded, diagnose, failing_rounds
 from hanafuda.games.koikoi import KoiKoi, KoiKoiRules
 from hanafuda.records import record_match, replay
 from hanafuda.registry import game
@@ -49,22 +50,23 @@ def _engine(key: str, devs: Sequence[Deviation]) -> Any:
 
 
 def _truth(key: str, records: list[Loaded], devs: Sequence[Deviation], left_out: Deviation) -> int:
+    """The records' rounds that fail under the engine's rules without ``left_out`` (:func:`failing_rounds`)."""
     n = 0
     for ld in records:
         values = game(key).spec.resolve(ld.rec.ruleset, dict(ld.rec.options))
         rep = replay(ld.rec, rules=_rules(key, values, [d for d in devs if d != left_out]), again=True)
-        bad = {p.where.deal for p in rep.problems if p.where.deal is not None}
-        if not rep.dropped and any(p.where.deal is None for p in rep.problems):
-            bad |= set(range(rep.deals + 1, len(ld.rec.rounds) + 1))
-        n += len({deal for deal in bad if deal <= len(ld.rec.rounds)})  # the record's own rounds
+        n += len(failing_rounds(rep, ld.rec))
     return n
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=30)
+    ap.add_argument("--game", action="append", choices=sorted(PLANTED), help="only these games (repeatable)")
     args = ap.parse_args()
     for key, (spec, options) in PLANTED.items():
+        if args.game and key not in args.game:
+            continue
         devs = tuple(deviation(k, **p) if key == "koikoi" else other.deviation(key, k, **p) for k, p in spec)
         eng = _engine(key, devs)
         records = []
@@ -75,8 +77,7 @@ def main() -> None:
         t = time.process_time()
         found = diagnose(records)
         cpu = time.process_time() - t
-        own = {Round(i, d) for i, ld in enumerate(records) for d in range(1, len(ld.rec.rounds) + 1)}
-        named = {e.candidate.deviation: len(own.intersection(e.explains)) for e in found.explanations}
+        named = {e.candidate.deviation: len(e.explains) for e in found.explanations}
         rows = [{"deviation": str(d), "rule": d.rule, "explains": named.get(d),
                  "truth": _truth(key, records, devs, d)} for d in devs]
         print(json.dumps({"game": key, "records": found.records, "rounds": found.rounds,

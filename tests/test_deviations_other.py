@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hanafuda import deviations_other as other
 from hanafuda.deviations import Deviation, deviant_rules, deviation
-from hanafuda.diagnose import Loaded, Round, candidates, diagnose
+from hanafuda.diagnose import Loaded, candidates, diagnose, failing_rounds
 from hanafuda.fishing import plays_of
 from hanafuda.games.koikoi import INDEX, KoiKoi, KoiKoiRules
 from hanafuda.records import record_match, replay
@@ -51,23 +51,14 @@ def _rules(key: str, values: Mapping[str, str], devs: Sequence[Deviation]) -> An
 
 
 def _changed(key: str, records: list[Loaded], devs: Sequence[Deviation], left_out: Deviation) -> int:
-    """The rounds that fail under the engine's rules without ``left_out``: the rounds it changes (the deals
-    with a problem, and the record's rounds the match no longer reaches; the record's own rounds only)."""
+    """The rounds that fail under the engine's rules without ``left_out``: the rounds it changes (the records'
+    own rounds, counted as diagnose counts them: :func:`~hanafuda.diagnose.failing_rounds`)."""
     n = 0
     for ld in records:
         values = game(key).spec.resolve(ld.rec.ruleset, dict(ld.rec.options))
         rep = replay(ld.rec, rules=_rules(key, values, [d for d in devs if d != left_out]), again=True)
-        bad = {p.where.deal for p in rep.problems if p.where.deal is not None}
-        if not rep.dropped and any(p.where.deal is None for p in rep.problems):
-            bad |= set(range(rep.deals + 1, len(ld.rec.rounds) + 1))
-        n += len({deal for deal in bad if deal <= len(ld.rec.rounds)})  # the record's own rounds
+        n += len(failing_rounds(rep, ld.rec))
     return n
-
-
-def _own(records: list[Loaded], rounds: Sequence[Round]) -> int:
-    """How many of ``rounds`` are rounds the records list (not a deal the reference plays beyond a record's
-    last, which the truth above does not count)."""
-    return sum(1 for r in rounds if r.deal <= len(records[r.index].rec.rounds))
 
 
 def _make(key: str, kind: str, params: Mapping[str, str]) -> Deviation:
@@ -116,7 +107,7 @@ def test_diagnose_names_each_kind_planted(key: str, kind: str, params: dict[str,
     assert [e.candidate.deviation for e in found.explanations] == [d]
     assert found.explanations[0].candidate.rule == d.rule
     assert len(found.explanations[0].explains) == len(found.failing) and not found.unexplained
-    explains = _own(records, found.explanations[0].explains)
+    explains = len(found.explanations[0].explains)
     truth = _changed(key, records, (d,), d)
     assert abs(explains - truth) <= max(1, 0.05 * truth), (explains, truth)
 
@@ -132,7 +123,7 @@ def test_diagnose_names_several_deviations_at_once(key: str, devs: tuple[tuple[s
     records = _records(key, planted, 20, {})
     found = diagnose(records)
     assert not found.unexplained
-    named = {e.candidate.deviation: _own(records, e.explains) for e in found.explanations}
+    named = {e.candidate.deviation: len(e.explains) for e in found.explanations}
     assert set(named) == set(planted), named
     for d in planted:
         truth = _changed(key, records, planted, d)
@@ -222,4 +213,4 @@ def test_an_unseen_deviation_is_left_unexplained_without_a_coincidence() -> None
     found = diagnose(records, pool)
     assert [e.candidate.deviation for e in found.explanations] == [seen]
     truth = _changed("kusurigui", records, (seen, unseen), unseen)
-    assert truth > 0 and abs(_own(records, [r for r, _p in found.unexplained]) - truth) <= max(1, 0.05 * truth)
+    assert truth > 0 and abs(len(found.unexplained) - truth) <= max(1, 0.05 * truth)
