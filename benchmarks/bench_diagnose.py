@@ -1,11 +1,13 @@
-"""``hanafuda diagnose`` on corpora of deviant engines, one per game (issue 27's goal): each engine plays
-with several deviations of its game's library at once; the script prints, per game, each planted
+"""``hanafuda diagnose`` on corpora of deviant engines, one or more per game (issue 27's goal): each engine plays
+with several deviations of its game's library at once; the script prints, per corpus, each planted
 deviation, the count diagnose gives it, the truth (the rounds that fail under the engine's rules without
 it), whether any other change was offered, the rounds left unexplained, and the CPU time of the
 diagnosis; every count is of the rounds the records hold (a deal the rules would go on to play after a
 record's last round is not one: the last round, which ends the match in the record, fails instead).
+With ``--unseen`` the last deviation of each corpus is kept out of the candidates: its rounds should be
+left unexplained (about its truth), with no other change offered for them.
 
-    uv run python benchmarks/bench_diagnose.py [--games N] [--game GAME ...]
+    uv run python benchmarks/bench_diagnose.py [--games N] [--corpus NAME ...] [--unseen]
 """
 
 from __future__ import annotations
@@ -18,20 +20,29 @@ from typing import Any
 
 from hanafuda import deviations_other as other
 from hanafuda.deviations import Deviation, deviant_rules, deviation
-from hanafuda.diagnose import Loaded, diagnose, failing_rounds
+from hanafuda.diagnose import Loaded, candidates, diagnose, failing_rounds
 from hanafuda.games.koikoi import KoiKoi, KoiKoiRules
 from hanafuda.records import record_match, replay
 from hanafuda.registry import game
 from hanafuda_spec.records import parse_record
 
-#: Per game: the deviations planted together, and the options the records are written under.
-PLANTED: dict[str, tuple[tuple[tuple[str, dict[str, str]], ...], dict[str, str]]] = {
-    "koikoi": ((("two-takes-both", {}), ("call-before-draw", {}), ("dealer-alternates", {})), {"length": "3"}),
-    "kusurigui": ((("dealer-alternates", {}), ("settle-winner-total", {}), ("yaku-points", {"yaku": "chaff",
-                                                                                          "points": "2"})), {}),
-    "kujuroku": ((("deal-passes-left", {}), ("card-points", {"of": "5", "points": "6"})), {}),
-    "musashino": ((("dealer-passes", {}), ("yaku-points", {"yaku": "three-brights", "points": "3"})), {}),
-    "kekoro": ((("two-takes-both", {}), ("card-value", {"card": "11", "value": "5"}), ("reversed-stock", {})), {}),
+#: Per corpus: its game, the deviations planted together, the options the records are written under, and how
+#: many times ``--games`` records it has (a deviation seen in few rounds needs more).
+PLANTED: dict[str, tuple[str, tuple[tuple[str, dict[str, str]], ...], dict[str, str], int]] = {
+    "koikoi": ("koikoi", (("two-takes-both", {}), ("call-before-draw", {}), ("dealer-alternates", {})),
+               {"length": "3"}, 1),
+    "kusurigui": ("kusurigui", (("dealer-alternates", {}), ("settle-winner-total", {}),
+                                ("yaku-points", {"yaku": "chaff", "points": "2"})), {}, 1),
+    "kujuroku": ("kujuroku", (("deal-passes-left", {}), ("card-points", {"of": "5", "points": "6"})), {}, 1),
+    "kujuroku-capture": ("kujuroku", (("two-takes-both", {}), ("dealt-oni-alone", {}),
+                                      ("jizo-keeps-oni-capture", {})), {"jizo": "on"}, 4),
+    "kujuroku-dekiyaku": ("kujuroku", (("dekiyaku-points", {"yaku": "shi-yaku", "points": "5"}),
+                                       ("dekiyaku-card-out", {"yaku": "danjou", "card": "0"}),
+                                       ("dekiyaku-card-in", {"yaku": "san-yaku", "card": "10"})), {}, 2),
+    "musashino": ("musashino", (("dealer-passes", {}), ("yaku-points", {"yaku": "three-brights", "points": "3"})),
+                  {}, 1),
+    "kekoro": ("kekoro", (("two-takes-both", {}), ("card-value", {"card": "11", "value": "5"}),
+                          ("reversed-stock", {})), {}, 1),
 }
 
 
@@ -62,30 +73,37 @@ def _truth(key: str, records: list[Loaded], devs: Sequence[Deviation], left_out:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=30)
-    ap.add_argument("--game", action="append", choices=sorted(PLANTED), help="only these games (repeatable)")
+    ap.add_argument("--corpus", action="append", choices=sorted(PLANTED), help="only these corpora (repeatable)")
+    ap.add_argument("--unseen", action="store_true", help="diagnose each corpus again with its last planted "
+                    "deviation kept out of the candidates (a mistake the library lacks)")
     args = ap.parse_args()
-    for key, (spec, options) in PLANTED.items():
-        if args.game and key not in args.game:
+    for name, (key, spec, options, times) in PLANTED.items():
+        if args.corpus and name not in args.corpus:
             continue
         devs = tuple(deviation(k, **p) if key == "koikoi" else other.deviation(key, k, **p) for k, p in spec)
         eng = _engine(key, devs)
         records = []
-        for seed in range(args.games):
+        for seed in range(args.games * times):
             rec, _ = parse_record(record_match(eng, None, dict(options), seed=seed, policy_seed=seed))
             assert rec is not None
             records.append(Loaded(key, seed + 1, rec))
+        truth = {d: _truth(key, records, devs, d) for d in devs}
+        unseen = devs[-1] if args.unseen else None
+        pool = [c for c in candidates(key) if c.deviation != unseen] if unseen is not None else None
         t = time.process_time()
-        found = diagnose(records)
+        found = diagnose(records, pool)
         cpu = time.process_time() - t
         named = {e.candidate.deviation: len(e.explains) for e in found.explanations}
-        rows = [{"deviation": str(d), "rule": d.rule, "explains": named.get(d),
-                 "truth": _truth(key, records, devs, d)} for d in devs]
-        print(json.dumps({"game": key, "records": found.records, "rounds": found.rounds,
-                          "failing": len(found.failing), "planted": rows,
-                          "others_offered": [str(e.candidate.deviation or e.candidate.id) for e in found.explanations
-                                             if e.candidate.deviation not in devs],
-                          "unexplained": len(found.unexplained), "replays": found.replays,
-                          "cpu_s": round(cpu, 1)}))
+        rows = [{"deviation": str(d), "rule": d.rule, "explains": named.get(d), "truth": truth[d]}
+                for d in devs if d != unseen]
+        out: dict[str, Any] = {"corpus": name, "records": found.records, "rounds": found.rounds,
+                               "failing": len(found.failing), "planted": rows,
+                               "others_offered": [str(e.candidate.deviation or e.candidate.id)
+                                                  for e in found.explanations if e.candidate.deviation not in devs],
+                               "unexplained": len(found.unexplained)}
+        if unseen is not None:
+            out["unseen"] = {"deviation": str(unseen), "truth": truth[unseen]}
+        print(json.dumps({**out, "replays": found.replays, "cpu_s": round(cpu, 1)}))
 
 
 if __name__ == "__main__":

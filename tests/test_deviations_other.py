@@ -5,6 +5,7 @@ named by ``diagnose``, with the rounds it changes; the reference without deviati
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,11 @@ PLANTED: list[tuple[str, str, dict[str, str], dict[str, str]]] = [
     ("kujuroku", "deal-passes-left", {}, {}),
     ("kujuroku", "card-points", {"of": "oni", "points": "10"}, {}),
     ("kujuroku", "card-points", {"of": "jizo", "points": "10"}, {"jizo": "on"}),
+    ("kujuroku", "two-takes-both", {}, {}),
+    ("kujuroku", "dealt-oni-alone", {}, {}),
+    ("kujuroku", "dekiyaku-points", {"yaku": "danjou", "points": "9"}, {}),
+    ("kujuroku", "dekiyaku-card-out", {"yaku": "danjou", "card": "0"}, {}),
+    ("kujuroku", "dekiyaku-card-in", {"yaku": "danjou", "card": "30"}, {}),
     ("musashino", "dealer-stays", {}, {}),
     ("musashino", "dealer-passes", {}, {}),
     ("musashino", "yaku-points", {"yaku": "three-brights", "points": "3"}, {}),
@@ -162,6 +168,10 @@ def test_unknown_deviations_are_refused() -> None:
         other.deviation("kusurigui", "no-such-thing")
     with pytest.raises(ValueError, match="no musashino deviation"):
         other.deviation("musashino", "yaku-points", yaku="nothing", points="3")
+    with pytest.raises(ValueError, match="no kujuroku deviation"):
+        other.deviation("kujuroku", "dekiyaku-card-out", yaku="danjou", card="33")  # not one of its cards
+    with pytest.raises(ValueError, match="no kujuroku deviation"):
+        other.deviation("kujuroku", "dekiyaku-points", yaku="danjou", points="8")  # its own value
 
 
 def test_KK_CAP_2_two_takes_both_plays_name_no_target() -> None:
@@ -190,6 +200,46 @@ def test_KK_TURN_3_call_before_draw_decides_after_the_hand_play() -> None:
     failing = [p for ld in records for p in replay(ld.rec).problems]
     assert failing and any(p.rule_id.startswith("KK-TURN") for p in failing)
     assert all(not replay(ld.rec, rules=deviant_rules(values, (d,))).problems for ld in records)
+
+
+def test_KJ_JIZO_2_a_drawn_jizo_that_keeps_the_onis_capture_is_named() -> None:
+    """KJ-JIZO-2 broken (seldom met: an Oni captures from the hand and the Jizo is the card drawn): the two
+    records of sixty where it happens are named by it, and the rest validate."""
+    d = other.deviation("kujuroku", "jizo-keeps-oni-capture")
+    g = _deviant_game("kujuroku", (d,))
+    records = []
+    for seed in (20, 21, 55):
+        rec, _ = parse_record(record_match(g, None, {"jizo": "on"}, seed=seed, policy_seed=seed))
+        assert rec is not None
+        records.append(Loaded("d", seed + 1, rec))
+    found = diagnose(records)
+    assert [e.candidate.deviation for e in found.explanations] == [d] and d.rule == "KJ-JIZO-2"
+    assert sorted({r.index for r in found.explanations[0].explains}) == [1, 2] and not found.unexplained
+
+
+def test_KJ_CAP_3_two_takes_both_plays_name_no_target() -> None:
+    """KJ-CAP-3 broken: a hand card with two matches is one play, taking both; the drawn card too."""
+    from hanafuda.games import kujuroku
+    ix = kujuroku.INDEX
+    hand, field = ix.mask_of([ix.by_id[21]]), ix.mask_of([ix.by_id[22], ix.by_id[23]])
+    assert [str(a) for a in plays_of(ix, hand, field)] == ["play 21 22", "play 21 23"]
+    rules = other.deviant_rules("kujuroku", game("kujuroku").spec.resolve(),
+                                (other.deviation("kujuroku", "two-takes-both"),))
+    assert [str(a) for a in plays_of(ix, hand, field, False, rules.named_captures)] == ["play 21"]
+    assert not other.deviant_rules("kujuroku", game("kujuroku").spec.resolve(), ()).named_captures >> 3 & 1
+
+
+def test_KJ_YAKU_5_dekiyaku_table_deviations_change_only_their_row() -> None:
+    """The dekiyaku-table deviations change one row of the configuration: its cards or its value."""
+    values = game("kujuroku").spec.resolve()
+    base = {y.id: y for y in other.deviant_rules("kujuroku", values, ()).dekiyaku_rows}
+    for kind, params, changed in (("dekiyaku-card-out", {"card": "0"}, {"required": base["danjou"].required - {0}}),
+                                  ("dekiyaku-card-in", {"card": "30"}, {"required": base["danjou"].required | {30}}),
+                                  ("dekiyaku-points", {"points": "9"}, {"points": 9})):
+        d = other.deviation("kujuroku", kind, yaku="danjou", **params)
+        assert d.rule == "KJ-YAKU-5"
+        rows = {y.id: y for y in other.deviant_rules("kujuroku", values, (d,)).dekiyaku_rows}
+        assert rows == {**base, "danjou": replace(base["danjou"], **changed)}
 
 
 def test_the_docs_list_every_kind_of_every_game() -> None:

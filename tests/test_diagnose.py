@@ -106,7 +106,7 @@ def test_a_deal_the_rules_play_after_a_records_last_round_is_not_a_failing_round
     """A 3-round match cut after its second round: the rules would play a third deal, which the record does
     not hold. The record has 2 rounds and its last one fails (it ends the match too early), explained by
     ``length=2``; cut and marked abandoned, it is judged on what it holds: nothing fails."""
-    doc = record_match(game("koikoi"), None, {"length": "3"}, seed=1, policy_seed=1)
+    doc: dict[str, Any] = record_match(game("koikoi"), None, {"length": "3"}, seed=1, policy_seed=1)
     assert len(doc["result"]["rounds"]) == 3
     found = diagnose([Loaded("short", 1, _cut(doc, 2))])
     assert found.rounds == 2 and found.failing == [Round(0, 2)]

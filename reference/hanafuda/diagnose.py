@@ -285,7 +285,7 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, 
                 v = _judge(records[idx], trial, until if until < verdicts[idx].held else None)
                 replays += 1
                 base = verdicts[idx]
-                if any(base.ok(d) and not v.ok(d) for d in range(1, max(deals) + 1)):
+                if _broken(base, v, until):
                     broke = True
                     break
                 gain += sum(1 for d in deals if v.ok(d))
@@ -351,8 +351,20 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, 
 
 
 def _breaks(before: Sequence[_Verdict], after: Sequence[_Verdict]) -> bool:
-    """Whether a round that validated before fails after."""
-    return any(b.ok(d) and not a.ok(d) for b, a in zip(before, after, strict=True) for d in range(1, b.reached + 1))
+    """Whether a round that validated before fails after, in some record (:func:`_broken`)."""
+    return any(_broken(b, a, b.reached) for b, a in zip(before, after, strict=True))
+
+
+def _broken(before: _Verdict, after: _Verdict, upto: int) -> bool:
+    """Whether the first of a record's rounds (up to ``upto``) failing after a change validated before it. A
+    round after one that fails is not judged: a round that replays to its end and scores otherwise (it needs
+    a second change too) passes the deal to another dealer, and the rounds after it fail with it."""
+    for d in range(1, upto + 1):
+        if d in after.failing:
+            return before.ok(d)
+        if d > after.reached:
+            return False
+    return False
 
 
 def _failing(verdicts: Sequence[_Verdict]) -> list[Round]:
