@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hanafuda import deviations_other as other
-from hanafuda.deviations import Deviation, deviant_rules, deviation
+from hanafuda.deviations import Deviation, deviant_rules, deviation, library
 from hanafuda.diagnose import Loaded, candidates, diagnose, failing_rounds
 from hanafuda.games.koikoi import KoiKoi, KoiKoiRules
 from hanafuda.records import record_match, replay
@@ -61,23 +62,48 @@ def _engine(key: str, devs: Sequence[Deviation]) -> Any:
 
 
 def _truth(key: str, records: list[Loaded], devs: Sequence[Deviation], left_out: Deviation) -> int:
-    """The records' rounds that fail under the engine's rules without ``left_out`` (:func:`failing_rounds`)."""
+    """The records' failing rounds (under their own rules) that fail under the engine's rules without
+    ``left_out`` too (:func:`failing_rounds`): the failing rounds it explains."""
     n = 0
     for ld in records:
         values = game(key).spec.resolve(ld.rec.ruleset, dict(ld.rec.options))
         rep = replay(ld.rec, rules=_rules(key, values, [d for d in devs if d != left_out]), again=True)
-        n += len(failing_rounds(rep, ld.rec))
+        n += len(failing_rounds(rep, ld.rec).keys() & failing_rounds(replay(ld.rec, again=True), ld.rec).keys())
     return n
+
+
+def _drawn(seed: int) -> dict[str, tuple[str, tuple[tuple[str, dict[str, str]], ...], dict[str, str], int]]:
+    """One corpus per game: three deviations of different kinds of its library, drawn by ``seed``."""
+    rng = random.Random(seed)
+    out: dict[str, tuple[str, tuple[tuple[str, dict[str, str]], ...], dict[str, str], int]] = {}
+    for key in ("koikoi", *other.GAMES):
+        by_kind: dict[str, list[Deviation]] = {}
+        for d in (library() if key == "koikoi" else other.library(key)):
+            by_kind.setdefault(d.id, []).append(d)
+        picked: list[tuple[str, dict[str, str]]] = []
+        rules: set[str] = set()
+        # kinds breaking different rules (of two dealer rules at once, the one checked first wins)
+        for k in rng.sample(sorted(by_kind), len(by_kind)):
+            d = rng.choice(by_kind[k])
+            if d.rule not in rules and len(picked) < 3:
+                picked.append((k, dict(d.parameters)))
+                rules.add(d.rule)
+        out[f"{key}-draw{seed}"] = (key, tuple(picked), {"length": "3"} if key == "koikoi" else {}, 1)
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=30)
     ap.add_argument("--corpus", action="append", choices=sorted(PLANTED), help="only these corpora (repeatable)")
+    ap.add_argument("--draw", type=int, metavar="SEED", help="instead of the corpora above, one corpus per game "
+                    "of three deviations breaking different rules drawn from its library by SEED (combinations "
+                    "not chosen by hand)")
     ap.add_argument("--unseen", action="store_true", help="diagnose each corpus again with its last planted "
                     "deviation kept out of the candidates (a mistake the library lacks)")
     args = ap.parse_args()
-    for name, (key, spec, options, times) in PLANTED.items():
+    corpora = PLANTED if args.draw is None else _drawn(args.draw)
+    for name, (key, spec, options, times) in corpora.items():
         if args.corpus and name not in args.corpus:
             continue
         devs = tuple(deviation(k, **p) if key == "koikoi" else other.deviation(key, k, **p) for k, p in spec)

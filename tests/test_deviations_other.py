@@ -52,13 +52,13 @@ def _rules(key: str, values: Mapping[str, str], devs: Sequence[Deviation]) -> An
 
 
 def _changed(key: str, records: list[Loaded], devs: Sequence[Deviation], left_out: Deviation) -> int:
-    """The rounds that fail under the engine's rules without ``left_out``: the rounds it changes (the records'
-    own rounds, counted as diagnose counts them: :func:`~hanafuda.diagnose.failing_rounds`)."""
+    """The failing rounds that fail under the engine's rules without ``left_out`` too: the failing rounds it
+    changes (counted as diagnose counts them: :func:`~hanafuda.diagnose.failing_rounds`)."""
     n = 0
     for ld in records:
         values = game(key).spec.resolve(ld.rec.ruleset, dict(ld.rec.options))
         rep = replay(ld.rec, rules=_rules(key, values, [d for d in devs if d != left_out]), again=True)
-        n += len(failing_rounds(rep, ld.rec))
+        n += len(failing_rounds(rep, ld.rec).keys() & failing_rounds(replay(ld.rec), ld.rec).keys())
     return n
 
 

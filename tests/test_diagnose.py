@@ -51,7 +51,8 @@ def _truth(records: list[Loaded], bugs: tuple[str, ...], bug: str) -> int:
     for ld in records:
         values = game("koikoi").spec.resolve(ld.rec.ruleset, dict(ld.rec.options))
         rules = rules_of(tuple(sorted(values.items())), tuple(b for b in bugs if b != bug))
-        n += len(failing_rounds(replay(ld.rec, rules=rules), ld.rec))
+        failing = failing_rounds(replay(ld.rec), ld.rec)
+        n += len(failing_rounds(replay(ld.rec, rules=rules), ld.rec).keys() & failing.keys())
     return n
 
 

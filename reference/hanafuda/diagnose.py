@@ -330,8 +330,8 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, 
             if nxt is None or not failing:
                 break
             c, trial, vs = nxt
-    if len(found) > 1:  # each explanation's count: the rounds that fail without it, all else kept
-        covered = {r for e in found for r in e.explains}
+    if len(found) > 1:  # each explanation's count: the failing rounds that fail without it, all else kept
+        covered = {r for e in found for r in e.explains}.intersection(start)
         for e in found:
             others = _State(ruleset, tuple(sorted((options or {}).items())))
             for o in found:
