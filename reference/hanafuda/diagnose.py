@@ -346,7 +346,9 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, 
                 p = first.get(e.example)
                 e.action = p.where.action if p is not None else None
         found.sort(key=lambda e: len(e.explains), reverse=True)
-    unexplained = [(r, verdicts[r.index].failing.get(r.deal) or first.get(r)) for r in failing]
+    # the failing rounds left: a round that validates under the records' own rules is not one, even where it
+    # fails under the explanations found (after a round that still fails, and is settled otherwise)
+    unexplained = [(r, verdicts[r.index].failing.get(r.deal) or first.get(r)) for r in failing if r in first]
     return Diagnosis(len(records), rounds, start, found, unexplained, replays, loaded=records)
 
 
