@@ -483,15 +483,16 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
     a turn and of the round (``_end_turn``, ``_finish``), each capture checked for dekiyaku
     (``_dekiyaku``)."""
 
-    __slots__ = ("after_draw", "captive", "confirmed", "draws", "end", "field", "hands", "oni_from_hand", "orders",
-                 "out", "pending", "phase", "piles", "remaining", "rules", "setup", "stock", "table", "top", "turn",
-                 "winner", "won")
+    __slots__ = ("after_draw", "captive", "confirmed", "draws", "end", "field", "hands", "named", "oni_from_hand",
+                 "orders", "out", "pending", "phase", "piles", "remaining", "rules", "setup", "stock", "table", "top",
+                 "turn", "winner", "won")
     index = INDEX
 
     def __init__(self, s: KujurokuState) -> None:
         t, rules = s.table, s.rules
         self.rules, self.setup = rules, s.setup
         self.after_draw, self.confirmed, self.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
+        self.named = rules.named_captures
         self.orders = _TURN_ORDER[rules.seats][s.setup.dealer]  #: seat -> participants in turn order from it
         self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
         self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
@@ -521,7 +522,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        return _legal(self.phase, self.hands[self.turn], self.field, self.pending, self.rules.named_captures)
+        return _legal(self.phase, self.hands[self.turn], self.field, self.pending, self.named)
 
     def plays_from_masks(self) -> bool:
         """A hand play with no joker in the hand or on the field: the jokers match no number and have plays
@@ -618,7 +619,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
             m = field & _MATCHED_BY[bit]  # KJ-CAP-1
             if not m:  # KJ-CAP-5
                 self.field = field | bit
-            elif self.rules.named_captures >> m.bit_count() & 1:  # KJ-CAP-3: the player chooses
+            elif self.named >> m.bit_count() & 1:  # KJ-CAP-3: the player chooses
                 self.phase, self.pending = _TAKE, drawn
                 return
             else:  # KJ-CAP-2/4: its one match, or all three
@@ -696,7 +697,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         holder = _oni_holder(piles) if x else None
         if holder is None:
             # excluded by the parity argument of remaining_card() under the reference's captures (KJ-CAP-3)
-            if self.captive is not None and self.rules.named_captures == NAMED_OF_TWO:
+            if self.captive is not None and self.named == NAMED_OF_TWO:
                 raise AssertionError(f"KJ-ONI-6: no single remaining card for the Oni's capture {self.captive.id}")
             self._end("exhaustive")
             return
