@@ -335,6 +335,7 @@ def test_diagnose_names_four_deviations_of_the_library_at_once() -> None:
 
     class Deviant(KoiKoi):
         def __init__(self, with_: tuple[Deviation, ...]) -> None:
+            super().__init__()
             self.with_ = with_
 
         def make_rules(self, values: Mapping[str, str]) -> KoiKoiRules:
