@@ -58,6 +58,7 @@ class WrongKoiKoi(KoiKoi):
     """Koi-Koi played with :class:`WrongRules`."""
 
     def __init__(self, bugs: tuple[str, ...]) -> None:
+        super().__init__()
         self.bugs = bugs
 
     def make_rules(self, values: object) -> KoiKoiRules:

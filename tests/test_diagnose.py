@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from hanafuda.cli import main
 from hanafuda.deviations import Deviation, deviant_rules, deviation, library
-from hanafuda.diagnose import Loaded, diagnose
+from hanafuda.diagnose import Loaded, Round, diagnose, failing_rounds
 from hanafuda.records import record_match, replay
 from hanafuda.registry import game
 from hanafuda_spec.cards import card
-from hanafuda_spec.records import parse_record
+from hanafuda_spec.records import FORMAT_1_1, GameRecord, parse_record
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -51,8 +51,8 @@ def _truth(records: list[Loaded], bugs: tuple[str, ...], bug: str) -> int:
     for ld in records:
         values = game("koikoi").spec.resolve(ld.rec.ruleset, dict(ld.rec.options))
         rules = rules_of(tuple(sorted(values.items())), tuple(b for b in bugs if b != bug))
-        rep = replay(ld.rec, rules=rules)
-        n += len({p.where.deal for p in rep.problems if p.where.deal is not None})
+        failing = failing_rounds(replay(ld.rec), ld.rec)
+        n += len(failing_rounds(replay(ld.rec, rules=rules), ld.rec).keys() & failing.keys())
     return n
 
 
@@ -91,6 +91,31 @@ def test_diagnose_of_valid_records_finds_nothing() -> None:
     recs = [parse_record(record_match(g, None, {"length": "3"}, seed=s, policy_seed=s))[0] for s in range(3)]
     found = diagnose([Loaded("ok", i + 1, r) for i, r in enumerate(recs) if r is not None])
     assert found.failing == [] and found.explanations == [] and found.rounds >= 3
+
+
+def _cut(doc: dict[str, Any], rounds: int, **top: Any) -> GameRecord:
+    """A record of ``doc`` ended after its first ``rounds`` rounds (``top``: top-level fields replaced)."""
+    r = doc["result"]
+    cut = sum(x["actions"] for x in r["rounds"][:rounds])
+    rec, problems = parse_record({**doc, "deals": doc["deals"][:rounds - 1], "actions": doc["actions"][:cut],
+                                  "result": {**r, "rounds": r["rounds"][:rounds]}, **top})
+    assert rec is not None, problems
+    return rec
+
+
+def test_a_deal_the_rules_play_after_a_records_last_round_is_not_a_failing_round() -> None:
+    """A 3-round match cut after its second round: the rules would play a third deal, which the record does
+    not hold. The record has 2 rounds and its last one fails (it ends the match too early), explained by
+    ``length=2``; cut and marked abandoned, it is judged on what it holds: nothing fails."""
+    doc: dict[str, Any] = record_match(game("koikoi"), None, {"length": "3"}, seed=1, policy_seed=1)
+    assert len(doc["result"]["rounds"]) == 3
+    found = diagnose([Loaded("short", 1, _cut(doc, 2))])
+    assert found.rounds == 2 and found.failing == [Round(0, 2)]
+    assert [(e.candidate.id, e.candidate.parameters, len(e.explains)) for e in found.explanations] == [
+        ("length", (("value", "2"),), 1)]
+    assert not found.unexplained
+    found = diagnose([Loaded("short", 1, _cut(doc, 2, format=FORMAT_1_1, status="abandoned"))])
+    assert found.rounds == 2 and found.failing == []
 
 
 def test_every_deviation_names_a_catalogue_rule_and_changes_the_rules() -> None:
@@ -310,6 +335,7 @@ def test_diagnose_names_four_deviations_of_the_library_at_once() -> None:
 
     class Deviant(KoiKoi):
         def __init__(self, with_: tuple[Deviation, ...]) -> None:
+            super().__init__()
             self.with_ = with_
 
         def make_rules(self, values: Mapping[str, str]) -> KoiKoiRules:

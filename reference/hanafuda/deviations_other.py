@@ -4,10 +4,11 @@ is :mod:`hanafuda.deviations`, which this one follows).
 
 Each deviation is a rules object of the game with one of its named hooks answered otherwise, or its rule
 data changed (a yaku's value, a card's value or points): the dealer rule (``next_dealer``), the end of
-round settlement (Kusuri-gui's ``settlement`` and ``bait_pays``), the capture step (Kekoro's and
-Musashino-Bana's ``named_captures``), the draw pile's order (Kekoro's ``stock_order``), the scoring tables (Kusuri-gui's
-``table``, Musashino-Bana's ``judge``, Kekoro's ``scorer``, Kujuroku's ``pile_points``): never a
-second copy of a step.
+round settlement (Kusuri-gui's ``settlement`` and ``bait_pays``), the capture step (Kekoro's,
+Musashino-Bana's, Kujuroku's ``named_captures``), Kujuroku's jokers (``dealt_to_dealer``,
+``jizo_undoes_oni``), the draw pile's order (Kekoro's ``stock_order``), the scoring tables (Kusuri-gui's
+``table``, Musashino-Bana's ``judge``, Kekoro's ``scorer``, Kujuroku's ``pile_points`` and
+``dekiyaku_rows``): never a second copy of a step.
 
 >>> d = deviation("kusurigui", "settle-winner-total")
 >>> d.rule, d.description
@@ -28,7 +29,7 @@ from hanafuda_spec.games import kekoro as kekoro_spec
 from hanafuda_spec.games import kujuroku as kujuroku_spec
 from hanafuda_spec.games import kusurigui as kusurigui_spec
 from hanafuda_spec.games import musashino as musashino_spec
-from hanafuda_spec.yaku import ScoredYaku
+from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda.deviations import Deviation
 from hanafuda.engine import RoundGame
@@ -56,6 +57,10 @@ _PLAIN: Mapping[str, Mapping[str, tuple[str, str]]] = {
         "dealer-stays": ("KJ-END-1", _STAYS),
         "dealer-passes": ("KJ-END-1", "the deal passes to the right after every round"),
         "deal-passes-left": ("KJ-END-2", "a lost deal passes to the player on the dealer's left, not the right"),
+        "two-takes-both": ("KJ-CAP-3", "a card matching two field cards takes both, without a choice"),
+        "dealt-oni-alone": ("KJ-DEAL-4", "the Oni dealt to the field goes to the dealer alone, taking no field card"),
+        "jizo-keeps-oni-capture": ("KJ-JIZO-2", "a drawn Jizo leaves the card the Oni captured from the hand in "
+                                   "the player's pile"),
     },
     "musashino": {
         "dealer-stays": ("MB-END-2", _STAYS),
@@ -82,7 +87,13 @@ _PARAMETERISED: Mapping[str, Mapping[str, tuple[str, str]]] = {
                               "card, value)")},
     "kujuroku": {"card-points": ("KJ-SCORE-1, KJ-JIZO-5", "the card points of a number's cards (or the "
                                  "Oni's, the Jizo's) off by one or two, their number, or 10 (parameters of, "
-                                 "points)")},
+                                 "points)"),
+                 "dekiyaku-points": ("the dekiyaku's rule", "a dekiyaku's value off by one or two, or doubled "
+                                     "(parameters yaku, points)"),
+                 "dekiyaku-card-out": ("the dekiyaku's rule", "a card left out of a dekiyaku's cards: it forms "
+                                       "without it (parameters yaku, card)"),
+                 "dekiyaku-card-in": ("the dekiyaku's rule", "a card of another dekiyaku (a 3, a 4, the Oni, "
+                                      "I-tsun) added to a dekiyaku's cards (parameters yaku, card)")},
 }
 
 
@@ -93,6 +104,21 @@ def _yaku(key: str) -> Mapping[str, tuple[str, int]]:
     if key == "kusurigui":
         return {y.id: (y.rule, y.points) for y in kusurigui_spec.yaku_table(values)}
     return {y.id: (y.rule, y.points) for y in musashino_spec.yaku_table(values)}
+
+
+@functools.cache
+def _dekiyaku() -> Mapping[str, tuple[str, int, frozenset[int], frozenset[int]]]:
+    """Kujuroku's dekiyaku of every configuration: id -> (rule id, points, the cards that may leave its set,
+    the cards that may join it). The rule and value are those of the first configuration listing it (a
+    dekiyaku has the same value in each); the cards: those of its set in some configuration, and the other
+    cards some dekiyaku names."""
+    counted = frozenset().union(*(y.required for rows in kujuroku_spec.CONFIGURATIONS.values() for y in rows))
+    out: dict[str, tuple[str, int, frozenset[int], frozenset[int]]] = {}
+    for rows in kujuroku_spec.CONFIGURATIONS.values():
+        for y in rows:
+            rule, points, outs, ins = out.get(y.id, (y.rule, y.points, frozenset(), frozenset()))
+            out[y.id] = (rule, points, outs | y.required, ins | (counted - y.required))
+    return out
 
 
 def _kujuroku_points(of: str, jizo: bool) -> int | None:
@@ -139,6 +165,18 @@ def deviation(key: str, kind: str, **params: str) -> Deviation:
             cards = f"the {of}s" if of.isdigit() else f"the {of.capitalize()}"
             return Deviation(kind, ps, "KJ-JIZO-5" if of == "jizo" else "KJ-SCORE-1",
                              f"{cards} count {params['points']} card points, not {base_points}")
+    if key == "kujuroku" and kind.startswith("dekiyaku-") and params.get("yaku") in _dekiyaku():
+        yid = params["yaku"]
+        rule, base, outs, ins = _dekiyaku()[yid]
+        if kind == "dekiyaku-points" and set(params) == {"yaku", "points"} and params["points"].isdigit():
+            if int(params["points"]) != base:
+                return Deviation(kind, ps, rule, f"{yid} scores {params['points']}, not {base}")
+        elif kind.startswith("dekiyaku-card-") and set(params) == {"yaku", "card"} and params["card"].isdigit():
+            c = int(params["card"])
+            if kind == "dekiyaku-card-out" and c in outs:
+                return Deviation(kind, ps, rule, f"{yid} forms without card {c}")
+            if kind == "dekiyaku-card-in" and c in ins:
+                return Deviation(kind, ps, rule, f"{yid} needs card {c} too")
     raise ValueError(f"no {key} deviation {kind!r} with parameters {params!r}")
 
 
@@ -164,6 +202,13 @@ def library(key: str) -> Iterator[Deviation]:
             for q in sorted({base - 2, base - 1, base + 1, base + 2, face, 10} - {base}):
                 if q >= 0:
                     yield deviation(key, "card-points", of=of, points=str(q))
+        for yid, (_rule, p, outs, ins) in _dekiyaku().items():
+            for q in sorted({p - 2, p - 1, p + 1, p + 2, p * 2} - {p}):
+                yield deviation(key, "dekiyaku-points", yaku=yid, points=str(q))
+            for c in sorted(outs):
+                yield deviation(key, "dekiyaku-card-out", yaku=yid, card=str(c))
+            for c in sorted(ins):
+                yield deviation(key, "dekiyaku-card-in", yaku=yid, card=str(c))
 
 
 def catalogue(key: str) -> list[tuple[str, str, str]]:
@@ -258,6 +303,33 @@ class DeviantKujurokuRules(kujuroku.KujurokuRules):
         if "deal-passes-left" in ids and not keeps:
             return (dealer - 1) % self.seats
         return _dealer(ids, dealer, self.seats, super().next_dealer(dealer, keeps))
+
+    @property
+    def dekiyaku_rows(self) -> tuple[YakuDef, ...]:
+        pts = _points(self.deviations, "dekiyaku-points")
+        moved = [(d.id, d.params["yaku"], int(d.params["card"])) for d in self.deviations
+                 if d.id.startswith("dekiyaku-card-")]
+        rows = []
+        for row in super().dekiyaku_rows:
+            cards = row.required
+            for kind, yid, c in moved:
+                if yid == row.id:
+                    cards = cards - {c} if kind == "dekiyaku-card-out" else cards | {c}
+            rows.append(replace(row, required=cards, points=pts.get(row.id, row.points)))
+        return tuple(rows)
+
+    @property
+    def named_captures(self) -> int:
+        return _named(_ids(self.deviations))
+
+    @property
+    def dealt_to_dealer(self) -> int:
+        oni = kujuroku.INDEX.by_id[kujuroku_spec.ONI].mask if "dealt-oni-alone" in _ids(self.deviations) else 0
+        return super().dealt_to_dealer | oni
+
+    @property
+    def jizo_undoes_oni(self) -> bool:
+        return "jizo-keeps-oni-capture" not in _ids(self.deviations) and super().jizo_undoes_oni
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ from hanafuda.deviations import Deviation, deviant_rules, library
 from hanafuda.records import RecordReport, _Replay, _Sink, replay
 from hanafuda.registry import game
 
-__all__ = ["Candidate", "Diagnosis", "Explanation", "Loaded", "Round", "diagnose", "witness_record"]
+__all__ = ["Candidate", "Diagnosis", "Explanation", "Loaded", "Round", "diagnose", "failing_rounds", "held",
+           "witness_record"]
 
 #: Failing rounds a candidate is first tried on; candidates kept from the sample; greedy steps at most.
 SAMPLE = 24
@@ -170,44 +171,74 @@ class _State:
 
 @dataclass(frozen=True)
 class _Verdict:
-    """One record replayed: the deals that fail (with their first problem), and the last deal reached."""
+    """One record replayed: the rounds it holds that fail (with their first problem), the last of its rounds
+    the replay checked, and the number of rounds the record holds."""
 
     failing: Mapping[int, Problem]
     reached: int
-    claimed: int = 0  # the rounds the record lists
+    held: int = 0
 
     def ok(self, deal: int) -> bool:
-        """The deal replays and scores as claimed; or, beyond the rounds the record lists, is no longer part
-        of the match (the reference played a deal the record does not have, and under this change does not)."""
-        if deal in self.failing:
-            return False
-        return deal <= self.reached or (deal > self.claimed and not self.failing and self.reached > 0)
+        """The round replays and scores as claimed (a round after a problem that stopped the replay is
+        neither failing nor valid: it was not checked)."""
+        return deal <= self.reached and deal not in self.failing
+
+
+def held(rec: GameRecord) -> int:
+    """The rounds a record holds: those its result lists, and for an abandoned record the deal its actions
+    go on into after them. A record is judged on these only: a deal the rules would go on to play is not
+    one of its rounds (the record's last round, which it says ends the match, fails instead)."""
+    n = len(rec.rounds)
+    if rec.status == "abandoned" and len(rec.actions) > sum(r.actions for r in rec.rounds):
+        n += 1
+    return n
 
 
 def _judge(ld: Loaded, state: _State, until: int | None = None) -> _Verdict:
+    n = held(ld.rec)
     try:
         rules = state.rules(ld.rec)
     except (OptionError, ValueError):
-        return _Verdict({}, 0, len(ld.rec.rounds))
+        return _Verdict({}, 0, n)
     try:
         rep = replay(ld.rec, ld.record, None, rules=rules, until_deal=until, again=True)
     except Exception:  # a combination the game refuses to play: explains nothing
-        return _Verdict({}, 0, len(ld.rec.rounds))
-    return _verdict(rep, len(ld.rec.rounds))
+        return _Verdict({}, 0, n)
+    return _verdict(rep, n)
 
 
-def _verdict(rep: RecordReport, claimed: int) -> _Verdict:
+def failing_rounds(rep: RecordReport, rec: GameRecord) -> dict[int, Problem]:
+    """The rounds of ``rec`` (those it holds, :func:`held`) that fail in its replay ``rep``, each with its first
+    problem: a round with a problem of its own; the rounds the rules never reach when they end the match
+    earlier; and when no round fails otherwise, the last round for a problem after it (the rules play on
+    where the record ends the match) or of the whole record."""
+    return dict(_verdict(rep, held(rec)).failing)
+
+
+def _verdict(rep: RecordReport, n: int) -> _Verdict:
+    """The verdict on the ``n`` rounds a record holds (:func:`failing_rounds`; a problem after the last round or
+    of the whole record is otherwise taken as a consequence of the failing rounds). A record that lists no
+    round and has a problem counts as one round."""
+    last = n or (1 if rep.problems else 0)
     failing: dict[int, Problem] = {}
+    after: Problem | None = None
     for p in rep.problems:
-        if p.where.deal is not None and p.where.deal not in failing:
-            failing[p.where.deal] = p
+        if p.where.deal is None:
+            continue
+        if p.where.deal > last:
+            after = after or p
+        else:
+            failing.setdefault(p.where.deal, p)
     # a deal whose problem stopped the replay ("later deals not checked") ends what was reached
-    reached = rep.deals if not rep.dropped else min(failing, default=rep.deals)
+    reached = min(rep.deals if not rep.dropped else min(failing, default=rep.deals), last)
     whole = next((p for p in rep.problems if p.where.deal is None), None)
-    if whole is not None and not rep.dropped:  # the match ends before the record's last round: those fail
-        for deal in range(reached + 1, claimed + 1):
+    if whole is not None and not rep.dropped:
+        for deal in range(reached + 1, last + 1):  # rounds the rules never reach
             failing.setdefault(deal, whole)
-    return _Verdict(failing, reached, claimed)
+    extra = after if after is not None else whole
+    if not failing and last and extra is not None:
+        failing[last] = extra
+    return _Verdict(failing, reached, last)
 
 
 def _actions(ld: Loaded, deal: int) -> int:
@@ -231,7 +262,7 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, 
     state = _State(ruleset, tuple(sorted((options or {}).items())))
     verdicts = [_judge(ld, state) for ld in records]
     replays = len(records)
-    rounds = sum(v.reached for v in verdicts)
+    rounds = sum(v.held for v in verdicts)
     failing = _failing(verdicts)
     start = list(failing)
     first = {r: verdicts[r.index].failing.get(r.deal) for r in failing}
@@ -249,10 +280,12 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, 
             gain = 0
             broke = False
             for idx, deals in sample.items():
-                v = _judge(records[idx], trial, max(deals))
+                # replayed up to the sampled round; to its end for a record's last round (judged by the end)
+                until = max(deals)
+                v = _judge(records[idx], trial, until if until < verdicts[idx].held else None)
                 replays += 1
                 base = verdicts[idx]
-                if any(base.ok(d) and not v.ok(d) for d in range(1, max(deals) + 1)):
+                if _broken(base, v, until):
                     broke = True
                     break
                 gain += sum(1 for d in deals if v.ok(d))
@@ -297,8 +330,8 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, 
             if nxt is None or not failing:
                 break
             c, trial, vs = nxt
-    if len(found) > 1:  # each explanation's count: the rounds that fail without it, all else kept
-        covered = {r for e in found for r in e.explains}
+    if len(found) > 1:  # each explanation's count: the failing rounds that fail without it, all else kept
+        covered = {r for e in found for r in e.explains}.intersection(start)
         for e in found:
             others = _State(ruleset, tuple(sorted((options or {}).items())))
             for o in found:
@@ -313,13 +346,27 @@ def diagnose(loaded: Sequence[Loaded], only: Iterable[Candidate] | None = None, 
                 p = first.get(e.example)
                 e.action = p.where.action if p is not None else None
         found.sort(key=lambda e: len(e.explains), reverse=True)
-    unexplained = [(r, verdicts[r.index].failing.get(r.deal) or first.get(r)) for r in failing]
+    # the failing rounds left: a round that validates under the records' own rules is not one, even where it
+    # fails under the explanations found (after a round that still fails, and is settled otherwise)
+    unexplained = [(r, verdicts[r.index].failing.get(r.deal) or first.get(r)) for r in failing if r in first]
     return Diagnosis(len(records), rounds, start, found, unexplained, replays, loaded=records)
 
 
 def _breaks(before: Sequence[_Verdict], after: Sequence[_Verdict]) -> bool:
-    """Whether a round that validated before fails after."""
-    return any(b.ok(d) and not a.ok(d) for b, a in zip(before, after, strict=True) for d in range(1, b.reached + 1))
+    """Whether a round that validated before fails after, in some record (:func:`_broken`)."""
+    return any(_broken(b, a, b.reached) for b, a in zip(before, after, strict=True))
+
+
+def _broken(before: _Verdict, after: _Verdict, upto: int) -> bool:
+    """Whether the first of a record's rounds (up to ``upto``) failing after a change validated before it. A
+    round after one that fails is not judged: a round that replays to its end and scores otherwise (it needs
+    a second change too) passes the deal to another dealer, and the rounds after it fail with it."""
+    for d in range(1, upto + 1):
+        if d in after.failing:
+            return before.ok(d)
+        if d > after.reached:
+            return False
+    return False
 
 
 def _failing(verdicts: Sequence[_Verdict]) -> list[Round]:
@@ -327,9 +374,8 @@ def _failing(verdicts: Sequence[_Verdict]) -> list[Round]:
 
 
 def _still(start: Sequence[Round], verdicts: Sequence[_Verdict]) -> list[Round]:
-    """The rounds failing under ``verdicts``, and the rounds failing at the start that are still not valid (a
-    deal the reference played beyond the record's last, and under a change plays no more, is not a problem
-    of its own but is not explained either)."""
+    """The rounds failing under ``verdicts``, and the rounds failing at the start that are still not valid
+    (not reached: a problem before them stopped the replay)."""
     now = set(_failing(verdicts))
     now |= {r for r in start if not verdicts[r.index].ok(r.deal)}
     return sorted(now, key=lambda r: (r.index, r.deal))
@@ -366,8 +412,9 @@ def witness_record(ld: Loaded, deal: int, explanation: Explanation) -> dict[str,
                                                               "parameters": dict(c.parameters)}},
                                   "source": rec.meta}
     start = sum(r.actions for r in rec.rounds[:deal - 1])
-    stop = start + rec.rounds[deal - 1].actions
-    if deal <= len(run.orders) and not (deal > 1 and g.month_matters(rules)):
+    partial = deal > len(rec.rounds)  # the deal an abandoned record stops in: the record up to its end
+    stop = len(rec.actions) if partial else start + rec.rounds[deal - 1].actions
+    if deal <= len(run.orders) and not partial and not (deal > 1 and g.month_matters(rules)):
         given = (rec.deck, *rec.deals)
         one = replace(rec, format=FORMAT_1_1, seed=None, first_dealer=run.dealers[deal - 1],
                       deck=given[deal - 1] if deal - 1 < len(given) and given[deal - 1] else run.orders[deal - 1],

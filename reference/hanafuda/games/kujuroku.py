@@ -40,7 +40,7 @@ from hanafuda_spec.cards import DAINI, DAINI_JIZO, BaseCard, DainiCard, Deck
 from hanafuda_spec.games import kujuroku as spec
 from hanafuda_spec.games.kujuroku import JIZO, ONI
 from hanafuda_spec.neutral import Snapshot
-from hanafuda_spec.yaku import ScoredYaku
+from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 from hanafuda._construct import new
 from hanafuda.engine import (
@@ -56,6 +56,7 @@ from hanafuda.engine import (
 )
 from hanafuda.fishing import (
     FOURS,
+    NAMED_OF_TWO,
     PLAY,
     SUIT_DIGITS,
     TAKE,
@@ -145,8 +146,8 @@ class KujurokuRules(RulesOptions):
 
     @functools.cached_property
     def dekiyaku(self) -> _DekiyakuTable:
-        """The dekiyaku table of these rules (configuration and count)."""
-        return _dekiyaku_table(self.configuration, self.stack)
+        """The dekiyaku table of these rules (its rows and count)."""
+        return _dekiyaku_table(self.dekiyaku_rows, self.stack)
 
     # Hooks: the steps read these, and :mod:`hanafuda.deviations_other` overrides them to replay a record as
     # an engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
@@ -159,6 +160,26 @@ class KujurokuRules(RulesOptions):
     def next_dealer(self, dealer: int, keeps: bool) -> int:
         """KJ-END-1, KJ-END-2: the dealer who keeps the deal deals again; else the player to their right."""
         return dealer if keeps else (dealer + 1) % self.seats
+
+    @property
+    def dekiyaku_rows(self) -> tuple[YakuDef, ...]:
+        """KJ-YAKU-5…8: the dekiyaku of the configuration (their cards and values)."""
+        return spec.CONFIGURATIONS[self.configuration]
+
+    @property
+    def named_captures(self) -> int:
+        """KJ-CAP-3, KJ-CAP-4: the match counts whose card names its target (:data:`~hanafuda.fishing.NAMED_OF_TWO`)."""
+        return NAMED_OF_TWO
+
+    @property
+    def dealt_to_dealer(self) -> int:
+        """KJ-DEAL-5 (KJ-DEAL-4): the jokers that, dealt to the field, go to the dealer with any other joker there."""
+        return _JIZO
+
+    @property
+    def jizo_undoes_oni(self) -> bool:
+        """KJ-JIZO-2: a drawn Jizo sends the card the Oni captured from the hand this turn back to the field."""
+        return True
 
 
 @dataclass(frozen=True)
@@ -243,11 +264,11 @@ class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
 
     __slots__ = ("counted", "rows", "stack")
 
-    def __init__(self, configuration: str, stack: bool) -> None:
+    def __init__(self, rows: tuple[YakuDef, ...], stack: bool) -> None:
         super().__init__()
-        self.rows = tuple(YakuRow.of(y, _BIT_OF_ID) for y in spec.CONFIGURATIONS[configuration])
+        self.rows = tuple(YakuRow.of(y, _BIT_OF_ID) for y in rows)
         if any(y.formed(0) for y in self.rows):  # (so an empty pile need not be looked up)
-            raise ValueError(f"configuration {configuration}: a dekiyaku formed by no cards")
+            raise ValueError(f"a dekiyaku formed by no cards: {', '.join(y.yid for y in self.rows if y.formed(0))}")
         self.stack = stack
         self.counted = 0
         for y in self.rows:
@@ -269,8 +290,8 @@ class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
 
 
 @functools.cache
-def _dekiyaku_table(configuration: str, stack: bool) -> _DekiyakuTable:
-    return _DekiyakuTable(configuration, stack)
+def _dekiyaku_table(rows: tuple[YakuDef, ...], stack: bool) -> _DekiyakuTable:
+    return _DekiyakuTable(rows, stack)
 
 
 def score_mask(rules: KujurokuRules, pile: int) -> tuple[ScoredYaku, ...]:
@@ -428,13 +449,14 @@ _ONI_PLAYS = {c.mask: action(PLAY, (ONI, c.id)) for c in INDEX.cards if c.id != 
 _ONI_ALONE, _JIZO_PLAY = action(PLAY, (ONI,)), action(PLAY, (JIZO,))
 
 
-def _legal(phase: Phase, hand: int, field: int, pending: DainiCard | None) -> Sequence[Action]:
+def _legal(phase: Phase, hand: int, field: int, pending: DainiCard | None, named: int) -> Sequence[Action]:
     """The legal actions of a position, from its phase, the hand of the player to move, the field and the
-    drawn card waiting (:meth:`Kujuroku.legal_actions`, :meth:`KujurokuRound.legal`). The hand plays are
+    drawn card waiting, and the match counts that name a target (:attr:`KujurokuRules.named_captures`)
+    (:meth:`Kujuroku.legal_actions`, :meth:`KujurokuRound.legal`). The hand plays are
     sorted: the Oni's (id 0), the Jizo's (id 1), then the numbered cards' (KJ-CAP-1…5; KJ-CAP-6: a card
     that matches nothing may always be played)."""
     if phase is _PLAY:
-        plays = plays_of(_NUMBERED_INDEX, hand & _NUMBERED, field)
+        plays = plays_of(_NUMBERED_INDEX, hand & _NUMBERED, field, False, named)
         if not hand & _JOKERS:
             return plays
         jokers = []
@@ -448,7 +470,7 @@ def _legal(phase: Phase, hand: int, field: int, pending: DainiCard | None) -> Se
         assert pending is not None
         if pending.mask == _ONI:  # KJ-ONI-3: any field card
             return [action(TAKE, (c.id,)) for c in INDEX.cards_of(field)]
-        return takes_of(INDEX, field, pending)  # KJ-CAP-3: one of its two matches
+        return takes_of(INDEX, field, pending, named)  # KJ-CAP-3: one of its two matches
     return _deal_takes(phase, field)
 
 
@@ -461,15 +483,16 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
     a turn and of the round (``_end_turn``, ``_finish``), each capture checked for dekiyaku
     (``_dekiyaku``)."""
 
-    __slots__ = ("after_draw", "captive", "confirmed", "draws", "end", "field", "hands", "oni_from_hand", "orders",
-                 "out", "pending", "phase", "piles", "remaining", "rules", "setup", "stock", "table", "top", "turn",
-                 "winner", "won")
+    __slots__ = ("after_draw", "captive", "confirmed", "draws", "end", "field", "hands", "named", "oni_from_hand",
+                 "orders", "out", "pending", "phase", "piles", "remaining", "rules", "setup", "stock", "table", "top",
+                 "turn", "winner", "won")
     index = INDEX
 
     def __init__(self, s: KujurokuState) -> None:
         t, rules = s.table, s.rules
         self.rules, self.setup = rules, s.setup
         self.after_draw, self.confirmed, self.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
+        self.named = rules.named_captures
         self.orders = _TURN_ORDER[rules.seats][s.setup.dealer]  #: seat -> participants in turn order from it
         self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
         self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
@@ -499,7 +522,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        return _legal(self.phase, self.hands[self.turn], self.field, self.pending)
+        return _legal(self.phase, self.hands[self.turn], self.field, self.pending, self.named)
 
     def plays_from_masks(self) -> bool:
         """A hand play with no joker in the hand or on the field: the jokers match no number and have plays
@@ -536,7 +559,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         """The dealer's takes at the deal, in the order of decision KJ-4, then the first turn: the dealer
         plays first unless the takes formed a dekiyaku (KJ-YAKU-1)."""
         field = self.field
-        if field & _JIZO:  # KJ-DEAL-5: the Jizo, and the Oni with it if dealt too
+        if field & self.rules.dealt_to_dealer:  # KJ-DEAL-5: the Jizo, and the Oni with it if dealt too
             self.field = field & ~_JOKERS
             self.piles[self.setup.dealer] |= field & _JOKERS
         elif field & _ONI:  # KJ-DEAL-4: the dealer chooses the Oni's capture
@@ -596,7 +619,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
             m = field & _MATCHED_BY[bit]  # KJ-CAP-1
             if not m:  # KJ-CAP-5
                 self.field = field | bit
-            elif m.bit_count() == 2:  # KJ-CAP-3: the player chooses
+            elif self.named >> m.bit_count() & 1:  # KJ-CAP-3: the player chooses
                 self.phase, self.pending = _TAKE, drawn
                 return
             else:  # KJ-CAP-2/4: its one match, or all three
@@ -618,7 +641,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         elif field & _ONI:  # KJ-JIZO-3: the Jizo captures the Oni discarded from the hand
             got = _ONI | _JIZO
             self.field = field & ~_ONI
-        elif self.oni_from_hand and self.captive is not None:
+        elif self.oni_from_hand and self.captive is not None and self.rules.jizo_undoes_oni:
             # KJ-JIZO-2: the Oni's capture goes back to the field; the Jizo captures the Oni
             x = self.captive.mask
             self.piles[self.turn] &= ~x
@@ -669,14 +692,15 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
     def _finish(self) -> None:
         """A round played out: the Oni-holder receives the remaining card (KJ-ONI-6), which may still complete
         a dekiyaku (with remaining_card=end), then the round is over."""
-        if self.captive is None:
-            self._end("exhaustive")
-            return
         piles = self.piles
         x = _remaining(self.captive, piles) & self.field
-        holder = _oni_holder(piles)
-        if not x or holder is None:  # excluded by the parity argument of remaining_card()
-            raise AssertionError(f"KJ-ONI-6: no single remaining card for the Oni's capture {self.captive.id}")
+        holder = _oni_holder(piles) if x else None
+        if holder is None:
+            # excluded by the parity argument of remaining_card() under the reference's captures (KJ-CAP-3)
+            if self.captive is not None and self.named == NAMED_OF_TWO:
+                raise AssertionError(f"KJ-ONI-6: no single remaining card for the Oni's capture {self.captive.id}")
+            self._end("exhaustive")
+            return
         self.field &= ~x
         piles[holder] |= x
         self.remaining = INDEX.by_mask[x]
@@ -778,7 +802,8 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
 
     def legal_actions(self, state: KujurokuState) -> tuple[Action, ...]:
         t = state.table
-        return tuple(_legal(state.phase, t.hand_masks[state.turn], t.field_mask, state.pending))
+        return tuple(_legal(state.phase, t.hand_masks[state.turn], t.field_mask, state.pending,
+                            state.rules.named_captures))
 
     def explain_illegal(self, state: KujurokuState, action: Action) -> tuple[str, str]:
         """The rule an action breaks where it stands: the phase that takes it (the deal's choices, the hand
