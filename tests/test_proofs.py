@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda_spec import z3layer as z
@@ -116,7 +118,7 @@ def test_kusurigui_turn_model_is_inductive_and_can_fail() -> None:
     assert base.ok and not ind.ok and ind.counterexample
 
 
-_EXPRS = {
+_EXPRS: dict[str, Callable[[z.Int, z.Int, z.Bool], z.Int]] = {
     "arithmetic": lambda x, y, b: x * 3 - y + (x - y - 2),
     "ite and max": lambda x, y, b: z.max_of([x, y, z.ite(b, 7, -7)]),
     "Euclidean mod": lambda x, y, b: x % 3 + z.ite(x.ne(y), 1, 0),

@@ -34,12 +34,18 @@ from hanafuda_spec.games import musashino as mb
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.proofs import koikoi as kkp
 from hanafuda_spec.proofs.common import SAMPLED, TERMS, Case, Outcome, timed
-from hanafuda_spec.proofs.koikoi import END_DRAWN as DRAWN
-from hanafuda_spec.proofs.koikoi import END_LAST_YAKU as LAST_YAKU
-from hanafuda_spec.proofs.koikoi import END_LUCKY as LUCKY
-from hanafuda_spec.proofs.koikoi import END_MISDEAL as MISDEAL
-from hanafuda_spec.proofs.koikoi import END_SHOBU as SHOBU
-from hanafuda_spec.proofs.koikoi import FIELD_MULTIPLIER, KK_ENDS, KoiKoiSettlement, koikoi_inputs, koikoi_settlement
+from hanafuda_spec.proofs.koikoi import (
+    END_DRAWN,
+    END_LAST_YAKU,
+    END_LUCKY,
+    END_MISDEAL,
+    END_SHOBU,
+    FIELD_MULTIPLIER,
+    KK_ENDS,
+    KoiKoiSettlement,
+    koikoi_inputs,
+    koikoi_settlement,
+)
 from hanafuda_spec.shuffle import SplitMix64
 from hanafuda_spec.yaku import ScoredYaku
 
@@ -47,6 +53,9 @@ __all__ = ["KK_ENDS", "REPLAYS", "KoiKoiSettlement", "MusashinoSettlement", "che
            "koikoi_settlement", "musashino_settlement", "replay_check"]
 
 Result = tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]
+
+#: How a Koi-Koi round ends, as the settlement model (:func:`koikoi_settlement`) codes it.
+SHOBU, LAST_YAKU, DRAWN, LUCKY, MISDEAL = END_SHOBU, END_LAST_YAKU, END_DRAWN, END_LUCKY, END_MISDEAL
 
 # -- Koi-Koi -------------------------------------------------------------------------------------------
 
