@@ -641,8 +641,9 @@ class OfferWatch:
         if list(s.scores) != scores:
             return f"KE-SCORE-1: the scores are {list(s.scores)} after the round, the tables say {scores}"
         if a.match_over() != bool(over):
-            return (f"KE-GAME-1…3: at {scores} after {self.counted} rounds (lead_test={self.values['lead_test']}, "
-                    f"round_limit={self.values['round_limit']}) the tables say the game is "
+            lead_test, limit = ke.SPEC.value(self.values, ke.LeadTest), ke.SPEC.value(self.values, ke.RoundLimit)
+            return (f"KE-GAME-1…3: at {scores} after {self.counted} rounds (lead_test={lead_test}, "
+                    f"round_limit={limit}) the tables say the game is "
                     f"{'over' if over else 'not over'}")
         if not over and s.dealer != dealer:
             return f"KE-END-2/3: seat {s.dealer} deals next, the table says seat {dealer}"

@@ -125,7 +125,8 @@ class _KoiKoiWatch:
         lucky = 0
         if reason == "shobu":
             end, winner = SHOBU, self.stopper if self.stopper is not None else winner
-        elif reason == "exhaustive" and o["exhaustive"] == "last-yaku" and self.last_call is not None:
+        elif (reason == "exhaustive" and kk.SPEC.value(o, kk.Exhaustive) is kk.Exhaustive.LAST_YAKU
+              and self.last_call is not None):
             end, winner = LAST_YAKU, self.last_call
         elif reason == "exhaustive":
             end = DRAWN
@@ -136,7 +137,7 @@ class _KoiKoiWatch:
         else:
             return f"a round ends by {reason!r}, which the settlement model does not have ({', '.join(KK_ENDS)})"
         base = sum(y.points for y in yaku[winner]) if yaku else 0
-        if yaku and o["yaku_count"] == "both-players":
+        if yaku and kk.SPEC.value(o, kk.YakuCount) is kk.YakuCount.BOTH_PLAYERS:
             base += sum(y.points for y in yaku[1 - winner])
         a = koikoi_inputs(o, end, winner, self.dealer, base, self.calls, self.brights, lucky)
         want = tuple(z.evaluate(d, a) for d in self.model.deltas)
@@ -151,11 +152,12 @@ class _KoiKoiWatch:
     def _note(self, a: Mapping[str, int], end: int) -> None:
         self.reached.add(f"end {KK_ENDS[end]}")
         if end in (SHOBU, LAST_YAKU):
-            additive = self.opts["multiplier"] == "additive"
+            mode = kk.SPEC.value(self.opts, kk.Multiplier)
+            additive = mode is kk.Multiplier.ADDITIVE
             rows = kkp.bonus_rows() if additive else kkp.multiplier_rows()
             row = z.evaluate(self.model.bonus_row if additive else self.model.koi_row, a)
-            self.reached.add(f"{self.opts['multiplier']} row '{rows[row].rule}'")
-            if self.opts["zero_sum"] == "on":
+            self.reached.add(f"{mode} row '{rows[row].rule}'")
+            if kk.SPEC.value(self.opts, kk.ZeroSum) is kk.ZeroSum.ON:
                 self.reached.add("zero_sum=on, a round won")
 
 
@@ -234,7 +236,7 @@ def koikoi_refinement(adapter: EngineAdapter, quick: bool) -> Result:
             rounds += watch.rounds
             reached |= watch.reached
             if bad:
-                return False, f"multiplier={opts['multiplier']}: {bad}", {
+                return False, f"multiplier={kk.SPEC.value(opts, kk.Multiplier)}: {bad}", {
                     "kind": "play", "game": "koikoi", "options": dict(opts), "seed": seed, "actions": actions,
                     "check": REPLAYS[0]}, rounds, ()
             if k + 1 >= (1 if quick else 3) and _covered(opts, reached):  # played on until its rows are reached
@@ -248,7 +250,7 @@ def koikoi_refinement(adapter: EngineAdapter, quick: bool) -> Result:
 
 
 def _covered(opts: Mapping[str, str], reached: set[str]) -> bool:
-    mode = opts["multiplier"]
+    mode = kk.SPEC.value(opts, kk.Multiplier)
     return all(r in reached for r in koikoi_rows_expected() if r.startswith(f"{mode} row"))
 
 
@@ -368,15 +370,17 @@ def _mb_inputs(m: MusashinoSettlement, opts: Mapping[str, str], reason: str,
     p = _prefix(m)
     totals = [sum(y.points for y in yaku[s]) if s < len(yaku) else 0 for s in m.order]
     insta = reason == "insta-win"
+    capped = mb.SPEC.value(opts, mb.PaymentCap) is not mb.PaymentCap.NONE
+    value = int(mb.SPEC.value(opts, mb.InstaWinValue))
     iw = next((k for k, s in enumerate(m.order) if s < len(yaku) and any(y.id in mb.INSTA_WIN for y in yaku[s])), 0)
     a = {**{f"{p}t{k}": t for k, t in enumerate(totals)}, f"{p}insta": int(insta), f"{p}iw": iw,
-         f"{p}capped": int(opts["payment_cap"] != "none"), f"{p}value": int(opts["insta_win_value"])}
+         f"{p}capped": int(capped), f"{p}value": value}
     seen = {"insta-win"} if insta else set()
-    if insta and opts["payment_cap"] != "none" and int(opts["insta_win_value"]) > int(opts["payment_cap"]):
+    if insta and capped and value > mb.CAP:
         seen.add("an insta-win worth more than the cap, capped")
     gap = max(totals) - min(totals)
     if not insta and gap > mb.CAP:
-        seen.add("a capped payment" if opts["payment_cap"] != "none" else "an uncapped payment over the cap")
+        seen.add("a capped payment" if capped else "an uncapped payment over the cap")
     if not insta and totals.count(max(totals)) > 1:
         seen.add("a tie for the top")
     return a, seen
@@ -421,7 +425,7 @@ def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapp
                 return bad
         return None
     adapter.start("musashino", options, seed)
-    players = options["players"]
+    players = mb.SPEC.value(options, mb.Players)
     for act in actions:
         dealer = adapter.snapshot().dealer
         adapter.apply(str(act))
