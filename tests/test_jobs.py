@@ -35,6 +35,7 @@ from hanafuda_spec.verify import (
     random_play_name,
     run_checks_in_parallel,
     run_unit,
+    schedule,
 )
 
 
@@ -418,3 +419,20 @@ def test_validate_whose_worker_dies_is_one_line_exit_2(tmp_path: Path, capsys: p
     out = capsys.readouterr()
     assert code == 2 and out.out == ""
     assert out.err.count("\n") == 1 and "worker process stopped" in out.err
+
+
+def test_verify_schedule_hands_out_the_long_units_first_and_each_unit_once() -> None:
+    """``schedule``: every unit once; the bounded proofs first, then the sampled proofs and the state
+    machines, then the random play, then the other proofs and the reports, each in report order."""
+    units = plan_units(None, THOROUGH)
+    order = schedule(units)
+    assert sorted(order) == list(range(len(units)))
+
+    def rank(u: Unit) -> int:
+        if u.part == "random play":
+            return 2
+        if u.part == "state machines" or u.kind == "sampled":
+            return 1
+        return 0 if u.kind == "bounded" else 3
+    assert order == sorted(range(len(units)), key=lambda i: (rank(units[i]), i))
+    assert units[order[0]].kind == "bounded" and units[order[-1]].kind in ("proof", "report")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hanafuda.adapter import ReferenceAdapter
 from hanafuda_spec import z3layer as z
@@ -114,3 +116,35 @@ def test_kusurigui_turn_model_is_inductive_and_can_fail() -> None:
         w["r"].eq(v["r"] + 1), w["t"].eq(1), w["p"].eq(v["p"]), w["c"].eq(v["c"])])
     base, ind = inductive(dc_replace(good, step=bad_step))
     assert base.ok and not ind.ok and ind.counterexample
+
+
+_EXPRS: dict[str, Callable[[z.Int, z.Int, z.Bool], z.Int]] = {
+    "arithmetic": lambda x, y, b: x * 3 - y + (x - y - 2),
+    "ite and max": lambda x, y, b: z.max_of([x, y, z.ite(b, 7, -7)]),
+    "Euclidean mod": lambda x, y, b: x % 3 + z.ite(x.ne(y), 1, 0),
+    "Boolean connectives": lambda x, y, b: z.ite(((x > y) | b).implies(b.iff(x.eq(y))) & ~(x <= -2), 1, 0),
+}
+
+
+@pytest.mark.parametrize("name", list(_EXPRS))
+@given(x=st.one_of(st.none(), st.integers(-20, 20)), y=st.one_of(st.none(), st.integers(-20, 20)),
+       b=st.one_of(st.none(), st.booleans()))
+def test_evaluate_agrees_with_z3s_own_evaluation(name: str, x: int | None, y: int | None, b: bool | None) -> None:
+    """``z3layer.evaluate`` (compiled to Python) gives what z3 gives substituting the model's values and
+    completing the rest with 0 / false."""
+    import z3
+
+    e = _EXPRS[name](z.int_var("x"), z.int_var("y"), z.bool_var("b"))
+    model = {k: v for k, v in (("x", x), ("y", y), ("b", b)) if v is not None}
+    subs = [(z3.Bool(k), z3.BoolVal(v)) if isinstance(v, bool) else (z3.Int(k), z3.IntVal(v)) for k, v in model.items()]
+    s = z3.Solver()
+    s.check()
+    want = s.model().eval(z3.substitute(e._e, *subs) if subs else e._e, model_completion=True).as_long()
+    assert z.evaluate(e, model) == want
+
+
+def test_maximize_stops_at_the_limit_and_on_no_model() -> None:
+    x = z.int_var("x")
+    assert z.maximize("m", x, [x >= 0, x <= 100], limit=50).value is None
+    assert z.maximize("m", x, [x >= 1, x <= 0]).value is None
+    assert z.maximize("m", -x, [x >= 3]).value == -3

@@ -11,11 +11,15 @@ from hanafuda.adapter import ReferenceAdapter
 from hanafuda.games import koikoi as ref_kk
 from hanafuda.games import musashino as ref_mb
 from hanafuda_spec import z3layer as z
+from hanafuda_spec.games import musashino as mb
 from hanafuda_spec.proofs import koikoi as kkp
 from hanafuda_spec.proofs import koikoi_calls, zero_sum
 from hanafuda_spec.proofs.common import DecisionRow
+from hanafuda_spec.terms import INTS
 from hanafuda_spec.verify import replay
 from hanafuda_spec.yaku import ScoredYaku
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def test_KK_SCORE_2_the_settlement_model_is_zero_sum() -> None:
@@ -105,3 +109,22 @@ def test_KK_TURN_3_an_engine_without_the_call_on_an_improved_yaku_fails(monkeypa
     assert cx["check"] == "koikoi-calls" and replay(ReferenceAdapter(), cx).reproduced
     monkeypatch.undo()
     assert not replay(ReferenceAdapter(), cx).reproduced
+
+
+@given(players=st.sampled_from(sorted(mb.DEALS)), dealer=st.integers(0, 3), data=st.data())
+def test_MB_SCORE_1_the_settlement_runs_alike_on_numbers_and_as_z3_terms(players: str, dealer: int,
+                                                                          data: st.DataObject) -> None:
+    """The catalogue's settlement, declared once (``musashino.settlement``): what the invariant
+    computes on numbers is what the proof's z3 terms evaluate to."""
+    dealer %= mb.DEALS[players].players
+    m = zero_sum.musashino_settlement(players, dealer)
+    n = len(m.order)
+    totals = data.draw(st.lists(st.integers(0, 30), min_size=n, max_size=n))
+    insta, capped = data.draw(st.booleans()), data.draw(st.booleans())
+    at, value = data.draw(st.integers(0, n - 1)), int(data.draw(st.sampled_from(list(mb.InstaWinValue))))
+    deltas, winner = mb.settlement(INTS, totals, insta, at, capped, value)
+    p = f"mb{players}_{dealer}_"
+    a = {**{f"{p}t{k}": t for k, t in enumerate(totals)}, f"{p}insta": int(insta), f"{p}iw": at,
+         f"{p}capped": int(capped), f"{p}value": value}
+    assert [z.evaluate(d, a) for d in m.sides] == [deltas[m.order.index(s)] for s in range(n)]
+    assert z.evaluate(m.winner, a) == winner and sum(deltas) == 0

@@ -375,9 +375,10 @@ def prove(name: str, claim: Bool, assumptions: Iterable[Bool] = (), vacuous_ok: 
 
 
 def prove_all(claims: Sequence[tuple[str, Bool]], assumptions: Iterable[Bool] = (),
-              vacuous_ok: Collection[str] = ()) -> list[ProofResult]:
+              vacuous_ok: Collection[str] = (), counterexamples: bool = True) -> list[ProofResult]:
     """:func:`prove` for many claims under the same assumptions, on one solver (``vacuous_ok``:
-    the names of the claims declared vacuous here)."""
+    the names of the claims declared vacuous here; ``counterexamples=False``: a refuted claim comes
+    without its counterexample, for a caller that asks only whether each claim holds)."""
     given = list(assumptions)
     s, ctx = _solver(given)
     if given and s.check() == z3.unsat:  # every claim would hold: none is proved
@@ -397,7 +398,7 @@ def prove_all(claims: Sequence[tuple[str, Bool]], assumptions: Iterable[Bool] = 
             continue
         dt = time.perf_counter() - t0
         if r == z3.sat:
-            out.append(ProofResult(name, "refuted", dt, _model_dict(s.model())))
+            out.append(ProofResult(name, "refuted", dt, _model_dict(s.model()) if counterexamples else {}))
         else:
             out.append(ProofResult(name, "unknown", dt))
         s.pop()
@@ -436,27 +437,27 @@ class Optimum:
 
 
 def maximize(name: str, objective: Int, constraints: Iterable[Bool] = (), limit: int = 1 << 20) -> Optimum:
-    """The largest value of ``objective`` under the constraints, by a search over satisfiability
-    queries (``value`` None if infeasible, at least ``limit``, or timed out)."""
+    """The largest value of ``objective`` under the constraints (``value`` None if infeasible, at least
+    ``limit``, or timed out): on one solver, each model found is followed by a query for a larger value,
+    until none exists (the solver keeps what it learnt from one query to the next)."""
     t0 = time.perf_counter()
-    cs = list(constraints)
-    best = find(cs)
-    if best is None:
-        return Optimum(name, None, {}, time.perf_counter() - t0)
-    lo = evaluate(objective, best)
-    step = 1
-    hi: int | None = None  # smallest value known to be unreachable
-    while hi is None or hi - lo > 1:
-        probe = lo + step if hi is None else (lo + hi) // 2
-        if probe >= limit:
+    s, ctx = _solver(constraints)
+    goal = objective._e.translate(ctx)
+    best: Model = {}
+    value: int | None = None
+    while True:
+        r = s.check()
+        if r == z3.unsat:
+            break
+        if r != z3.sat:  # timed out: the best so far is not known to be the largest
             return Optimum(name, None, {}, time.perf_counter() - t0)
-        m = find([*cs, objective >= probe])
-        if m is None:
-            hi = probe
-        else:
-            best, lo = m, evaluate(objective, m)
-            step *= 2
-    return Optimum(name, lo, best, time.perf_counter() - t0)
+        m = s.model()
+        value = int(m.eval(goal, model_completion=True).as_long())
+        best = _model_dict(m)
+        if value >= limit:
+            return Optimum(name, None, {}, time.perf_counter() - t0)
+        s.add(goal > value)
+    return Optimum(name, value, best, time.perf_counter() - t0)
 
 
 def fix(x: Int, values: Mapping[str, bool]) -> Int:
@@ -467,6 +468,9 @@ def fix(x: Int, values: Mapping[str, bool]) -> Int:
 
 def evaluate(x: Int, model: Model) -> int:
     """The value of ``x`` under a model (variables the model lacks count as 0 / false)."""
+    fn = _compiled(x._e)
+    if fn is not None:
+        return int(fn(model))
     subs = [(z3.Bool(k), z3.BoolVal(v)) if isinstance(v, bool) else (z3.Int(k), z3.IntVal(v))
             for k, v in model.items()]
     e = z3.simplify(z3.substitute(x._e, *subs) if subs else x._e)
@@ -476,6 +480,95 @@ def evaluate(x: Int, model: Model) -> int:
         e = s.model().eval(e, model_completion=True)
     return int(e.as_long())
 
+
+def _ediv(a: int, b: int) -> int:
+    """z3's integer division (Euclidean: the remainder is never negative)."""
+    q = a // b
+    return q + 1 if b < 0 and a - b * q != 0 else q
+
+
+def _emod(a: int, b: int) -> int:
+    return a - b * _ediv(a, b)
+
+
+_NARY = {z3.Z3_OP_AND: " and ", z3.Z3_OP_OR: " or ", z3.Z3_OP_ADD: " + ", z3.Z3_OP_SUB: " - ",
+         z3.Z3_OP_MUL: " * "}
+_BINARY = {z3.Z3_OP_LE: "<=", z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">", z3.Z3_OP_EQ: "==",
+           z3.Z3_OP_IFF: "=="}
+#: Compiled expressions, by context and expression id (each kept with its expression, so the id stays
+#: its own): an expression evaluated again, such as a yaku table's score on many piles, is compiled once.
+_PROGRAMS: dict[tuple[int, int], tuple[Any, Any]] = {}
+
+
+def _line(n: Any, args: list[str], names: list[str]) -> str | None:
+    """The Python expression of one node over its children's ``args`` (None: not translated)."""
+    if not z3.is_app(n):
+        return None
+    if z3.is_int_value(n):
+        return str(n.as_long())
+    if z3.is_true(n) or z3.is_false(n):
+        return str(z3.is_true(n))
+    k = n.decl().kind()
+    if not args:
+        if k != z3.Z3_OP_UNINTERPRETED or not (z3.is_bool(n) or z3.is_int(n)):
+            return None
+        names.append(n.decl().name())
+        return f"m.get(_n[{len(names) - 1}], {'False' if z3.is_bool(n) else '0'})"
+    if k in _NARY:
+        return _NARY[k].join(args)
+    if k in _BINARY and len(args) == 2:
+        return f"{args[0]} {_BINARY[k]} {args[1]}"
+    if k == z3.Z3_OP_NOT:
+        return f"not {args[0]}"
+    if k == z3.Z3_OP_IMPLIES:
+        return f"(not {args[0]}) or {args[1]}"
+    if k == z3.Z3_OP_ITE:
+        return f"{args[1]} if {args[0]} else {args[2]}"
+    if k == z3.Z3_OP_UMINUS:
+        return f"-{args[0]}"
+    if k == z3.Z3_OP_DISTINCT:
+        return f"len({{{', '.join(args)}}}) == {len(args)}"
+    divisor = n.children()[-1]
+    if k in (z3.Z3_OP_MOD, z3.Z3_OP_IDIV) and z3.is_int_value(divisor) and divisor.as_long() != 0:
+        return f"{'_emod' if k == z3.Z3_OP_MOD else '_ediv'}({args[0]}, {args[1]})"
+    return None
+
+
+def _compiled(e: Any) -> Any:
+    """``e`` as a Python function of a model: each node of the expression's graph one line of straight-line
+    code (shared subterms computed once), variables the model lacks read as 0 / false, as
+    :func:`evaluate` defines; None if ``e`` has an operator this does not translate."""
+    key = (id(e.ctx), e.get_id())
+    hit = _PROGRAMS.get(key)
+    if hit is not None:
+        return hit[1]
+    slot: dict[int, str] = {}
+    lines: list[str] = []
+    names: list[str] = []
+    stack = [(e, False)]
+    while stack:  # each node after its children (iterative: the graphs can be deep)
+        n, ready = stack.pop()
+        i = n.get_id()
+        if i in slot:
+            continue
+        kids = n.children() if z3.is_app(n) and not z3.is_const(n) else []
+        if not ready and kids:
+            stack.append((n, True))
+            stack.extend((c, False) for c in reversed(kids) if c.get_id() not in slot)
+            continue
+        text = _line(n, [slot[c.get_id()] for c in kids], names)
+        if text is None:
+            _PROGRAMS[key] = (e, None)
+            return None
+        slot[i] = f"v{len(lines)}"
+        lines.append(f"    {slot[i]} = {text}")
+    env: dict[str, Any] = {"_n": tuple(names), "_ediv": _ediv, "_emod": _emod}
+    source = "def f(m):\n" + "\n".join(lines) + f"\n    return {slot[e.get_id()]}\n"
+    exec(source, env)  # straight-line code generated above from the expression
+    if len(_PROGRAMS) > 4096:
+        _PROGRAMS.clear()
+    _PROGRAMS[key] = (e, env["f"])
+    return env["f"]
 
 
 class Session:

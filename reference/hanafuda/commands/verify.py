@@ -34,15 +34,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = add_command(sub, "verify", help="run every invariant check and proof (the main job)",
                     description="Check the reference against the executable spec: invariants after every action "
                     "of random games under every ruleset and option value, and the z3 proofs. One line per "
-                    "check as it finishes. The thorough default takes about six minutes on two cores (11 minutes "
-                    "of CPU time when last measured, so longer on a busy machine); --quick about two minutes. Exit 1 "
+                    "check as it finishes. The thorough default takes about four minutes on two idle cores (8 minutes "
+                    "of CPU time when last measured, so longer on a busy machine); --quick about a minute. Exit 1 "
                     "if a check fails.",
                     examples=["hanafuda verify --quick", "hanafuda verify --game kekoro",
                               "hanafuda verify --json > report.json",
                               "hanafuda verify --replay counterexample.json"])
     p.add_argument("--game", "-g", action="append", metavar="GAME", type=game_name,
                    help="only this game (repeatable); " + GAMES_HELP + "; default: every game")
-    p.add_argument("--quick", action="store_true", help="fewer examples (for CI, about two minutes)")
+    p.add_argument("--quick", action="store_true", help="fewer examples (for CI, about a minute)")
     p.add_argument("--seed", type=seed, default=20261121, metavar="S",
                    help="seed for the random games, 0 to 2**64-1")
     p.add_argument("--json", action="store_true", help="machine-readable output (the report 'rulebook --report' reads)")

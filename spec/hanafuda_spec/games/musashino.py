@@ -36,10 +36,12 @@ from hanafuda_spec.catalogue import (
     Topic,
 )
 from hanafuda_spec.invariants import GameProfile, Step
+from hanafuda_spec.terms import INTS, B, N, Ops
 from hanafuda_spec.yaku import ScoredYaku
 
 __all__ = [
     "BANQUETS",
+    "CAP",
     "DEALS",
     "INSTA_WIN",
     "MUSASHINO",
@@ -54,8 +56,10 @@ __all__ = [
     "SeedRow",
     "dealer_draw",
     "score_pile",
+    "settlement",
     "side_of",
     "sides",
+    "turn_order",
     "yaku_table",
 ]
 
@@ -839,14 +843,53 @@ def _captures_to_mover(step: Step) -> str | None:
     return None
 
 
-def _sides_in_turn_order(players: str, first: int) -> list[int]:
-    n = DEALS[players].players
-    out: list[int] = []
+def turn_order(players: str, dealer: int) -> tuple[int, ...]:
+    """The sides in turn order from the dealer's (MB-TURN-1): the order in which a tie for the top
+    is broken (MB-SCORE-3).
+
+    >>> turn_order("3", 1), turn_order("4", 3)
+    ((1, 2, 0), (1, 0))
+    """
+    return tuple(dict.fromkeys(side_of(players, (dealer + k) % DEALS[players].players)
+                               for k in range(DEALS[players].players)))
+
+
+#: The most a side pays in a round with payment_cap=8 (MB-SCORE-4).
+CAP = int(PaymentCap.N8)
+
+
+def settlement(ops: Ops[N, B], totals: Sequence[N], insta: B, insta_side: N, capped: B, value: N,
+               ) -> tuple[list[N], N]:
+    """MB-SCORE-1…5, written once for the invariant below and the zero-sum proof
+    (``hanafuda_spec.proofs.zero_sum``): ``totals`` are the sides' dekiyaku totals in turn order from
+    the dealer (:func:`turn_order`); ``insta``: the round ended by an insta-win of the side at position
+    ``insta_side``, worth ``value``; ``capped``: payment_cap=8. The winner is the insta-win's side or the
+    first side in turn order with the top total (MB-SCORE-3); every other side pays it the difference
+    (the insta-win's value), at most :data:`CAP` when capped (MB-SCORE-4). Gives each position's delta
+    and the winner's position; a team pays and receives once (MB-SCORE-5).
+
+    >>> settlement(INTS, [3, 7, 7], False, 0, True, 8)
+    ([-4, 4, 0], 1)
+    >>> settlement(INTS, [0, 16], True, 0, True, 16)
+    ([8, -8], 0)
+    """
+    n = len(totals)
+    top = ops.max_of(totals)
+    best = ops.const(n - 1)
+    for k in reversed(range(n - 1)):
+        first = ops.eq(totals[k], top)
+        for j in range(k):
+            first = ops.and_(first, ops.lt(totals[j], top))
+        best = ops.ite(first, ops.const(k), best)
+    winner = ops.ite(insta, insta_side, best)
+    cap = ops.const(CAP)
+    pays = []
     for k in range(n):
-        sd = side_of(players, (first + k) % n)
-        if sd not in out:
-            out.append(sd)
-    return out
+        owed = ops.ite(insta, value, ops.sub(top, totals[k]))
+        owed = ops.ite(ops.and_(capped, ops.lt(cap, owed)), cap, owed)
+        pays.append(ops.ite(ops.eq(winner, ops.const(k)), ops.const(0), owed))
+    total = ops.sum_of(pays)
+    return [ops.ite(ops.eq(winner, ops.const(k)), total, ops.sub(ops.const(0), pays[k])) for k in range(n)], winner
 
 
 def _next_dealer(players: str, dealer: int, winner_side: int) -> int:
@@ -856,13 +899,14 @@ def _next_dealer(players: str, dealer: int, winner_side: int) -> int:
 
 
 def _settlement(step: Step) -> str | None:
-    """MB-SCORE-1…5 and MB-END-2: every settlement follows from the dekiyaku the round reports,
-    and the next dealer from its winner."""
+    """MB-SCORE-1…5 and MB-END-2: every settlement is :func:`settlement` of the dekiyaku the round
+    reports, and the next dealer follows from its winner."""
     if step.before is None or not step.outcomes:
         return None
     players = _players(step)
     n = DEALS[players].players
-    cap = None if step.options.get("payment_cap", "8") == "none" else int(step.options.get("payment_cap", "8"))
+    capped = step.options.get("payment_cap", PaymentCap.N8) != PaymentCap.NONE
+    value = int(step.options.get("insta_win_value", InstaWinValue.N8))  # paid once, however many formed (MB-22)
     dealer = step.before.dealer
     for o in step.outcomes:
         if not o.counts:
@@ -872,26 +916,21 @@ def _settlement(step: Step) -> str | None:
         totals = [sum(y.points for y in side) for side in o.yaku]
         if len(totals) != sides(players):
             return f"round reports dekiyaku for {len(totals)} sides"
-        order = _sides_in_turn_order(players, dealer)
-        if o.reason == _INSTA_REASON:
-            winners = [sd for sd in order if totals[sd] > 0]
-            if len(winners) != 1 or not all(y.id in INSTA_WIN for y in o.yaku[winners[0]]):
+        order = turn_order(players, dealer)
+        insta = o.reason == _INSTA_REASON
+        at = 0
+        if insta:
+            winners = [k for k, sd in enumerate(order) if totals[sd] > 0]
+            if len(winners) != 1 or not all(y.id in INSTA_WIN for y in o.yaku[order[winners[0]]]):
                 return f"insta-win round reports {o.yaku}"
-            w = winners[0]
-            value = int(step.options.get("insta_win_value", "8"))  # paid once, however many formed (MB-22)
-            pay = {sd: (min(value, cap) if cap is not None else value) for sd in order if sd != w}
-        else:
-            top = max(totals)
-            w = next(sd for sd in order if totals[sd] == top)
-            pay = {sd: (min(top - totals[sd], cap) if cap is not None else top - totals[sd])
-                   for sd in order if sd != w}
-        side_delta = {sd: -p for sd, p in pay.items()}
-        side_delta[w] = sum(pay.values())
+            at = winners[0]
+        deltas, w = settlement(INTS, [totals[sd] for sd in order], insta, at, capped, value)
+        side_delta = {sd: deltas[k] for k, sd in enumerate(order)}
         # a team pays and receives once; both partners' scores show the team's amount
         want = tuple(side_delta[side_of(players, seat)] for seat in range(n))
         if o.deltas != want:
             return f"{o.reason}: deltas {o.deltas}, expected {want} from totals {totals} (dealer {dealer})"
-        dealer = _next_dealer(players, dealer, w)
+        dealer = _next_dealer(players, dealer, order[w])
     if not step.match_over and step.after.dealer != dealer:
         return f"dealer {step.after.dealer} after the round, expected {dealer}"
     return None

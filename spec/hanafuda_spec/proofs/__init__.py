@@ -55,8 +55,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from hanafuda_spec.adapter import EngineAdapter
 from hanafuda_spec.proofs.common import Case, Outcome, names_only, only_checks
 
-__all__ = ["CHECKS_OF_EVERY_GAME", "Case", "Outcome", "proof_check_names", "proof_checks", "replay_check",
-           "selected_proof_checks"]
+__all__ = ["CHECKS_OF_EVERY_GAME", "Case", "Outcome", "proof_check_kinds", "proof_check_names", "proof_checks",
+           "replay_check", "selected_proof_checks"]
 
 
 def proof_checks(adapter: EngineAdapter, game: str, quick: bool) -> Iterator[Outcome]:
@@ -100,9 +100,14 @@ class _NoEngine:
 def proof_check_names(game: str, quick: bool) -> list[str]:
     """The names of the checks :func:`proof_checks` yields, in order, without running them (for
     progress: "check k of n")."""
+    return [name for name, _ in proof_check_kinds(game, quick)]
+
+
+def proof_check_kinds(game: str, quick: bool) -> list[tuple[str, str]]:
+    """Each check of :func:`proof_check_names` with its kind, without running any."""
     no_engine: EngineAdapter = _NoEngine()  # type: ignore[assignment]
     with names_only():
-        return [o.check for o in proof_checks(no_engine, game, quick)]
+        return [(o.check, o.kind) for o in proof_checks(no_engine, game, quick)]
 
 
 def selected_proof_checks(adapter: EngineAdapter, game: str, quick: bool, names: Sequence[str]) -> list[Outcome]:

@@ -9,6 +9,7 @@ only reached through the :class:`~hanafuda_spec.adapter.EngineAdapter` to cross-
 from __future__ import annotations
 
 import enum
+import operator
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from typing import Generic, TypeVar
 from hanafuda_spec import z3layer as z
 from hanafuda_spec.adapter import EngineAdapter
 from hanafuda_spec.catalogue import GameSpec
+from hanafuda_spec.terms import Ops
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "PROOF",
     "REPORT",
     "SAMPLED",
+    "TERMS",
     "Case",
     "Codes",
     "CountModel",
@@ -60,6 +63,12 @@ class Case:
 
     def __str__(self) -> str:
         return f"{self.text} [{self.gap or 'OPEN: no recorded decision'}]"
+
+
+#: :class:`~hanafuda_spec.terms.Ops` on z3 terms: a rule the catalogue writes once over an ``Ops``
+#: (``hanafuda_spec.games.musashino.settlement``) built as z3 terms, to be proved for all inputs.
+TERMS: Ops[z.Int, z.Bool] = Ops(z.const, operator.add, operator.sub, operator.lt, lambda a, b: a.eq(b), operator.and_,
+                                z.ite)
 
 
 #: A proof for every state of its model (the default kind of ``timed``).
@@ -196,6 +205,7 @@ class YakuModel:
         self.x = {c: z.bool_var(prefix + card_var(c)) for c in self.deck}
         self.values = [self._value(y) for y in self.rows]
         self.scores = self._scores()
+        self._size: z.Int | None = None
 
     def has(self, c: int) -> z.Bool:
         return self.x[c] if c in self.x else ~z.true()
@@ -235,7 +245,10 @@ class YakuModel:
         return z.sum_of(self.scores)
 
     def size(self) -> z.Int:
-        return z.count(self.x.values())
+        """How many cards the pile holds (one term, built once)."""
+        if self._size is None:
+            self._size = z.count(self.x.values())
+        return self._size
 
     def pile_of(self, model: z.Model) -> tuple[int, ...]:
         return tuple(c for c in self.deck if model.get(self.prefix + card_var(c)) is True)
@@ -326,7 +339,7 @@ def subsumptions(model: YakuModel) -> list[str]:
     forms = [model.formed(y) for y in model.rows]
     rows = model.rows
     pairs = [(i, j) for i in range(len(rows)) for j in range(len(rows)) if i != j]
-    res = z.prove_all([(f"{i}>{j}", forms[i].implies(forms[j])) for i, j in pairs])
+    res = z.prove_all([(f"{i}>{j}", forms[i].implies(forms[j])) for i, j in pairs], counterexamples=False)
     holds = {p for p, r in zip(pairs, res, strict=True) if r.ok}
     out = []
     for i, j in pairs:
@@ -347,7 +360,7 @@ def strict_parts(model: YakuModel) -> set[tuple[int, int]]:
     forms = [model.formed(y) for y in model.rows]
     n = len(model.rows)
     pairs = [(i, j) for i in range(n) for j in range(n) if i != j]
-    res = z.prove_all([(f"{j}>{i}", forms[j].implies(forms[i])) for i, j in pairs])
+    res = z.prove_all([(f"{j}>{i}", forms[j].implies(forms[i])) for i, j in pairs], counterexamples=False)
     holds = {p for p, r in zip(pairs, res, strict=True) if r.ok}
     return {(i, j) for i, j in holds if (j, i) not in holds}
 
@@ -381,14 +394,12 @@ def group_ties(model: YakuModel) -> list[str]:
 def group_order(model: YakuModel) -> z.ProofResult:
     """Within a group, a yaku whose forming always forms another is always worth at least as much
     (so "the most valuable" is also "the largest")."""
-    claims = []
     forms = [model.formed(y) for y in model.rows]
-    for i, a in enumerate(model.rows):
-        for j, b in enumerate(model.rows):
-            if i == j or a.group is None or a.group != b.group:
-                continue
-            if z.prove("", forms[i].implies(forms[j])).ok:
-                claims.append(forms[i].implies(model.values[i] >= model.values[j]))
+    pairs = [(i, j) for i, a in enumerate(model.rows) for j, b in enumerate(model.rows)
+             if i != j and a.group is not None and a.group == b.group]
+    contained = z.prove_all([("", forms[i].implies(forms[j])) for i, j in pairs], counterexamples=False)
+    claims = [forms[i].implies(model.values[i] >= model.values[j])
+              for (i, j), r in zip(pairs, contained, strict=True) if r.ok]
     return z.prove("group order", z.all_of(claims))
 
 

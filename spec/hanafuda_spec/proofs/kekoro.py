@@ -58,7 +58,7 @@ def _deal(adapter: EngineAdapter) -> Iterator[Outcome]:
         r = z.prove("deal", (2 * h + f + s).eq(48) & (s >= 2 * h) & (s - 2 * h).eq(ke.UNDRAWN), dom)
         if not r.ok:
             return False, r.status, {"kind": "model", **r.counterexample}, 0, ()
-        opts = ke.SPEC.resolve(None, {"misdeal": "off"})
+        opts = ke.SPEC.resolve(None, {"misdeal": ke.Misdeal.OFF})
         msg, cx, n = deal_sizes(adapter, GAME, opts, {"hand.0": 8, "hand.1": 8, "field": 8, "stock": 24})
         if msg:
             return False, msg, cx, n, ()
@@ -486,6 +486,12 @@ class OfferWatch:
         self.adapter = adapter
         self.values = values
         self.table = ke.yaku_table(values)
+        o = ke.SPEC.value
+        limit = o(values, ke.RoundLimit)
+        #: the result tables' option inputs: tie_dealer=pass, lead_test=more-than, the round limit (0: none)
+        self.params = {"pass": int(o(values, ke.TieDealer) is ke.TieDealer.PASS),
+                       "more": int(o(values, ke.LeadTest) is ke.LeadTest.MORE_THAN),
+                       "lim": 0 if limit is ke.RoundLimit.NONE else int(limit)}
         self.memo = _memo()
         self.counted = 0
         self.stats = {"offers": 0, "again": 0, "last turn": 0, "declared": 0, "rounds": 0, "ties": 0}
@@ -621,10 +627,7 @@ class OfferWatch:
             played = i == 0 and r == PLAYED_OUT
             self.stats["ties"] += int(played and pts[0] == pts[1])
             inp = {"r": r, "a0": pts[0] if played else 0, "a1": pts[1] if played else 0, "s0": scores[0],
-                   "s1": scores[1], "w": post["t"], "d": dealer, "pass": int(self.values["tie_dealer"] == "pass"),
-                   "more": int(self.values["lead_test"] == "more-than"),
-                   "lim": 0 if self.values["round_limit"] == "none" else int(self.values["round_limit"]),
-                   "n": self.counted}
+                   "s1": scores[1], "w": post["t"], "d": dealer, **self.params, "n": self.counted}
             want = {res: self.memo(res, expr, inp) for res, (_, expr) in SCORES.items()}
             rule = next((text for text, hit in ROW_HITS if self.memo(text, hit, inp)), "no rule")
             if tuple(o.deltas) != (want["delta0"], want["delta1"]):
@@ -638,8 +641,9 @@ class OfferWatch:
         if list(s.scores) != scores:
             return f"KE-SCORE-1: the scores are {list(s.scores)} after the round, the tables say {scores}"
         if a.match_over() != bool(over):
-            return (f"KE-GAME-1…3: at {scores} after {self.counted} rounds (lead_test={self.values['lead_test']}, "
-                    f"round_limit={self.values['round_limit']}) the tables say the game is "
+            lead_test, limit = ke.SPEC.value(self.values, ke.LeadTest), ke.SPEC.value(self.values, ke.RoundLimit)
+            return (f"KE-GAME-1…3: at {scores} after {self.counted} rounds (lead_test={lead_test}, "
+                    f"round_limit={limit}) the tables say the game is "
                     f"{'over' if over else 'not over'}")
         if not over and s.dealer != dealer:
             return f"KE-END-2/3: seat {s.dealer} deals next, the table says seat {dealer}"

@@ -844,14 +844,16 @@ def check_watch(w: CountWatch) -> tuple[int, str] | None:
         items.append((done, f"the round ends ({'shōbu' if code == SHOBU else 'exhaustive'}) from {_show(a, '')}: "
                             "the model cannot end it there"))
         claims.append((str(len(claims)), ~(_is(first, a) & last["ph"].eq(OVER) & last["e"].eq(code))))
-    for (done, msg), r in zip(items, z.prove_all(claims, [*rel, *fixed]), strict=True):
+    found = z.prove_all(claims, [*rel, *fixed], counterexamples=False)
+    for (done, msg), r in zip(items, found, strict=True):
         if r.status != "refuted":  # refuted: a path of the model exists
             fails.append((done, msg if r.status == "proved" else f"undecided ({r.status}): {msg}"))
             break
     rel, first, last = _path(MOVES_PER_DEAL, True)
     fixed = [first[k].eq(val) for k, val in w.params.items()]
     starts = [(str(i), ~_is(last, a)) for i, (_, a) in enumerate(w.starts)]
-    for (done, a), r in zip(w.starts, z.prove_all(starts, [*rel, *fixed]), strict=True):
+    found = z.prove_all(starts, [*rel, *fixed], counterexamples=False)
+    for (done, a), r in zip(w.starts, found, strict=True):
         if r.status != "refuted":
             fails.append((done, f"a round starts at {_show(a, '')}: not a deal of the model (KK-DEAL-1/7/8, "
                                 "KK-TURN-1/6)"))
@@ -1103,14 +1105,89 @@ def bonus_rows() -> list[DecisionRow]:
     ]
 
 
-def additive_score(base: int, own: int) -> int:
-    """The additive bonus table (:func:`bonus_rows`) evaluated for one case."""
-    a = {"base": base, "own": own}
-    v = {k: z.int_var(k) for k in ("base", "own")}
-    for r in bonus_rows():
-        if z.evaluate(z.ite(r.guard(v), 1, 0), a) == 1:
-            return z.evaluate(r.value(v), a)
-    raise AssertionError(a)
+# -- the settlement of a round ----------------------------------------------------------------------
+
+#: How a Koi-Koi round ends, for the settlement: a shōbu (KK-SCORE-1), an exhaustive round won by the
+#: last player to form or improve a yaku (exhaustive=last-yaku), a drawn round (KK-END-2: the dealer's
+#: privilege, oyaken), a lucky hand (KK-DEAL-4) and a misdeal (KK-DEAL-3).
+KK_ENDS = ("shobu", "last-yaku", "drawn", "lucky-hand", "misdeal")
+#: The ends of :data:`KK_ENDS` as the settlement model's ``end``.
+END_SHOBU, END_LAST_YAKU, END_DRAWN, END_LUCKY, END_MISDEAL = range(len(KK_ENDS))
+#: The field_multiplier option as the settlement model's ``fmk``.
+FIELD_MULTIPLIER = Codes(kk.FieldMultiplier)
+
+
+@dataclass(frozen=True)
+class KoiKoiSettlement:
+    """The variables of Koi-Koi's settlement model and the round's deltas (seats 0 and 1) over them."""
+
+    v: Mapping[str, z.Int]
+    deltas: tuple[z.Int, z.Int]
+    points: z.Int
+    domain: z.Bool
+    koi_row: z.Int  # the row of the multiplier table that applies (its index)
+    bonus_row: z.Int  # the row of the additive bonus table that applies
+
+
+def koikoi_settlement() -> KoiKoiSettlement:
+    """One round's deltas: ``end`` (:data:`KK_ENDS`), the winner ``w`` (the dealer ``d`` of a drawn round),
+    ``base`` the yaku points counted (KK-SCORE-5's yaku_count already applied), ``own`` and ``other``
+    the winner's and the opponent's koi-koi calls, ``nb`` the Brights dealt to the table, ``tp`` a lucky
+    hand's points; the options ``mode`` (an index of multiplier's values), ``seven`` (seven_double=on),
+    ``fmk`` (field_multiplier), ``zero`` (zero_sum=on) and ``priv`` (oyaken)."""
+    names = ("end", "w", "d", "base", "own", "other", "nb", "tp", "mode", "seven", "fmk", "zero", "priv")
+    v = {n: z.int_var(f"kk_{n}") for n in names}
+    domain = z.all_of([
+        v["end"] >= 0, v["end"] < len(KK_ENDS), v["w"] >= 0, v["w"] <= 1, v["d"] >= 0, v["d"] <= 1,
+        v["base"] >= 0, v["own"] >= 0, v["other"] >= 0, v["nb"] >= 0, v["nb"] <= len(kk.BRIGHTS), v["tp"] >= 0,
+        MODE.domain(v["mode"]), v["seven"] >= 0, v["seven"] <= 1, FIELD_MULTIPLIER.domain(v["fmk"]),
+        v["zero"] >= 0, v["zero"] <= 1,
+        z.any_of(v["priv"].eq(int(p)) for p in kk.Oyaken)])
+    base = v["base"] * z.ite((v["seven"].eq(1)) & (v["base"] >= 7), 2, 1)  # KK-SCORE-1, KK-SCORE-4
+    koi_v, bonus_v = {"mode": v["mode"], "own": v["own"], "other": v["other"]}, {"base": base, "own": v["own"]}
+    koi = _table(multiplier_rows(), koi_v)
+    added = _table(bonus_rows(), bonus_v)  # KK-SCORE-6
+    fmk, fmv = v["fmk"], kk.FieldMultiplier
+    fm = z.ite(fmk.eq(FIELD_MULTIPLIER[fmv.OFF]), 1, z.ite(fmk.eq(FIELD_MULTIPLIER[fmv.DOUBLE]),
+                                                           z.ite(v["nb"] > 0, 2, 1), v["nb"] + 1))  # KK-SCORE-3
+    additive = MODE[kk.Multiplier.ADDITIVE]
+    shobu = z.ite(v["mode"].eq(additive), added * fm, base * koi * fm)
+    end = v["end"]
+    points = z.ite(end.eq(END_SHOBU) | end.eq(END_LAST_YAKU), shobu,
+                   z.ite(end.eq(END_LUCKY), v["tp"], z.ite(end.eq(END_DRAWN), v["priv"], 0)))
+    gains = z.ite(end.eq(END_DRAWN), v["d"], v["w"])
+    loss = z.ite(v["zero"].eq(1), -points, 0)  # KK-SCORE-2
+    deltas = (z.ite(gains.eq(0), points, loss), z.ite(gains.eq(1), points, loss))
+    return KoiKoiSettlement(v, deltas, points, domain, _row(multiplier_rows(), koi_v),
+                            _row(bonus_rows(), bonus_v))
+
+
+def _table(rows: Sequence[DecisionRow], v: Mapping[str, z.Int]) -> z.Int:
+    """A decision table as one term: the value of the first row whose guard holds (the tables are
+    proved complete and consistent, so the order does not matter); 0 outside them."""
+    out: z.Int = z.const(0)
+    for r in reversed(rows):
+        out = z.ite(r.guard(v), r.value(v), out)
+    return out
+
+
+def _row(rows: Sequence[DecisionRow], v: Mapping[str, z.Int]) -> z.Int:
+    """The index of the first row of a decision table whose guard holds (-1: none)."""
+    out: z.Int = z.const(-1)
+    for i in reversed(range(len(rows))):
+        out = z.ite(rows[i].guard(v), i, out)
+    return out
+
+
+def koikoi_inputs(opts: Mapping[str, str], end: int, winner: int, dealer: int, base: int, calls: Sequence[int],
+                  brights: int, lucky: int) -> dict[str, int]:
+    """The model's variables for a round played under ``opts``."""
+    o = kk.SPEC.value
+    return {"kk_end": end, "kk_w": winner, "kk_d": dealer, "kk_base": base, "kk_own": calls[winner],
+            "kk_other": calls[1 - winner], "kk_nb": brights, "kk_tp": lucky,
+            "kk_mode": MODE[o(opts, kk.Multiplier)], "kk_seven": int(o(opts, kk.SevenDouble) is kk.SevenDouble.ON),
+            "kk_fmk": FIELD_MULTIPLIER[o(opts, kk.FieldMultiplier)],
+            "kk_zero": int(o(opts, kk.ZeroSum) is kk.ZeroSum.ON), "kk_priv": int(o(opts, kk.Oyaken))}
 
 
 def _decisions(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
@@ -1195,12 +1272,13 @@ def _decisions(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
 
 
 class ShobuWatch:
-    """Follows a match action by action and checks every shōbu against the decision tables:
-    base (×2 at 7 or more) × koi-koi multiplier (:func:`multiplier_rows`) × field multiplier."""
+    """Follows a match action by action and checks every shōbu against the settlement model
+    (:func:`koikoi_settlement`, the one the zero-sum proof is about): base (×2 at 7 or more) ×
+    koi-koi multiplier (:func:`multiplier_rows`) × field multiplier, or the additive bonus."""
 
     def __init__(self, opts: Mapping[str, str]) -> None:
         self.opts = opts
-        self.rows = multiplier_rows()
+        self.model = koikoi_settlement()
         self.calls = [0, 0]
         self.field_brights: int | None = None
         self.checked = 0
@@ -1212,23 +1290,16 @@ class ShobuWatch:
             self.calls[snap.to_move] += 1
 
     def after(self, outcomes: Sequence[RoundOutcome]) -> str | None:
-        opts = self.opts
         for o in outcomes:
             if o.reason == "shobu":
                 w = max((0, 1), key=lambda i: o.deltas[i])
                 base = sum(y.points for y in o.yaku[w])
-                seven = 2 if opts["seven_double"] == "on" and base >= 7 else 1
-                a = {"mode": MODE.of(opts["multiplier"]), "own": self.calls[w], "other": self.calls[1 - w]}
-                koi = next(z.evaluate(r.value(_vars()), a) for r in self.rows
-                           if z.evaluate(z.ite(r.guard(_vars()), 1, 0), a) == 1)
-                nb = self.field_brights or 0
-                fm = {"off": 1, "double": 2 if nb else 1, "count": nb + 1}[opts["field_multiplier"]]
-                want = base * seven * koi * fm
-                if kk.SPEC.value(opts, kk.Multiplier) is kk.Multiplier.ADDITIVE:
-                    want = additive_score(base * seven, self.calls[w]) * fm
+                a = koikoi_inputs(self.opts, END_SHOBU, w, 0, base, self.calls, self.field_brights or 0, 0)
+                want = z.evaluate(self.model.points, a)
                 self.checked += 1
                 if o.deltas[w] != want:
-                    return f"shōbu scored {o.deltas[w]}, the table says {base}×{seven}×{koi}×{fm} = {want}"
+                    return (f"shōbu scored {o.deltas[w]}, the settlement model says {want} (base {base}, calls "
+                            f"{self.calls}, {self.field_brights or 0} Brights on the table)")
             self.calls, self.field_brights = [0, 0], None
         return None
 
@@ -1253,10 +1324,6 @@ def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapp
         if bad:
             return bad
     return None
-
-
-def _vars() -> dict[str, z.Int]:
-    return {n: z.int_var(n) for n in ("mode", "own", "other")}
 
 
 def checks(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:

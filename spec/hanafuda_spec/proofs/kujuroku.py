@@ -81,7 +81,7 @@ def _deal(adapter: EngineAdapter) -> Iterator[Outcome]:
             r = z.prove("deal", claim, dom)
             if not r.ok:
                 return False, f"jizo={jizo}: {r.status}", {"kind": "model", **r.counterexample}, n, ()
-            opts = kj.SPEC.resolve(None, {"jizo": "on" if jizo else "off"})
+            opts = kj.SPEC.resolve(None, {"jizo": kj.Jizo.ON if jizo else kj.Jizo.OFF})
             for seed in range(1, 4):
                 adapter.start(GAME, opts, seed)
                 s = adapter.snapshot()
@@ -172,7 +172,7 @@ def _tables(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
         """The last round of random matches, when settled on card points, pays what the z3 tables say."""
         rng = SplitMix64(96)
         checked = 0
-        for players in ("4", "3"):
+        for players in kj.Players:
             opts = kj.SPEC.resolve(None, {"players": players})
             for _ in range(25 if quick else 100):
                 seed = rng.next()
@@ -312,8 +312,9 @@ def dekiyaku_rows(config: str, stack: bool) -> tuple[YakuDef, ...]:
 
 
 def dekiyaku_options(config: str, stack: bool, jizo: bool) -> dict[str, str]:
-    return kj.SPEC.resolve(None, {"configuration": config, "dekiyaku_count": "stack" if stack else "highest",
-                                  "jizo": "on" if jizo else "off"})
+    return kj.SPEC.resolve(None, {"configuration": config,
+                                  "dekiyaku_count": kj.DekiyakuCount.STACK if stack else kj.DekiyakuCount.HIGHEST,
+                                  "jizo": kj.Jizo.ON if jizo else kj.Jizo.OFF})
 
 
 def dekiyaku_label(config: str, stack: bool, jizo: bool) -> str:
@@ -587,7 +588,7 @@ def deal_mismatch(adapter: EngineAdapter, options: Mapping[str, str], deck: Sequ
         actions.append(pick)
         left.remove(_card_ids(pick))
         outcomes += adapter.rounds_ended()
-    seats = int(options.get("players", "4"))
+    seats = int(kj.SPEC.value(options, kj.Players))
     dealer = s.dealer
     value = sum(y.points for y in want)
     paid = [0] * seats
@@ -718,7 +719,8 @@ def _formation(adapter: EngineAdapter, config: str, stack: bool, jizo: bool) -> 
     rows, opts = dekiyaku_rows(config, stack), dekiyaku_options(config, stack, jizo)
 
     def run() -> Result:
-        sm, dm = StepModel(rows, jizo, opts["jizo_timing"] == "after-draw" and jizo), DealModel(rows, jizo)
+        after_draw = kj.SPEC.value(opts, kj.JizoTiming) is kj.JizoTiming.AFTER_DRAW
+        sm, dm = StepModel(rows, jizo, after_draw and jizo), DealModel(rows, jizo)
         piles: list[tuple[str, tuple[int, ...]]] = []
         paid, never = [], []
         for i, y in enumerate(rows):

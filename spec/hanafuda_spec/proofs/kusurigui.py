@@ -81,25 +81,28 @@ def _scoring(values: Mapping[str, str], parts: Callable[[], frozenset[tuple[int,
              ) -> tuple[Callable[[YakuModel], z.Int], Callable[[YakuModel, Sequence[int]], tuple[ScoredYaku, ...]]]:
     """KG-YAKU-1/2 and gap KG-10 over the encoding: stacking without the dekiyaku that are part of a
     bigger one formed (``parts`` found by z3), or only the most valuable (dekiyaku=exclusive)."""
+    o = kg.SPEC.value
+    exclusive = o(values, kg.Dekiyaku) is kg.Dekiyaku.EXCLUSIVE
+
     def kept(m: YakuModel) -> list[z.Int]:
         formed = [m.formed(y) for y in m.rows]
         ids = [y.id for y in m.rows]
         out = []
         for i, v in enumerate(m.values):
             bigger = [formed[j] for (a, j) in parts() if a == i]
-            if values["rainy_overlap"] == "higher" and ids[i] == "rainy-three-brights":
+            if o(values, kg.RainyOverlap) is kg.RainyOverlap.HIGHER and ids[i] == "rainy-three-brights":
                 bigger.append(formed[ids.index("three-brights")])
             out.append(z.ite(z.any_of(bigger), 0, v))
         return out
 
     def total(m: YakuModel) -> z.Int:
-        if values["dekiyaku"] == "exclusive":
+        if exclusive:
             return z.max_of(list(m.values))
         return z.sum_of(kept(m))
 
     def expect(m: YakuModel, pile: Sequence[int]) -> tuple[ScoredYaku, ...]:
         a = m.assign(pile)
-        if values["dekiyaku"] == "exclusive":
+        if exclusive:
             vals = [(y.id, z.evaluate(v, a)) for y, v in zip(m.rows, m.values, strict=True)]
             top = max((v for _, v in vals), default=0)
             return tuple(ScoredYaku(i, v) for i, v in vals[:1] if v > 0) if top <= 0 else (
@@ -133,8 +136,9 @@ def _yaku(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
         only = rows_to_check(rows, base_rows, quick, k == 0)
         if only is not None and not only and label.split("=")[0] in SEMANTIC:
             only = frozenset(y.id for y in rows)
+        stacked = kg.SPEC.value(values, kg.Dekiyaku) is not kg.Dekiyaku.EXCLUSIVE
         yield from yaku_checks(GAME, adapter, label, values, None, rows, DECK, 41, total=total, expect=expect,
-                               compare_ids=values["dekiyaku"] != "exclusive", quick=quick, only=only)
+                               compare_ids=stacked, quick=quick, only=only)
 
 
 def _settlement() -> Iterator[Outcome]:
@@ -146,7 +150,7 @@ def _settlement() -> Iterator[Outcome]:
         cases = [Case(f"totals {g['t0']}, {g['t1']}: no rule", None) for g in gaps]
         cases += [Case(f"totals {g['t0']}, {g['t1']}: two rules differ", None) for g in clashes]
         n = 0
-        vals = kg.SPEC.resolve(None, {"bust": "debt"})
+        vals = kg.SPEC.resolve(None, {"bust": kg.Bust.DEBT})
         for a, b in ((0, 0), (5, 5), (3, 0), (0, 3), (11, 10)):
             n += 1
             want = (a - b, b - a)
@@ -463,12 +467,13 @@ def _result_table() -> Result:
     n = 0
     ev = TableEval(RESULT_NAMES, RESULT_ROWS)
     for debt in (0, 1):
-        vals = kg.SPEC.resolve(None, {"bust": "debt" if debt else "end"})
+        vals = kg.SPEC.resolve(None, {"bust": kg.Bust.DEBT if debt else kg.Bust.END})
         for t0, t1, x0, x1 in ((0, 0, 5, 5), (4, 1, 0, 2), (1, 4, 2, 0), (9, 2, 50, 3), (2, 9, 3, 50), (7, 7, 0, 0)):
             n += 1
             _, r = ev(mis=0, t0=t0, t1=t1, x0=x0, x1=x1, debt=debt, d=0, **{"pass": 0})
             if kg.settlement(vals, (t0, t1), (x0, x1)) != (r["delta0"], r["delta1"]):
-                return False, (f"the catalogue's settlement{(t0, t1)} with chips {(x0, x1)}, bust={vals['bust']} "
+                bust = kg.SPEC.value(vals, kg.Bust)
+                return False, (f"the catalogue's settlement{(t0, t1)} with chips {(x0, x1)}, bust={bust} "
                                f"is {kg.settlement(vals, (t0, t1), (x0, x1))}, the table says "
                                f"{(r['delta0'], r['delta1'])}"), {}, n, ()
     cases = [Case(r.text, r.gap or r.text.split()[0]) for r in RESULT_ROWS]
@@ -634,8 +639,10 @@ class ChipWatch:
     def __init__(self, adapter: EngineAdapter, values: Mapping[str, str]) -> None:
         self.adapter = adapter
         self.values = values
-        self.opt = {"op": int(values["oni_pays"] == "yes"), "pay": int(values["payment"]),
-                    "debt": int(values["bust"] == "debt")}
+        o = kg.SPEC.value
+        self.opt = {"op": int(o(values, kg.OniPays) is kg.OniPays.YES), "pay": int(o(values, kg.Payment)),
+                    "debt": int(o(values, kg.Bust) is kg.Bust.DEBT)}
+        self.tie_pass = int(o(values, kg.TieDealer) is kg.TieDealer.PASS)
         self.counted = 0
         self.rounds = 0
         self.events = 0
@@ -696,7 +703,7 @@ class ChipWatch:
             self.rounds += 1
             if o.reason == "misdeal":
                 _, r = RESULT(mis=1, t0=0, t1=0, x0=self.start[0], x1=self.start[1], debt=self.opt["debt"], d=nxt,
-                              **{"pass": int(self.values["tie_dealer"] == "pass")})
+                              **{"pass": self.tie_pass})
                 if tuple(o.deltas) != (r["delta0"], r["delta1"]) or o.counts:
                     return f"KG-DEAL-5: a misdeal moved chips {o.deltas} or counted as a round ({o.counts})"
                 continue
@@ -710,9 +717,11 @@ class ChipWatch:
         want = tuple(self.start[i] + total[i] for i in (0, 1))
         if tuple(after.scores) != want:
             return f"KG-PAY-5: chips {after.scores} after the round, {self.start} + deltas {total} = {want}"
-        _, e = END(played=self.counted, rounds=int(self.values["rounds"]), debt=self.opt["debt"], lo=min(want))
+        rounds = int(kg.SPEC.value(self.values, kg.Rounds))
+        _, e = END(played=self.counted, rounds=rounds, debt=self.opt["debt"], lo=min(want))
         if self.adapter.match_over() != bool(e["over"]):
-            return (f"KG-GAME-1/3: after {self.counted} rounds with chips {want} (bust={self.values['bust']}) the "
+            bust = kg.SPEC.value(self.values, kg.Bust)
+            return (f"KG-GAME-1/3: after {self.counted} rounds with chips {want} (bust={bust}) the "
                     f"table says the game is {'over' if e['over'] else 'not over'}; the reference disagrees")
         if not e["over"] and after.dealer != nxt:
             return f"{self.rule}: seat {after.dealer} deals the next round, the table says seat {nxt}"
@@ -729,7 +738,7 @@ class ChipWatch:
             return f"the round reports dekiyaku totals {reported}; the final capture piles form {totals}"
         chips = [self.start[i] + self.paid[i] for i in (0, 1)]
         row, r = RESULT(mis=0, t0=totals[0], t1=totals[1], x0=chips[0], x1=chips[1], debt=self.opt["debt"],
-                        d=b.dealer, **{"pass": int(self.values["tie_dealer"] == "pass")})
+                        d=b.dealer, **{"pass": self.tie_pass})
         self.ties += int(totals[0] == totals[1])
         want = (self.paid[0] + r["delta0"], self.paid[1] + r["delta1"])
         notes = dict(o.notes)

@@ -135,7 +135,7 @@ def _yaku(adapter: EngineAdapter, quick: bool) -> Iterator[Outcome]:
                         return False, f"{y.id} can form without {a}: pile {list(m.pile(r.counterexample))}", {}, 0, ()
                     out.append(f"{y.id} contains {a}")
             pairs = [(i, j) for i in range(len(ids)) for j in range(len(ids)) if i < j]
-            res = z.prove_all([(f"{i}={j}", m.formed[i].iff(m.formed[j])) for i, j in pairs])
+            res = z.prove_all([(f"{i}={j}", m.formed[i].iff(m.formed[j])) for i, j in pairs], counterexamples=False)
             same = [Case(f"{ids[i]} = {ids[j]} (identical compositions)", None)
                     for (i, j), r in zip(pairs, res, strict=True) if r.ok]
             return True, "proved: " + "; ".join(out), {}, 0, tuple(same)
@@ -243,7 +243,8 @@ def storm_stormed(values: Mapping[str, str], piles: Sequence[Iterable[int]], tur
     >>> storm_stormed(v, piles, {113: 2, 10: 3}, 0), storm_stormed(v, piles, {113: 2, 10: 1}, 0)
     (False, True)
     """
-    if values["storm"] == "off":
+    storm, sun = mb.SPEC.value(values, mb.Storm), mb.SPEC.value(values, mb.Sun)
+    if storm is mb.Storm.OFF:
         return False
     holder = {c: s for s, p in enumerate(piles) for c in p if c in SPECIAL}
     crane = holder.get(SUN)
@@ -251,8 +252,8 @@ def storm_stormed(values: Mapping[str, str], piles: Sequence[Iterable[int]], tur
         h = holder.get(k)
         if h is None or h == side:
             continue
-        lifted = (values["sun"] != "off" and crane is not None and crane != h
-                  and (values["sun"] == "any-order" or turns[SUN] > turns[k]))
+        lifted = (sun is not mb.Sun.OFF and crane is not None and crane != h
+                  and (sun is mb.Sun.ANY_ORDER or turns[SUN] > turns[k]))
         if not lifted:
             return True
     return False
@@ -270,10 +271,11 @@ def storm_dekiyaku(values: Mapping[str, str], piles: Sequence[Iterable[int]], tu
     """
     pile = set(piles[side])
     hit = storm_stormed(values, piles, turns, side)
-    if hit and values["storm"] == "cards":
+    storm = mb.SPEC.value(values, mb.Storm)
+    if hit and storm is mb.Storm.CARDS:
         pile -= mb.STORM_VICTIMS
     out = mb.score_pile(mb.yaku_table(values), pile)
-    if hit and values["storm"] == "banquets":
+    if hit and storm is mb.Storm.BANQUETS:
         out = tuple(y for y in out if y.id not in mb.BANQUETS)
     return out
 
@@ -285,7 +287,8 @@ class _Storm:
     variables, so the same position can be judged under several options."""
 
     def __init__(self, rows: Sequence[mb.Dekiyaku], sides: int, storm: str, sun: str, tag: str = "") -> None:
-        self.rows, self.sides, self.storm, self.sun, self.tag = tuple(rows), sides, storm, sun, tag
+        self.rows, self.sides, self.tag = tuple(rows), sides, tag
+        self.storm, self.sun = mb.Storm(storm), mb.Sun(sun)
         self.x = [{c: z.bool_var(f"{tag}s{s}_{card_var(c)}") for c in DECK} for s in range(sides)]
         self.t = {k: z.int_var(f"{tag}t{k}") for k in SPECIAL}
         self.stormed = [self._stormed(s) for s in range(sides)]
@@ -296,7 +299,8 @@ class _Storm:
         self.raw_formed: list[list[z.Bool]] = []
         stop = [y.stops_round for y in self.rows]
         for s in range(sides):
-            f, sc = _judge(self.rows, partial(self.has, s), self.stormed[s] if storm == "banquets" else None)
+            banquets = self.storm is mb.Storm.BANQUETS
+            f, sc = _judge(self.rows, partial(self.has, s), self.stormed[s] if banquets else None)
             rf, rs = _judge(self.rows, self.x[s].__getitem__)
             self.scores.append(sc)
             self.raw_scores.append(rs)
@@ -309,22 +313,22 @@ class _Storm:
 
     def has(self, s: int, c: int) -> z.Bool:
         """Card ``c`` counts for side ``s``'s dekiyaku (MB-STORM-1: not a victim of a storm)."""
-        if self.storm == "cards" and c in mb.STORM_VICTIMS:
+        if self.storm is mb.Storm.CARDS and c in mb.STORM_VICTIMS:
             return self.x[s][c] & ~self.stormed[s]
         return self.x[s][c]
 
     def lifted(self, k: int, h: int) -> z.Bool:
         """MB-STORM-4: the Sun cancels storm card ``k`` held by side ``h``."""
-        if self.sun == "off":
+        if self.sun is mb.Sun.OFF:
             return ~z.true()
-        later = z.true() if self.sun == "any-order" else self.t[SUN] > self.t[k]
+        later = z.true() if self.sun is mb.Sun.ANY_ORDER else self.t[SUN] > self.t[k]
         return z.any_of(self.x[g][SUN] & later for g in range(self.sides) if g != h)
 
     def active(self, k: int, h: int) -> z.Bool:
         return self.x[h][k] & ~self.lifted(k, h)
 
     def _stormed(self, s: int) -> z.Bool:
-        if self.storm == "off":
+        if self.storm is mb.Storm.OFF:
             return ~z.true()
         return z.any_of(self.active(k, h) for k in STORM for h in range(self.sides) if h != s)
 
@@ -406,7 +410,7 @@ def _first_refuted(m: _Storm, claims: Sequence[tuple[str, z.Bool]]) -> Result | 
 def _storm_cards(values: Mapping[str, str], sides: int) -> Result:
     """MB-STORM-1 / MB-12, storm=cards: a stormed side counts exactly the dekiyaku it can form without
     the Moon, Curtain and Cherry Poetry Ribbon; never an insta-win; an unstormed side is untouched."""
-    m = _Storm(mb.yaku_table(values), sides, "cards", values["sun"])
+    m = _Storm(mb.yaku_table(values), sides, mb.Storm.CARDS, mb.SPEC.value(values, mb.Sun))
     every = range(sides)
     lost = [y for y in m.rows if _lost(y)]
     kept = [y for y in m.rows if not _lost(y)]
@@ -428,7 +432,7 @@ def _storm_cards(values: Mapping[str, str], sides: int) -> Result:
     for i, y in enumerate(m.rows):  # the rest can still count: a z3 witness each
         if _lost(y) or z.find([*wf, m.stormed[0], m.scores[0][i] > 0]) is not None:
             continue
-        if m.sun == "any-order" and {SUN} in y.parts and z.prove("", m.stormed[0].implies(~m.x[0][SUN]), wf).ok:
+        if m.sun is mb.Sun.ANY_ORDER and {SUN} in y.parts and z.prove("", m.stormed[0].implies(~m.x[0][SUN]), wf).ok:
             crane.append(y)
             continue
         return False, f"stormed, side 0 can never count {y.id}, which needs no victim card", {}, 0, ()
@@ -445,7 +449,7 @@ def _storm_cards(values: Mapping[str, str], sides: int) -> Result:
 def _storm_banquets(values: Mapping[str, str], sides: int) -> Result:
     """MB-STORM-2 / MB-13, storm=banquets: a stormed side loses its Moon and Flower Banquets and nothing
     else (insta-wins included)."""
-    m = _Storm(mb.yaku_table(values), sides, "banquets", values["sun"])
+    m = _Storm(mb.yaku_table(values), sides, mb.Storm.BANQUETS, mb.SPEC.value(values, mb.Sun))
     claims = []
     for s in range(sides):
         for i, y in enumerate(m.rows):
@@ -468,8 +472,8 @@ def _storm_gain(values: Mapping[str, str], quick: bool = False) -> Result:
     """Does the Storm ever raise a side's total? Proved not for storm=banquets; for storm=cards z3
     finds the case and proves it is the only one: the side's own pile forms an insta-win dekiyaku,
     which a stormed card cannot complete (MB-12), so its ordinary dekiyaku count instead."""
-    storm = values["storm"]
-    m = _Storm(mb.yaku_table(values), 3, storm, values["sun"])
+    storm = mb.SPEC.value(values, mb.Storm)
+    m = _Storm(mb.yaku_table(values), 3, storm, mb.SPEC.value(values, mb.Sun))
     wf = m.well_formed()
     gain = m.total[0] - m.raw_total[0]
     r = z.prove("the Storm never raises a side's total", gain <= 0, wf)
@@ -513,8 +517,8 @@ def _storm_gain(values: Mapping[str, str], quick: bool = False) -> Result:
 def _sun(values: Mapping[str, str], sides: int) -> Result:
     """MB-STORM-4 / MB-14: what the Crane lifts, for sun=after and sun=any-order."""
     rows = mb.yaku_table(values)
-    off, after, anyo = (_Storm(rows, sides, "cards", sun) for sun in ("off", "after", "any-order"))
-    m = after if values["sun"] == "after" else anyo
+    off, after, anyo = (_Storm(rows, sides, mb.Storm.CARDS, sun) for sun in mb.Sun)
+    m = after if mb.SPEC.value(values, mb.Sun) is mb.Sun.AFTER else anyo
     every = range(sides)
     x, t = m.x, m.t
     held = [(k, h) for k in STORM for h in every]
@@ -531,7 +535,7 @@ def _sun(values: Mapping[str, str], sides: int) -> Result:
     if sides == 2:
         claims += [(f"in the team game only the stormed team's own Crane lifts its Storm: side {s}",
                     (off.stormed[s] & ~m.stormed[s]).implies(x[s][SUN])) for s in every]
-    if m.sun == "any-order":
+    if m.sun is mb.Sun.ANY_ORDER:
         claims += [(f"a side holding the Crane is never stormed: side {s}", x[s][SUN].implies(~m.stormed[s]))
                    for s in every]
     else:
@@ -551,7 +555,7 @@ def _sun(values: Mapping[str, str], sides: int) -> Result:
         witnesses.append(("a third side's Crane lifts the Storm for both others", x[2][SUN] & z.any_of(
             x[1][k] for k in STORM) & off.stormed[0] & ~m.stormed[0] & ~m.stormed[2] & ~z.any_of(
             x[0][k] | x[2][k] for k in STORM)))
-    if m.sun == "after":
+    if m.sun is mb.Sun.AFTER:
         witnesses.append(("an opponent's Crane taken too early lifts nothing", off.stormed[0] & m.stormed[0] &
                           ~anyo.stormed[0]))
     for nm, w in witnesses:
@@ -571,8 +575,8 @@ def _timing(values: Mapping[str, str], sides: int) -> Result:
     one round: piles only grow, a card keeps the turn it was taken in, and a card taken between the
     checks was taken after every card held at the first."""
     rows = mb.yaku_table(values)
-    sun = values["sun"]
-    a, b = _Storm(rows, sides, "cards", sun, "a_"), _Storm(rows, sides, "cards", sun, "b_")
+    sun = mb.SPEC.value(values, mb.Sun)
+    a, b = _Storm(rows, sides, mb.Storm.CARDS, sun, "a_"), _Storm(rows, sides, mb.Storm.CARDS, sun, "b_")
     every = range(sides)
     step = [*a.well_formed(), *b.well_formed()]
     for s in every:
@@ -585,7 +589,7 @@ def _timing(values: Mapping[str, str], sides: int) -> Result:
                                                for j in SPECIAL if j != k))]
     claims = [(f"{LIFTED_STAYS}: {k} of side {h}",
                (a.x[h][k] & a.lifted(k, h)).implies(b.lifted(k, h))) for k in STORM for h in every]
-    if sun == "off":
+    if sun is mb.Sun.OFF:
         claims += [(f"without the Sun, a stormed side stays stormed to the end of the round: side {s}",
                     a.stormed[s].implies(b.stormed[s])) for s in every]
     claims += [(f"a stormed side has no insta-win at any check: side {s}", b.stormed[s].implies(~b.insta[s]))
@@ -599,7 +603,7 @@ def _timing(values: Mapping[str, str], sides: int) -> Result:
     same0 = z.all_of(a.x[0][c].iff(b.x[0][c]) for c in DECK)
     witnesses = [("a side stormed later in the round, by a storm card taken after its victims", ~a.stormed[0] &
                   b.stormed[0] & z.any_of(a.x[0][c] for c in VICTIMS))]
-    if sun != "off":
+    if sun is not mb.Sun.OFF:
         witnesses += [("a storm lifted between two checks", a.stormed[0] & ~b.stormed[0]),
                       ("lifted by another side's capture, a side's unchanged pile becomes an insta-win (MB-10 checks "
                        "every side)", same0 & ~a.insta[0] & b.insta[0])]
@@ -777,7 +781,8 @@ def _take(field: set[int], card: int, target: int | None) -> set[int]:
 @lru_cache(maxsize=32)
 def _watch_model(values: tuple[tuple[str, str], ...]) -> _Storm:
     v = dict(values)
-    return _Storm(mb.yaku_table(v), mb.sides(v["players"]), v["storm"], v["sun"], "w_")
+    return _Storm(mb.yaku_table(v), mb.sides(mb.SPEC.value(v, mb.Players)), mb.SPEC.value(v, mb.Storm),
+                  mb.SPEC.value(v, mb.Sun), "w_")
 
 
 class StormWatch:
@@ -790,7 +795,7 @@ class StormWatch:
 
     def __init__(self, values: Mapping[str, str]) -> None:
         self.values = dict(values)
-        self.players = values["players"]
+        self.players = mb.SPEC.value(values, mb.Players)
         self.seats = mb.DEALS[self.players].players
         self.n_sides = mb.sides(self.players)
         self.model = _watch_model(tuple(sorted(self.values.items())))
@@ -876,9 +881,9 @@ class _Scenario:
     watched) and the capture order it needs besides the Crane's and storm cards' turns."""
 
     label: str
-    applies: Callable[[str, str], bool]  # (storm, sun)
+    applies: Callable[[mb.Storm, mb.Sun], bool]  # (storm, sun)
     #: (the model, the same position under each value of sun, the rows the Storm takes) → constraints
-    where: Callable[[_Storm, Mapping[str, _Storm], list[int]], list[z.Bool]]
+    where: Callable[[_Storm, Mapping[mb.Sun, _Storm], list[int]], list[z.Bool]]
     order: Callable[[Sequence[Sequence[int]], Mapping[str, str]], list[tuple[int, int]]] = lambda _p, _v: []
     #: how the round must end: "" played out; "own": side 0 wins by an insta-win while stormed; "lift": side 0
     #: wins by an insta-win in another side's turn
@@ -912,35 +917,36 @@ SCENARIOS = (
               lambda st, _s: True,
               lambda m, _ms, hit: [m.holds_storm(0), ~m.stormed[0], z.any_of(m.raw_scores[0][i] > 0 for i in hit)]),
     _Scenario("just lifted: an opponent of the storm card's holder took the Crane after it (MB-STORM-4)",
-              lambda st, sun: sun != "off",
-              lambda m, ms, hit: [ms["off"].stormed[0], ~ms["after"].stormed[0], ~m.stormed[0],
+              lambda st, sun: sun is not mb.Sun.OFF,
+              lambda m, ms, hit: [ms[mb.Sun.OFF].stormed[0], ~ms[mb.Sun.AFTER].stormed[0], ~m.stormed[0],
                                   z.any_of(m.raw_scores[0][i] > 0 for i in hit)], stamps=True),
     _Scenario("the Crane taken before the storm card: lifts under sun=any-order only (MB-14)",
-              lambda st, sun: sun != "off",
-              lambda m, ms, hit: [ms["after"].stormed[0], ~ms["any-order"].stormed[0],
+              lambda st, sun: sun is not mb.Sun.OFF,
+              lambda m, ms, hit: [ms[mb.Sun.AFTER].stormed[0], ~ms[mb.Sun.ANY_ORDER].stormed[0],
                                   z.any_of(m.raw_scores[0][i] > 0 for i in hit)], stamps=True),
     _Scenario("the storm card's holder has the Crane: nothing lifted (MB-STORM-4)",
-              lambda st, sun: sun != "off",
+              lambda st, sun: sun is not mb.Sun.OFF,
               lambda m, _ms, hit: [m.stormed[0], z.any_of(m.x[h][SUN] & z.all_of(
                   m.x[h][k] | m.x[0][k] for k in STORM) for h in range(1, m.sides)),
                   z.any_of(m.raw_scores[0][i] > 0 for i in hit)]),
     _Scenario("stormed, its own pile forms an insta-win: the Storm breaks it (MB-12)",
-              lambda st, _s: st == "cards",
+              lambda st, _s: st is mb.Storm.CARDS,
               lambda m, _ms, hit: [m.stormed[0], m.raw_insta[0], m.total[0] > m.raw_total[0]], _storm_then_victims),
     _Scenario("lifted into an insta-win by another side's capture of the Crane (MB-10, MB-STORM-4)",
-              lambda st, sun: st == "cards" and sun != "off",
-              lambda m, ms, _hit: [ms["off"].stormed[0], ~m.stormed[0], m.raw_insta[0], ~m.x[0][SUN]],
+              lambda st, sun: st is mb.Storm.CARDS and sun is not mb.Sun.OFF,
+              lambda m, ms, _hit: [ms[mb.Sun.OFF].stormed[0], ~m.stormed[0], m.raw_insta[0], ~m.x[0][SUN]],
               _insta_then_crane, "lift"),
     _Scenario("stormed, yet it wins by an insta-win of its own (MB-STORM-2: insta-wins untouched)",
-              lambda st, _s: st == "banquets",
+              lambda st, _s: st is mb.Storm.BANQUETS,
               lambda m, _ms, _hit: [m.stormed[0], m.raw_insta[0]], _storm_then_victims, "own"),
 )
 
 
 def _storm_play_sets(quick: bool) -> list[tuple[str, dict[str, str]]]:
     """The option sets whose Storm/Sun positions are played through the engine."""
-    combos = [("cards", "after", "3"), ("banquets", "any-order", "4")] if quick else [
-        (st, sun, p) for p in mb.DEALS for st in ("cards", "banquets") for sun in ("off", "after", "any-order")]
+    combos = [(mb.Storm.CARDS, mb.Sun.AFTER, mb.Players.N3), (mb.Storm.BANQUETS, mb.Sun.ANY_ORDER, mb.Players.N4)
+              ] if quick else [(st, sun, mb.Players(p)) for p in mb.DEALS for st in (mb.Storm.CARDS, mb.Storm.BANQUETS)
+                               for sun in mb.Sun]
     return [(f"storm={st} sun={sun} players={p}", mb.SPEC.resolve(None, {"storm": st, "sun": sun, "players": p,
                                                                         "insta_win_check": "turn"}))
             for st, sun, p in combos]
@@ -951,18 +957,19 @@ def _positions(values: Mapping[str, str], first: int,
     """For every scenario that applies: a z3-generated end-of-round position (side 0 watched; no piles
     if z3 finds none), the turns its special cards were taken in, and a round that reaches it (None if
     none was found)."""
-    players = values["players"]
+    players = mb.SPEC.value(values, mb.Players)
+    storm, sun = mb.SPEC.value(values, mb.Storm), mb.SPEC.value(values, mb.Sun)
     n_sides = mb.sides(players)
     n_turns = (len(DECK) - mb.DEALS[players].field) // 2
     cap = 24 if n_sides == 3 else 30  # keeps the round easy to schedule
     rows = mb.yaku_table(values)
-    by_sun = {sun: _Storm(rows, n_sides, values["storm"], sun, "p_") for sun in ("off", "after", "any-order")}
-    m = by_sun[values["sun"]]
+    by_sun = {s: _Storm(rows, n_sides, storm, s, "p_") for s in mb.Sun}
+    m = by_sun[sun]
     hit = [i for i, y in enumerate(rows) if not y.stops_round and (
-        _lost(y) if values["storm"] == "cards" else y.id in mb.BANQUETS)]
+        _lost(y) if storm is mb.Storm.CARDS else y.id in mb.BANQUETS)]
     base = [*m.well_formed(), *m.round_over(cap, n_turns)]
     for sc in SCENARIOS:
-        if not sc.applies(values["storm"], values["sun"]):
+        if not sc.applies(storm, sun):
             continue
         extra = sc.where(m, by_sun, hit)
         insta_ok = any(e is m.raw_insta[0] for e in extra)
@@ -980,7 +987,7 @@ def _positions(values: Mapping[str, str], first: int,
             # sun=after (or a scenario on the order): the Crane's turn against each storm card that storms side 0
             precede = [(j, k) for k in STORM if held[k] != 0 and held[SUN] != held[k]
                        for j, k in [(SUN, k) if turns[SUN] < turns[k] else (k, SUN)]
-                       if values["sun"] == "after" or sc.stamps]
+                       if sun is mb.Sun.AFTER or sc.stamps]
             plan = schedule(piles, players, first, [*precede, *sc.order(piles, values)])
             if plan is not None:
                 break
@@ -1082,7 +1089,7 @@ def _missed(sc: _Scenario, values: Mapping[str, str], piles: Sequence[Sequence[i
             return f"side 0 was to win by an insta-win, the winner is {watch.winner}"
         if sc.insta == "own" and not hit:
             return "side 0 was to win while stormed"
-        if sc.insta == "lift" and mb.side_of(values["players"], watch.mover) == 0:
+        if sc.insta == "lift" and mb.side_of(mb.SPEC.value(values, mb.Players), watch.mover) == 0:
             return "side 0 was to be lifted into its insta-win in another side's turn"
         return ""
     if watch.winner is not None or [set(p) for p in piles] != watch.piles:

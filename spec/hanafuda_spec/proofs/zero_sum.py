@@ -33,7 +33,19 @@ from hanafuda_spec.games import koikoi as kk
 from hanafuda_spec.games import musashino as mb
 from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.proofs import koikoi as kkp
-from hanafuda_spec.proofs.common import SAMPLED, Case, DecisionRow, Outcome, timed
+from hanafuda_spec.proofs.common import SAMPLED, TERMS, Case, Outcome, timed
+from hanafuda_spec.proofs.koikoi import (
+    END_DRAWN,
+    END_LAST_YAKU,
+    END_LUCKY,
+    END_MISDEAL,
+    END_SHOBU,
+    FIELD_MULTIPLIER,
+    KK_ENDS,
+    KoiKoiSettlement,
+    koikoi_inputs,
+    koikoi_settlement,
+)
 from hanafuda_spec.shuffle import SplitMix64
 from hanafuda_spec.yaku import ScoredYaku
 
@@ -42,80 +54,10 @@ __all__ = ["KK_ENDS", "REPLAYS", "KoiKoiSettlement", "MusashinoSettlement", "che
 
 Result = tuple[bool, str, Mapping[str, object], int, tuple[Case, ...]]
 
+#: How a Koi-Koi round ends, as the settlement model (:func:`koikoi_settlement`) codes it.
+SHOBU, LAST_YAKU, DRAWN, LUCKY, MISDEAL = END_SHOBU, END_LAST_YAKU, END_DRAWN, END_LUCKY, END_MISDEAL
+
 # -- Koi-Koi -------------------------------------------------------------------------------------------
-
-#: How a Koi-Koi round ends, for the settlement: a shōbu (KK-SCORE-1), an exhaustive round won by the
-#: last player to form or improve a yaku (exhaustive=last-yaku), a drawn round (KK-END-2: the dealer's
-#: privilege, oyaken), a lucky hand (KK-DEAL-4) and a misdeal (KK-DEAL-3).
-KK_ENDS = ("shobu", "last-yaku", "drawn", "lucky-hand", "misdeal")
-SHOBU, LAST_YAKU, DRAWN, LUCKY, MISDEAL = range(len(KK_ENDS))
-_FIELD_MULTIPLIERS = ("off", "double", "count")
-
-
-@dataclass(frozen=True)
-class KoiKoiSettlement:
-    """The variables of Koi-Koi's settlement model and the round's deltas (seats 0 and 1) over them."""
-
-    v: Mapping[str, z.Int]
-    deltas: tuple[z.Int, z.Int]
-    points: z.Int
-    domain: z.Bool
-    koi_row: z.Int  # the row of the multiplier table that applies (its index)
-    bonus_row: z.Int  # the row of the additive bonus table that applies
-
-
-def koikoi_settlement() -> KoiKoiSettlement:
-    """One round's deltas: ``end`` (:data:`KK_ENDS`), the winner ``w`` (the dealer ``d`` of a drawn round),
-    ``base`` the yaku points counted (KK-SCORE-5's yaku_count already applied), ``own`` and ``other``
-    the winner's and the opponent's koi-koi calls, ``nb`` the Brights dealt to the table, ``tp`` a lucky
-    hand's points; the options ``mode`` (an index of multiplier's values), ``seven`` (seven_double=on),
-    ``fmk`` (field_multiplier), ``zero`` (zero_sum=on) and ``priv`` (oyaken)."""
-    names = ("end", "w", "d", "base", "own", "other", "nb", "tp", "mode", "seven", "fmk", "zero", "priv")
-    v = {n: z.int_var(f"kk_{n}") for n in names}
-    domain = z.all_of([
-        v["end"] >= 0, v["end"] < len(KK_ENDS), v["w"] >= 0, v["w"] <= 1, v["d"] >= 0, v["d"] <= 1,
-        v["base"] >= 0, v["own"] >= 0, v["other"] >= 0, v["nb"] >= 0, v["nb"] <= len(kk.BRIGHTS), v["tp"] >= 0,
-        kkp.MODE.domain(v["mode"]), v["seven"] >= 0, v["seven"] <= 1, v["fmk"] >= 0,
-        v["fmk"] < len(_FIELD_MULTIPLIERS), v["zero"] >= 0, v["zero"] <= 1,
-        z.any_of(v["priv"].eq(int(p)) for p in _choices(kk.SPEC, "oyaken"))])
-    base = v["base"] * z.ite((v["seven"].eq(1)) & (v["base"] >= 7), 2, 1)  # KK-SCORE-1, KK-SCORE-4
-    koi_v, bonus_v = {"mode": v["mode"], "own": v["own"], "other": v["other"]}, {"base": base, "own": v["own"]}
-    koi = _table(kkp.multiplier_rows(), koi_v)
-    added = _table(kkp.bonus_rows(), bonus_v)  # KK-SCORE-6
-    fm = z.ite(v["fmk"].eq(0), 1, z.ite(v["fmk"].eq(1), z.ite(v["nb"] > 0, 2, 1), v["nb"] + 1))  # KK-SCORE-3
-    additive = kkp.MODE[kk.Multiplier.ADDITIVE]
-    shobu = z.ite(v["mode"].eq(additive), added * fm, base * koi * fm)
-    end = v["end"]
-    points = z.ite(end.eq(SHOBU) | end.eq(LAST_YAKU), shobu,
-                   z.ite(end.eq(LUCKY), v["tp"], z.ite(end.eq(DRAWN), v["priv"], 0)))
-    gains = z.ite(end.eq(DRAWN), v["d"], v["w"])
-    loss = z.ite(v["zero"].eq(1), -points, 0)  # KK-SCORE-2
-    deltas = (z.ite(gains.eq(0), points, loss), z.ite(gains.eq(1), points, loss))
-    return KoiKoiSettlement(v, deltas, points, domain, _row(kkp.multiplier_rows(), koi_v),
-                            _row(kkp.bonus_rows(), bonus_v))
-
-
-def _choices(spec: object, key: str) -> tuple[str, ...]:
-    options = getattr(spec, "options", ())
-    return next(o.choices for o in options if o.key == key)
-
-
-def _table(rows: Sequence[DecisionRow], v: Mapping[str, z.Int]) -> z.Int:
-    """A decision table as one term: the value of the first row whose guard holds (the tables are
-    proved complete and consistent, so the order does not matter); 0 outside them."""
-    out: z.Int = z.const(0)
-    for r in reversed(rows):
-        out = z.ite(r.guard(v), r.value(v), out)
-    return out
-
-
-def _row(rows: Sequence[DecisionRow], v: Mapping[str, z.Int]) -> z.Int:
-    """The index of the first row of a decision table whose guard holds (-1: none)."""
-    out: z.Int = z.const(-1)
-    for i in reversed(range(len(rows))):
-        out = z.ite(rows[i].guard(v), i, out)
-    return out
-
 
 def koikoi_zero_sum() -> Result:
     m = koikoi_settlement()
@@ -137,16 +79,6 @@ def koikoi_zero_sum() -> Result:
     return True, ("proof for all inputs: every end of a round, winner, dealer, yaku points, calls, Brights on the "
                   f"table and every value of multiplier, seven_double, field_multiplier, zero_sum and oyaken "
                   f"({len(claims)} claims)"), {}, len(results), ()
-
-
-def koikoi_inputs(opts: Mapping[str, str], end: int, winner: int, dealer: int, base: int, calls: Sequence[int],
-                  brights: int, lucky: int) -> dict[str, int]:
-    """The model's variables for a round played under ``opts``."""
-    return {"kk_end": end, "kk_w": winner, "kk_d": dealer, "kk_base": base, "kk_own": calls[winner],
-            "kk_other": calls[1 - winner], "kk_nb": brights, "kk_tp": lucky,
-            "kk_mode": kkp.MODE.of(opts["multiplier"]), "kk_seven": int(opts["seven_double"] == "on"),
-            "kk_fmk": _FIELD_MULTIPLIERS.index(opts["field_multiplier"]), "kk_zero": int(opts["zero_sum"] == "on"),
-            "kk_priv": int(opts["oyaken"])}
 
 
 @dataclass
@@ -193,7 +125,8 @@ class _KoiKoiWatch:
         lucky = 0
         if reason == "shobu":
             end, winner = SHOBU, self.stopper if self.stopper is not None else winner
-        elif reason == "exhaustive" and o["exhaustive"] == "last-yaku" and self.last_call is not None:
+        elif (reason == "exhaustive" and kk.SPEC.value(o, kk.Exhaustive) is kk.Exhaustive.LAST_YAKU
+              and self.last_call is not None):
             end, winner = LAST_YAKU, self.last_call
         elif reason == "exhaustive":
             end = DRAWN
@@ -204,7 +137,7 @@ class _KoiKoiWatch:
         else:
             return f"a round ends by {reason!r}, which the settlement model does not have ({', '.join(KK_ENDS)})"
         base = sum(y.points for y in yaku[winner]) if yaku else 0
-        if yaku and o["yaku_count"] == "both-players":
+        if yaku and kk.SPEC.value(o, kk.YakuCount) is kk.YakuCount.BOTH_PLAYERS:
             base += sum(y.points for y in yaku[1 - winner])
         a = koikoi_inputs(o, end, winner, self.dealer, base, self.calls, self.brights, lucky)
         want = tuple(z.evaluate(d, a) for d in self.model.deltas)
@@ -219,11 +152,12 @@ class _KoiKoiWatch:
     def _note(self, a: Mapping[str, int], end: int) -> None:
         self.reached.add(f"end {KK_ENDS[end]}")
         if end in (SHOBU, LAST_YAKU):
-            additive = self.opts["multiplier"] == "additive"
+            mode = kk.SPEC.value(self.opts, kk.Multiplier)
+            additive = mode is kk.Multiplier.ADDITIVE
             rows = kkp.bonus_rows() if additive else kkp.multiplier_rows()
             row = z.evaluate(self.model.bonus_row if additive else self.model.koi_row, a)
-            self.reached.add(f"{self.opts['multiplier']} row '{rows[row].rule}'")
-            if self.opts["zero_sum"] == "on":
+            self.reached.add(f"{mode} row '{rows[row].rule}'")
+            if kk.SPEC.value(self.opts, kk.ZeroSum) is kk.ZeroSum.ON:
                 self.reached.add("zero_sum=on, a round won")
 
 
@@ -282,7 +216,7 @@ def _koikoi_play(adapter: EngineAdapter, opts: Mapping[str, str], seed: int, wat
 def koikoi_option_sets() -> list[dict[str, str]]:
     """Every multiplier mode, each with exhaustive=last-yaku (rounds that run out are won by the last
     yaku, so calls pile up) and zero-sum, seven_double, field_multiplier and oyaken taking each value."""
-    fms, privs = _FIELD_MULTIPLIERS, _choices(kk.SPEC, "oyaken")
+    fms, privs = FIELD_MULTIPLIER.members, tuple(kk.Oyaken)
     return [kk.SPEC.resolve(None, {"multiplier": mode, "exhaustive": "last-yaku" if i % 3 else "nobody",
                                    "zero_sum": ("on", "off")[i % 2], "seven_double": ("on", "off")[i // 2 % 2],
                                    "field_multiplier": fms[i % 3], "oyaken": privs[i % len(privs)]})
@@ -302,7 +236,7 @@ def koikoi_refinement(adapter: EngineAdapter, quick: bool) -> Result:
             rounds += watch.rounds
             reached |= watch.reached
             if bad:
-                return False, f"multiplier={opts['multiplier']}: {bad}", {
+                return False, f"multiplier={kk.SPEC.value(opts, kk.Multiplier)}: {bad}", {
                     "kind": "play", "game": "koikoi", "options": dict(opts), "seed": seed, "actions": actions,
                     "check": REPLAYS[0]}, rounds, ()
             if k + 1 >= (1 if quick else 3) and _covered(opts, reached):  # played on until its rows are reached
@@ -316,7 +250,7 @@ def koikoi_refinement(adapter: EngineAdapter, quick: bool) -> Result:
 
 
 def _covered(opts: Mapping[str, str], reached: set[str]) -> bool:
-    mode = opts["multiplier"]
+    mode = kk.SPEC.value(opts, kk.Multiplier)
     return all(r in reached for r in koikoi_rows_expected() if r.startswith(f"{mode} row"))
 
 
@@ -341,33 +275,19 @@ class MusashinoSettlement:
 
 
 def musashino_settlement(players: str, dealer: int) -> MusashinoSettlement:
-    """MB-SCORE-1…5: the round's winner is the side with the top total, the first in turn order from
-    the dealer on a tie (MB-SCORE-3), or the insta-win's side; each other side pays the difference
-    (the insta-win's value for an insta-win), at most 8 with payment_cap=8 (MB-SCORE-4); a team pays and
-    receives as one side (MB-SCORE-5)."""
+    """MB-SCORE-1…5 as z3 terms: the catalogue's :func:`~hanafuda_spec.games.musashino.settlement` (what
+    the invariant checks on every round played) built over variables, for one player count and dealer."""
     plan = mb.DEALS[players]
-    order = tuple(dict.fromkeys(mb.side_of(players, (dealer + k) % plan.players) for k in range(plan.players)))
+    order = mb.turn_order(players, dealer)
     n = len(order)
     p = f"mb{players}_{dealer}_"
     v = {**{f"t{k}": z.int_var(f"{p}t{k}") for k in range(n)},
          **{name: z.int_var(p + name) for name in ("insta", "iw", "capped", "value")}}
-    values = [int(x) for x in _choices(mb.SPEC, "insta_win_value")]
+    values = [int(x) for x in mb.InstaWinValue]
     domain = z.all_of([*(v[f"t{k}"] >= 0 for k in range(n)), v["insta"] >= 0, v["insta"] <= 1, v["iw"] >= 0,
                        v["iw"] < n, v["capped"] >= 0, v["capped"] <= 1, z.any_of(v["value"].eq(x) for x in values)])
-    cap = int(next(c for c in _choices(mb.SPEC, "payment_cap") if c != "none"))
-    top = z.max_of([v[f"t{k}"] for k in range(n)])
-    first_top = [v[f"t{k}"].eq(top) & z.all_of(v[f"t{j}"] < top for j in range(k)) for k in range(n)]
-    best: z.Int = z.const(n - 1)
-    for k in reversed(range(n - 1)):
-        best = z.ite(first_top[k], k, best)
-    winner = z.ite(v["insta"].eq(1), v["iw"], best)
-    pays = []
-    for k in range(n):
-        owed = z.ite(v["insta"].eq(1), v["value"], top - v[f"t{k}"])
-        owed = z.ite(v["capped"].eq(1) & (owed > cap), cap, owed)
-        pays.append(z.ite(winner.eq(k), 0, owed))
-    total = z.sum_of(pays)
-    by_pos = [z.ite(winner.eq(k), total, -pays[k]) for k in range(n)]
+    by_pos, winner = mb.settlement(TERMS, [v[f"t{k}"] for k in range(n)], v["insta"].eq(1), v["iw"],
+                                   v["capped"].eq(1), v["value"])
     sides = tuple(by_pos[order.index(s)] for s in range(n))
     seats = tuple(sides[mb.side_of(players, seat)] for seat in range(plan.players))
     return MusashinoSettlement(players, dealer, v, order, sides, seats, winner, domain)
@@ -378,7 +298,7 @@ def musashino_zero_sum() -> Result:
     for players, plan in mb.DEALS.items():
         for dealer in range(plan.players):
             m = musashino_settlement(players, dealer)
-            cap = int(next(c for c in _choices(mb.SPEC, "payment_cap") if c != "none"))
+            cap = mb.CAP
             claims = [
                 (f"players={players}, dealer {dealer}: zero-sum over the seats", z.sum_of(m.seats).eq(0)),
                 (f"players={players}, dealer {dealer}: with payment_cap=8 no side pays more than {cap} (MB-SCORE-4)",
@@ -450,15 +370,17 @@ def _mb_inputs(m: MusashinoSettlement, opts: Mapping[str, str], reason: str,
     p = _prefix(m)
     totals = [sum(y.points for y in yaku[s]) if s < len(yaku) else 0 for s in m.order]
     insta = reason == "insta-win"
+    capped = mb.SPEC.value(opts, mb.PaymentCap) is not mb.PaymentCap.NONE
+    value = int(mb.SPEC.value(opts, mb.InstaWinValue))
     iw = next((k for k, s in enumerate(m.order) if s < len(yaku) and any(y.id in mb.INSTA_WIN for y in yaku[s])), 0)
     a = {**{f"{p}t{k}": t for k, t in enumerate(totals)}, f"{p}insta": int(insta), f"{p}iw": iw,
-         f"{p}capped": int(opts["payment_cap"] != "none"), f"{p}value": int(opts["insta_win_value"])}
+         f"{p}capped": int(capped), f"{p}value": value}
     seen = {"insta-win"} if insta else set()
-    if insta and opts["payment_cap"] != "none" and int(opts["insta_win_value"]) > int(opts["payment_cap"]):
+    if insta and capped and value > mb.CAP:
         seen.add("an insta-win worth more than the cap, capped")
     gap = max(totals) - min(totals)
-    if not insta and gap > int(next(c for c in _choices(mb.SPEC, "payment_cap") if c != "none")):
-        seen.add("a capped payment" if opts["payment_cap"] != "none" else "an uncapped payment over the cap")
+    if not insta and gap > mb.CAP:
+        seen.add("a capped payment" if capped else "an uncapped payment over the cap")
     if not insta and totals.count(max(totals)) > 1:
         seen.add("a tie for the top")
     return a, seen
@@ -503,7 +425,7 @@ def replay_check(adapter: EngineAdapter, cx: Mapping[str, object], options: Mapp
                 return bad
         return None
     adapter.start("musashino", options, seed)
-    players = options["players"]
+    players = mb.SPEC.value(options, mb.Players)
     for act in actions:
         dealer = adapter.snapshot().dealer
         adapter.apply(str(act))
