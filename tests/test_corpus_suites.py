@@ -1,0 +1,70 @@
+"""The corpus's illegal-action and stacked-deal suites (``hanafuda vectors``, issue 30): each illegal
+record is refused at its last action with the rule id it names, each stacked record validates and
+reaches the situation it names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hanafuda.illegal import illegal_records
+from hanafuda.records import validate_document
+from hanafuda.registry import game
+from hanafuda.stacked import STACKS, stacked_records
+
+
+def _records(key: str) -> list[Any]:
+    return list(stacked_records(key))
+
+
+def _illegal(key: str) -> list[Any]:
+    return list(illegal_records(game(key)))
+
+
+def _refused_where_named(doc: Any) -> None:
+    report = validate_document(doc)
+    refused = doc["meta"]["refused"]
+    assert not report.ok
+    first = report.problems[0]
+    assert first.rule_id == refused["rule_id"], (first.rule_id, first.reason)
+    assert refused["action"] == len(doc["actions"]) - 1
+    assert f"$.actions[{refused['action']}]" in str(first.where.path), first.where
+
+
+def test_KE_TURN_2_every_kekoro_illegal_record_is_refused_with_its_rule_id() -> None:
+    recs = _illegal("kekoro")
+    ids = {r["meta"]["refused"]["rule_id"] for r in recs}
+    assert {"KE-TURN-2", "KE-CAP-1", "KE-CAP-2", "KE-CAP-6", "KE-IV-1", "KE-IV-3"} <= ids
+    for r in recs:
+        _refused_where_named(r)
+
+
+def test_KG_PLAY_3_kusurigui_illegal_records_name_the_willow_rules() -> None:
+    recs = _illegal("kusurigui")
+    assert {"KG-PLAY-1", "KG-PLAY-3", "KG-ONI-1"} <= {r["meta"]["refused"]["rule_id"] for r in recs}
+    for r in recs:
+        _refused_where_named(r)
+
+
+@pytest.mark.parametrize("key", sorted({s.game for s in STACKS}))
+def test_every_stacked_record_validates(key: str) -> None:
+    for r in _records(key):
+        report = validate_document(r)
+        assert report.ok, [p.reason for p in report.problems]
+        assert r["meta"]["stacked"]["rule_ids"]
+
+
+def test_KK_DEAL_8_the_stacked_four_goes_to_the_dealer_and_the_draw_pile_runs_out() -> None:
+    first, second = _records("koikoi")
+    after = dict(first["actions"][0]["after"]["zones"])
+    assert {10, 11, 12, 13} <= set(after["captured.0"])  # the dealer took the four before play
+    stocks = [len(dict(a["after"]["zones"])["stock"]) for a in second["actions"]]
+    assert stocks[0] < 20 - 8 and 0 in stocks  # KK-TURN-5: eight replaced cards, the pile ends early
+    assert second["result"]["rounds"][0]["reason"] == "exhaustive"
+
+
+def test_KJ_YAKU_1_the_stacked_deal_forms_danjou_at_the_deal() -> None:
+    (rec,) = _records("kujuroku")
+    assert [a["action"] for a in rec["actions"]] == ["collect 0 10", "collect 40 41"]
+    (rnd,) = rec["result"]["rounds"]
+    assert rnd["reason"] == "dekiyaku" and any(y["id"] == "danjou" for side in rnd["yaku"] for y in side)
