@@ -106,7 +106,8 @@ def _cut(doc: Mapping[str, Any], k: int, act: Action, rule_id: str, scores: Sequ
 
 def illegal_records(g: AnyGame, matches: int = MATCHES, deals: int = DEALS) -> list[dict[str, JsonValue]]:
     """The game's suite: one refused record per distinct explanation, over ``matches`` seeded matches
-    per ruleset (one per option set of the options suite) and their first ``deals`` deals. A record is kept only if the validator refuses it at that action with that rule id."""
+    per ruleset (one per option set of the options suite) and their first ``deals`` deals. A record is
+    kept only if the validator refuses it at that action with that rule id."""
     seen: set[tuple[str, str, bool]] = set()
     out: list[dict[str, JsonValue]] = []
     for ruleset, options in _rule_sets(g):
