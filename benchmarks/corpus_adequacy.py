@@ -147,7 +147,7 @@ class Vector:
 
     id: str
     game: str
-    kind: str  # record, deal, pile, perft
+    kind: str  # record, deal, stacked-deal, pile, perft
     data: Any
 
 
@@ -169,6 +169,10 @@ def load_corpus(corpus: Path) -> tuple[list[Vector], list[str]]:
             g, rs = path.parent.parent.name, path.parent.name
             for i, d in enumerate(json.loads(path.read_text(encoding="utf-8"))):
                 vectors.append(Vector(f"{rel}#{i}", g, "deal", (rs, d)))
+        elif path.parent.name == "stacked" and path.suffix == ".json":
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            for i, d in enumerate(doc["deals"]):
+                vectors.append(Vector(f"{rel}#{i}", doc["game"], "stacked-deal", d))
         elif path.name == "scoring.json":
             doc = json.loads(path.read_text(encoding="utf-8"))
             for i, p in enumerate(doc["piles"]):
@@ -272,6 +276,14 @@ def check(vectors: Sequence[Vector], *, perft: bool = True, perft_all: bool = Fa
             if v.kind == "record":
                 out[v.id] = _record_outcome(v.data)
                 continue
+            if v.kind == "stacked-deal":  # a deal given as zones: the position dealt and the legal actions
+                from hanafuda.stacked import dealt_vector
+
+                d = v.data
+                got_dealt = dealt_vector(game(v.game), game(v.game).rules(d["ruleset"], d["options"]), d["deck"],
+                                         d["first_dealer"])
+                out[v.id] = json.loads(json.dumps(got_dealt)) == {"dealt": d["dealt"], "legal": d["legal"]}
+                continue
             g = game(v.game)
             ruleset, d = v.data
             if v.kind == "deal" and "options" in d:  # the options suite: a deal under its options
@@ -369,7 +381,7 @@ def _purge() -> None:
 
 
 #: The order in which a mutant's vectors are checked, file by file: the cheapest first.
-_KIND_ORDER = {"pile": 0, "deal": 1, "record": 2, "perft": 3}
+_KIND_ORDER = {"pile": 0, "deal": 1, "stacked-deal": 1, "record": 2, "perft": 3}
 
 
 def _mutant_run(name: str, source: str, vectors: Sequence[Vector], baseline: Mapping[str, object],
@@ -531,16 +543,17 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
 
 def recheck(modules: Sequence[str], corpus: Path, only: Sequence[str], out: Path) -> int:
     """Check the survivors recorded in ``out`` (survived or not reached) against the vectors of
-    ``corpus`` in the files under the prefixes ``only`` (suites added since the run: a detected mutant
+    ``corpus`` in the files whose path holds one of ``only`` (suites added since the run, or the record
+    files when their check changed: a detected mutant
     stays detected when vectors are added, so only the survivors need the new ones). The new vectors'
     traced run tells which of the sites not reached they reach; the row records what was re-checked."""
     if not out.exists():
         raise UsageError(f"{out}: no results (run the measurement first)")
     data = json.loads(out.read_text(encoding="utf-8"))
     vectors, skipped = load_corpus(corpus)
-    new = [v for v in vectors if any(v.id.startswith(p) for p in only)]
+    new = [v for v in vectors if any(p in v.id.split("#")[0] for p in only)]
     if not new:
-        raise UsageError(f"--only: no vector of {corpus} is in a file under {', '.join(only)}")
+        raise UsageError(f"--only: no file of {corpus} has {' or '.join(map(repr, only))} in its path")
     data["vectors"] = {g: sum(v.game == g for v in vectors) for g in GAMES}
     data["skipped_files"] = skipped
     data.setdefault("rechecked", [])
@@ -887,9 +900,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--merge", type=Path, nargs="+", metavar="FILE", help="copy the modules of these results "
                    "(runs of other modules, made in parallel on the same corpus and seed) into --out")
     p.add_argument("--recheck", action="store_true", help="check the survivors in --out against the vectors "
-                   "of --corpus in the files under --only (suites added since the run)")
-    p.add_argument("--only", action="append", metavar="PREFIX", help="with --recheck: a file path prefix in "
-                   "the corpus (repeatable), e.g. illegal/")
+                   "of --corpus in the files --only names (suites added since the run)")
+    p.add_argument("--only", action="append", metavar="PART", help="with --recheck: the vectors of the "
+                   "corpus's files whose path holds PART (repeatable), e.g. illegal/ or .jsonl")
     p.add_argument("--referee", type=int, metavar="N", help="referee the sample's mutants of the reference's "
                    "modules recorded in --out (N matches per ruleset) and add what it finds")
     try:
@@ -910,7 +923,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return merge(args.out, args.merge)
         if args.recheck:
             if args.corpus is None or not args.only:
-                raise UsageError("--recheck needs --corpus DIR and at least one --only PREFIX")
+                raise UsageError("--recheck needs --corpus DIR and at least one --only PART")
             return recheck(modules, args.corpus, args.only, args.out)
         if args.referee is not None:
             if args.referee < 1:

@@ -10,7 +10,7 @@ import pytest
 from hanafuda.illegal import illegal_records
 from hanafuda.records import validate_document
 from hanafuda.registry import game
-from hanafuda.stacked import STACKS, stacked_records
+from hanafuda.stacked import STACKS, stacked_deals, stacked_records
 
 
 def _records(key: str) -> list[Any]:
@@ -68,3 +68,20 @@ def test_KJ_YAKU_1_the_stacked_deal_forms_danjou_at_the_deal() -> None:
     assert [a["action"] for a in rec["actions"]] == ["collect 0 10", "collect 40 41"]
     (rnd,) = rec["result"]["rounds"]
     assert rnd["reason"] == "dekiyaku" and any(y["id"] == "danjou" for side in rnd["yaku"] for y in side)
+
+
+def test_MB_DEAL_4_a_stacked_whole_month_on_the_table_voids_the_deal() -> None:
+    (rec,) = _records("musashino")
+    assert rec["actions"] == [] and rec["result"]["rounds"][0]["reason"] == "misdeal"
+    assert validate_document(rec).ok
+    deals: Any = stacked_deals("musashino")
+    (row,) = deals["deals"]
+    assert row["legal"] == [] and {10, 11, 12, 13} <= set(dict(row["dealt"]["zones"])["field"])
+
+
+@pytest.mark.parametrize("key", sorted({s.game for s in STACKS}))
+def test_every_stacked_deal_vector_is_the_deal_of_its_record(key: str) -> None:
+    deals: Any = stacked_deals(key)
+    for row, rec in zip(deals["deals"], _records(key), strict=True):
+        assert row["deck"] == rec["deck"]
+        assert row["legal"] or not rec["actions"] or rec["actions"][0]["action"] in row["legal"]

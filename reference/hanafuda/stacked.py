@@ -22,7 +22,7 @@ from hanafuda_spec.records import FORMAT_1_1, DealZones
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 
 from hanafuda.adapter import start_from_deck
-from hanafuda.engine import Match
+from hanafuda.engine import Match, RoundSetup
 from hanafuda.records import deal_layout, order_from_zones, zones_from_order
 
 AnyGame = Any
@@ -62,6 +62,8 @@ STACKS: tuple[Stack, ...] = (
           "the dealer's takes at the deal form a dekiyaku: the dealt Oni takes I-tsun, then two of the three 4s "
           "on the table, I-shi among them (Danjou of configuration A): the round ends at the deal",
           ("KJ-DEAL-4", "KJ-DEAL-6", "KJ-YAKU-1", "KJ-YAKU-5"), prefer=("collect 0 10", "collect 40 41")),
+    Stack("musashino", "fudawiki", {}, {"field": (10, 11, 12, 13)},
+          "a whole month on the table: the deal is void (a misdeal), no action is legal", ("MB-DEAL-4",)),
 )
 
 
@@ -145,6 +147,38 @@ def _counts(g: AnyGame, rules: Any, order: Sequence[int], s: Stack, actions: Seq
             counts += [cur] + [0] * (ended - 1)
             cur = 0
     return counts
+
+
+def dealt_vector(g: AnyGame, rules: Any, zones: Any, dealer: int = 0) -> dict[str, JsonValue]:
+    """The position a deal given as zones (JSON) deals, first dealer ``dealer``, and the legal actions
+    there (none when the deal ends the round at once)."""
+    layout = deal_layout(g, rules, dealer)
+    order = order_from_zones(layout, DealZones.from_json(zones), g.seats(rules))
+    if isinstance(order, str):
+        raise ValueError(order)
+    info = g.new_match(rules, dealer)
+    setup = RoundSetup(1, info.dealer, g.seats_in_play(rules, info), info.scores)
+    deck = g.deck(rules)
+    state = g.start_round(rules, [deck.by_id(c) for c in order], setup)
+    return {"dealt": g.snapshot(state, info).to_json(), "legal": [str(a) for a in g.legal_actions(state)]}
+
+
+def stacked_deals(key: str) -> dict[str, JsonValue]:
+    """The suite's deal vectors for game ``key``: each situation's deal, the position dealt and the legal
+    actions there."""
+    from hanafuda.registry import game
+
+    g = game(key)
+    rows: list[JsonValue] = []
+    for s in STACKS:
+        if s.game != key:
+            continue
+        rules = g.rules(s.ruleset, s.options)
+        zones = zones_from_order(deal_layout(g, rules, s.dealer), stacked_deal(g, rules, s), g.seats(rules)).to_json()
+        rows.append({"ruleset": s.ruleset, "options": dict(g.spec.resolve(s.ruleset, s.options)),
+                     "first_dealer": s.dealer, "deck": zones, **dealt_vector(g, rules, zones, s.dealer),
+                     "why": s.why})
+    return {"game": key, "deals": rows}
 
 
 def stacked_records(key: str) -> list[dict[str, JsonValue]]:

@@ -23,7 +23,8 @@ Layout (one directory per game and ruleset)::
                                      each to be refused with the rule id in ``meta.refused``
                                      (:mod:`hanafuda.illegal`)
     DIR/stacked/<game>.jsonl         the stacked-deal suite: rare situations dealt on purpose, each deal
-                                     played out (:mod:`hanafuda.stacked`)
+                                     played out (:mod:`hanafuda.stacked`); ``<game>.json``: each deal,
+                                     the position dealt and the legal actions there
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool
             units.extend((g.spec.key, OPTIONS_DIR, name, 0, 0) for name in ("deals.json", "games.jsonl", "perft.json"))
             units.append((g.spec.key, ILLEGAL_DIR, f"{g.spec.key}.jsonl", 0, 0))
             if any(s.game == g.spec.key for s in STACKS):
-                units.append((g.spec.key, STACKED_DIR, f"{g.spec.key}.jsonl", 0, 0))
+                units.extend((g.spec.key, STACKED_DIR, f"{g.spec.key}{ext}", 0, 0) for ext in (".jsonl", ".json"))
             index.append(f"| {g.spec.key} | every other option value | `{g.spec.key}/{OPTIONS_DIR}/` |")
     opened: dict[Path, IO[str]] = {}
     done = 0
@@ -209,8 +210,10 @@ def _unit(unit: tuple[str, str, str, int, int], n_piles: int, z3: bool) -> str:
 
         return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in illegal_records(g))
     if ruleset == STACKED_DIR:
-        from hanafuda.stacked import stacked_records
+        from hanafuda.stacked import stacked_deals, stacked_records
 
+        if name.endswith(".json"):
+            return _text(stacked_deals(key))
         return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in stacked_records(key))
     if ruleset == OPTIONS_DIR:
         return {"deals.json": lambda: _text(option_deal_vectors(g)), "games.jsonl": lambda: option_records(g),
@@ -470,7 +473,9 @@ first, `captured.<side>`, `out.<what>`; `to_move`, `phase`, `dealer`, `round`, `
   a month on the table under an option that acts on it, a draw pile that runs out early, ...), each
   a deal given as zones (format 1.1) and played out by random play, every action with the position
   after it and the round's result; `meta.stacked` says what it reaches (`why`) and the rule ids.
-  Validate it as any record.
+  Validate it as any record. `stacked/<game>.json` holds each deal (`deck`, as zones, with its
+  `ruleset`, `options` and `first_dealer`), the position dealt (`dealt`) and the legal actions there
+  (`legal`: none when the deal ends the round at once, as a misdeal does).
 
 ## Using them
 
