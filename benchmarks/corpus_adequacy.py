@@ -830,7 +830,10 @@ def render(results: Path, verdicts: Path = VERDICTS, test_verdicts: Path = TEST_
     sc = scores(data, mine, tests)
     n_vec = ", ".join(f"{g} {n}" for g, n in data["vectors"].items())
     lines = [f"Measured {data['date']} at commit `{data['commit']}`, seed {data['seed']}, corpus: "
-             f"{data['corpus']} ({n_vec} vectors); files not checked: {', '.join(data['skipped_files']) or 'none'}.",
+             f"{data['corpus']} ({n_vec} vectors); files not checked: {', '.join(data['skipped_files']) or 'none'}."
+             + "".join(f" Survivors re-checked {r['date']} at commit `{r['commit']}` against the vectors of the files "
+                       f"whose path holds {' or '.join(f'`{f}`' for f in r['files'])} ({r['vectors']} vectors)."
+                       for r in data.get("rechecked", [])),
              "", "### Mutation score of the corpus, per game module", "",
              "A seeded sample of mutants per module among all its mutation sites (*sampled*); for the coverage "
              "table, the run also mutated reached sites of each rule id (*per rule*: how many per rule id).", "",

@@ -55,7 +55,7 @@ def test_every_stacked_record_validates(key: str) -> None:
 
 
 def test_KK_DEAL_8_the_stacked_four_goes_to_the_dealer_and_the_draw_pile_runs_out() -> None:
-    first, second = _records("koikoi")
+    first, second = _records("koikoi")[:2]
     after = dict(first["actions"][0]["after"]["zones"])
     assert {10, 11, 12, 13} <= set(after["captured.0"])  # the dealer took the four before play
     stocks = [len(dict(a["after"]["zones"])["stock"]) for a in second["actions"]]
@@ -85,3 +85,21 @@ def test_every_stacked_deal_vector_is_the_deal_of_its_record(key: str) -> None:
     for row, rec in zip(deals["deals"], _records(key), strict=True):
         assert row["deck"] == rec["deck"]
         assert row["legal"] or not rec["actions"] or rec["actions"][0]["action"] in row["legal"]
+
+
+def test_KK_DEAL_8_fours_the_draw_pile_keeps_bringing_void_the_deal() -> None:
+    rec = _records("koikoi")[2]
+    assert rec["actions"] == [] and rec["result"]["rounds"][0]["reason"] == "misdeal"
+
+
+def test_KK_DEAL_3_dealer_wins_with_a_four_on_the_table() -> None:
+    rec = _records("koikoi")[3]
+    (rnd,) = rec["result"]["rounds"]
+    assert (rnd["reason"], rnd["winner"], rnd["deltas"]) == ("field-teyaku", 0, [6, 0])  # zero_sum=off
+
+
+def test_KK_WILD_3_the_drawn_wild_lightning_takes_a_card_of_another_month() -> None:
+    rec = _records("koikoi")[4]
+    take = rec["actions"][1]["action"]
+    assert take.startswith("take ") and int(take.split()[1]) // 10 != 11
+    assert 113 in dict(rec["actions"][1]["after"]["zones"])["captured.0"]

@@ -58,6 +58,17 @@ STACKS: tuple[Stack, ...] = (
           "two fours on the table under dealer-captures with 10-card hands: eight cards of the draw pile "
           "replace them, so the pile runs out before the hands and the last plays have no draw",
           ("KK-DEAL-8", "KK-TURN-5"), prefer=("koikoi",)),
+    Stack("koikoi", "fudawiki", {"field_teyaku": "dealer-captures", "hand_size": "10"},
+          {"field": (10, 11, 12, 13, 20, 21, 22, 23), "stock": tuple(range(30, 34)) + tuple(range(40, 44))
+           + tuple(range(50, 54)) + tuple(range(60, 64)) + tuple(range(70, 74))},
+          "fours that keep coming under dealer-captures: each four the draw pile puts on the table is taken "
+          "again, until the pile cannot replace one: the deal is void", ("KK-DEAL-8",)),
+    Stack("koikoi", "fudawiki", {"field_teyaku": "dealer-wins"}, {"field": (10, 11, 12, 13)},
+          "a four of a month on the table under field_teyaku=dealer-wins: the dealer wins the round at the "
+          "deal (6 points)", ("KK-DEAL-3",)),
+    Stack("koikoi", "fudawiki", {"lightning": "wild"}, {"stock": (113,)},
+          "the wild Lightning drawn: it takes any field card but a Willow, chosen by the player",
+          ("KK-WILD-1", "KK-WILD-3")),
     Stack("kujuroku", "fudawiki", {}, {"field": (0, 10, 40, 41, 42, 20)},
           "the dealer's takes at the deal form a dekiyaku: the dealt Oni takes I-tsun, then two of the three 4s "
           "on the table, I-shi among them (Danjou of configuration A): the round ends at the deal",
