@@ -66,6 +66,8 @@ STACKS: tuple[Stack, ...] = (
     Stack("koikoi", "fudawiki", {"field_teyaku": "dealer-wins"}, {"field": (10, 11, 12, 13)},
           "a four of a month on the table under field_teyaku=dealer-wins: the dealer wins the round at the "
           "deal (6 points)", ("KK-DEAL-3",)),
+    Stack("koikoi", "fudawiki", {"field_teyaku": "dealer-wins"}, {"field": (10, 11, 12, 13)},
+          "the same with seat 1 dealing: the points go to seat 1", ("KK-DEAL-3",), dealer=1),
     Stack("koikoi", "fudawiki", {"lightning": "wild"}, {"stock": (113,)},
           "the wild Lightning drawn: it takes any field card but a Willow, chosen by the player",
           ("KK-WILD-1", "KK-WILD-3")),
