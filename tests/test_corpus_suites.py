@@ -17,6 +17,11 @@ def _records(key: str) -> list[Any]:
     return list(stacked_records(key))
 
 
+def _stacked(key: str, rule_id: str) -> list[Any]:
+    """The game's stacked records that name ``rule_id``, in the suite's order."""
+    return [r for r in _records(key) if rule_id in r["meta"]["stacked"]["rule_ids"]]
+
+
 def _illegal(key: str) -> list[Any]:
     return list(illegal_records(game(key)))
 
@@ -55,7 +60,7 @@ def test_every_stacked_record_validates(key: str) -> None:
 
 
 def test_KK_DEAL_8_the_stacked_four_goes_to_the_dealer_and_the_draw_pile_runs_out() -> None:
-    first, second = _records("koikoi")[:2]
+    first, second = _stacked("koikoi", "KK-DEAL-8")[:2]
     after = dict(first["actions"][0]["after"]["zones"])
     assert {10, 11, 12, 13} <= set(after["captured.0"])  # the dealer took the four before play
     stocks = [len(dict(a["after"]["zones"])["stock"]) for a in second["actions"]]
@@ -88,18 +93,19 @@ def test_every_stacked_deal_vector_is_the_deal_of_its_record(key: str) -> None:
 
 
 def test_KK_DEAL_8_fours_the_draw_pile_keeps_bringing_void_the_deal() -> None:
-    rec = _records("koikoi")[2]
+    rec = _stacked("koikoi", "KK-DEAL-8")[2]
     assert rec["actions"] == [] and rec["result"]["rounds"][0]["reason"] == "misdeal"
 
 
 def test_KK_DEAL_3_dealer_wins_with_a_four_on_the_table() -> None:
-    rec = _records("koikoi")[3]
-    (rnd,) = rec["result"]["rounds"]
-    assert (rnd["reason"], rnd["winner"], rnd["deltas"]) == ("field-teyaku", 0, [6, 0])  # zero_sum=off
+    for dealer, rec in enumerate(_stacked("koikoi", "KK-DEAL-3")):
+        (rnd,) = rec["result"]["rounds"]
+        assert rec["first_dealer"] == dealer
+        assert (rnd["reason"], rnd["winner"], sorted(rnd["deltas"])) == ("field-teyaku", dealer, [0, 6])
 
 
 def test_KK_WILD_3_the_drawn_wild_lightning_takes_a_card_of_another_month() -> None:
-    rec = _records("koikoi")[4]
+    (rec,) = _stacked("koikoi", "KK-WILD-3")
     take = rec["actions"][1]["action"]
     assert take.startswith("take ") and int(take.split()[1]) // 10 != 11
     assert 113 in dict(rec["actions"][1]["after"]["zones"])["captured.0"]
