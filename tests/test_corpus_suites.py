@@ -69,7 +69,7 @@ def test_KK_DEAL_8_the_stacked_four_goes_to_the_dealer_and_the_draw_pile_runs_ou
 
 
 def test_KJ_YAKU_1_the_stacked_deal_forms_danjou_at_the_deal() -> None:
-    (rec,) = _records("kujuroku")
+    (rec,) = _stacked("kujuroku", "KJ-YAKU-5")
     assert [a["action"] for a in rec["actions"]] == ["collect 0 10", "collect 40 41"]
     (rnd,) = rec["result"]["rounds"]
     assert rnd["reason"] == "dekiyaku" and any(y["id"] == "danjou" for side in rnd["yaku"] for y in side)
@@ -109,3 +109,12 @@ def test_KK_WILD_3_the_drawn_wild_lightning_takes_a_card_of_another_month() -> N
     take = rec["actions"][1]["action"]
     assert take.startswith("take ") and int(take.split()[1]) // 10 != 11
     assert 113 in dict(rec["actions"][1]["after"]["zones"])["captured.0"]
+
+
+@pytest.mark.parametrize(("rule_id", "configuration", "yaku", "points"),
+                         [("KJ-YAKU-6", "B", "danjou", 8), ("KJ-YAKU-8", "D", "danna", 15)])
+def test_KJ_YAKU_6_and_8_stacked_deals_form_a_dekiyaku_of_their_configuration(
+        rule_id: str, configuration: str, yaku: str, points: int) -> None:
+    (rec,) = _stacked("kujuroku", rule_id)
+    assert rec["rules"]["options"]["configuration"] == configuration
+    assert rec["result"]["rounds"][0]["yaku"][0] == [{"id": yaku, "points": points}]

@@ -75,6 +75,12 @@ STACKS: tuple[Stack, ...] = (
           "the dealer's takes at the deal form a dekiyaku: the dealt Oni takes I-tsun, then two of the three 4s "
           "on the table, I-shi among them (Danjou of configuration A): the round ends at the deal",
           ("KJ-DEAL-4", "KJ-DEAL-6", "KJ-YAKU-1", "KJ-YAKU-5"), prefer=("collect 0 10", "collect 40 41")),
+    Stack("kujuroku", "fudawiki", {"configuration": "B"}, {"field": (0, 30, 40, 41, 42, 20)},
+          "the same under configuration B: the Oni takes the special 3, then two 4s with I-shi (Danjou of "
+          "configuration B)", ("KJ-YAKU-1", "KJ-YAKU-6"), prefer=("collect 0 30", "collect 40 41")),
+    Stack("kujuroku", "fudawiki", {"configuration": "D"}, {"field": (0, 10, 40, 41, 42, 20)},
+          "the first deal under configuration D: I-tsun and I-shi taken at the deal form Danna",
+          ("KJ-YAKU-1", "KJ-YAKU-8"), prefer=("collect 0 10", "collect 40 41")),
     Stack("musashino", "fudawiki", {}, {"field": (10, 11, 12, 13)},
           "a whole month on the table: the deal is void (a misdeal), no action is legal", ("MB-DEAL-4",)),
 )
