@@ -11,8 +11,8 @@ corpus's largest blind spot, since every other vector is legal play).
 The actions tried at each position are generic: every action kind the games use, naming no card,
 one card of the mover's hand, of the field or of another zone, or a hand card with a second card.
 One record is kept per distinct explanation (the rule id and the reason with its numbers left out,
-a Willow apart from the other cards), so the suite holds each way of breaking a rule once, the first
-time the seeded matches reach it.
+a Willow apart from the other cards, and for each number of cards the action names), so the suite
+holds each way of breaking a rule once, the first time the seeded matches reach it.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def illegal_records(g: AnyGame, matches: int = MATCHES, deals: int = DEALS) -> l
     """The game's suite: one refused record per distinct explanation, over ``matches`` seeded matches
     per ruleset (one per option set of the options suite) and their first ``deals`` deals. A record is
     kept only if the validator refuses it at that action with that rule id."""
-    seen: set[tuple[str, str, bool]] = set()
+    seen: set[tuple[str, str, bool, int]] = set()
     out: list[dict[str, JsonValue]] = []
     for ruleset, options in _rule_sets(g):
         rules = g.rules(ruleset, options)
@@ -127,7 +127,7 @@ def illegal_records(g: AnyGame, matches: int = MATCHES, deals: int = DEALS) -> l
                         rule_id, reason = g.explain_illegal(m.state, a)
                     except Exception:  # a candidate the game cannot explain is not a vector
                         continue
-                    key = (str(rule_id), _reason_key(str(reason)), _special(a))
+                    key = (str(rule_id), _reason_key(str(reason)), _special(a), len(a.cards))
                     if key in seen:
                         continue
                     rec = _cut(doc, k, a, key[0], m.info.scores)
