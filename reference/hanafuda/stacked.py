@@ -81,6 +81,8 @@ STACKS: tuple[Stack, ...] = (
     Stack("kujuroku", "fudawiki", {"configuration": "D"}, {"field": (0, 10, 40, 41, 42, 20)},
           "the first deal under configuration D: I-tsun and I-shi taken at the deal form Danna",
           ("KJ-YAKU-1", "KJ-YAKU-8"), prefer=("collect 0 10", "collect 40 41")),
+    Stack("kekoro", "fudawiki", {}, {"field": (10, 11, 12, 13)},
+          "a whole month on the table: the deal is void (misdeal=field), no action is legal", ("KE-DEAL-3",)),
     Stack("musashino", "fudawiki", {}, {"field": (10, 11, 12, 13)},
           "a whole month on the table: the deal is void (a misdeal), no action is legal", ("MB-DEAL-4",)),
 )
