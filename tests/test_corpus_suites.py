@@ -118,3 +118,11 @@ def test_KJ_YAKU_6_and_8_stacked_deals_form_a_dekiyaku_of_their_configuration(
     (rec,) = _stacked("kujuroku", rule_id)
     assert rec["rules"]["options"]["configuration"] == configuration
     assert rec["result"]["rounds"][0]["yaku"][0] == [{"id": yaku, "points": points}]
+
+
+def test_KJ_JIZO_2_the_drawn_jizo_sends_the_onis_capture_back() -> None:
+    (rec,) = _stacked("kujuroku", "KJ-JIZO-2")
+    first = rec["actions"][0]
+    zones = dict(first["after"]["zones"])
+    assert first["action"] == "play 0 20"
+    assert 20 in zones["field"] and {0, 1} <= set(zones["captured.0"])

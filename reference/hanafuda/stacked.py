@@ -81,6 +81,9 @@ STACKS: tuple[Stack, ...] = (
     Stack("kujuroku", "fudawiki", {"configuration": "D"}, {"field": (0, 10, 40, 41, 42, 20)},
           "the first deal under configuration D: I-tsun and I-shi taken at the deal form Danna",
           ("KJ-YAKU-1", "KJ-YAKU-8"), prefer=("collect 0 10", "collect 40 41")),
+    Stack("kujuroku", "fudawiki", {"jizo": "on"}, {"hand.0": (0,), "field": (20, 31, 50, 62, 70, 83), "stock": (1,)},
+          "jizo=on: the dealer's Oni takes a card from the table and the Jizo is drawn at once: the Oni's capture "
+          "goes back to the table and the Jizo takes the Oni", ("KJ-JIZO-2",), prefer=("play 0 20",)),
     Stack("kekoro", "fudawiki", {}, {"field": (10, 11, 12, 13)},
           "a whole month on the table: the deal is void (misdeal=field), no action is legal", ("KE-DEAL-3",)),
     Stack("musashino", "fudawiki", {}, {"field": (10, 11, 12, 13)},
