@@ -147,7 +147,7 @@ class Vector:
 
     id: str
     game: str
-    kind: str  # record, deal, pile, perft
+    kind: str  # record, deal, stacked-deal, pile, perft
     data: Any
 
 
@@ -169,6 +169,10 @@ def load_corpus(corpus: Path) -> tuple[list[Vector], list[str]]:
             g, rs = path.parent.parent.name, path.parent.name
             for i, d in enumerate(json.loads(path.read_text(encoding="utf-8"))):
                 vectors.append(Vector(f"{rel}#{i}", g, "deal", (rs, d)))
+        elif path.parent.name == "stacked" and path.suffix == ".json":
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            for i, d in enumerate(doc["deals"]):
+                vectors.append(Vector(f"{rel}#{i}", doc["game"], "stacked-deal", d))
         elif path.name == "scoring.json":
             doc = json.loads(path.read_text(encoding="utf-8"))
             for i, p in enumerate(doc["piles"]):
@@ -183,21 +187,40 @@ def load_corpus(corpus: Path) -> tuple[list[Vector], list[str]]:
 
 
 def _record_outcome(doc: Any) -> object:
-    """The validator's verdict on a record under its own rules, then under each of its ``fails_under``:
-    whether it validates, and the rule ids of the problems found (a record that must fail must fail for
-    the same rules)."""
+    """The validator's verdict on a record under its own rules, then under each of its ``fails_under``
+    (one rule choice or a list): whether it validates, and the rule ids of the problems found (a record
+    that must fail must fail for the same rules). A record of seeded random play (``seed``, no ``meta``:
+    the rulesets' and the options suite's matches) must also come out again, the same, when its match
+    is played from its seed with the documented random policy (policy seed the match's seed), through
+    the engine's own loop (:func:`~hanafuda.engine.play_match`, the fast rounds)."""
     from hanafuda.records import validate_document
 
     def verdict(report: Any) -> list[object]:
         return [report.ok, sorted({p.rule_id for p in report.problems})]
 
-    verdicts = [verdict(validate_document(doc))]
+    verdicts: list[object] = [verdict(validate_document(doc))]
     meta = doc.get("meta") if isinstance(doc, dict) else None
-    for alt in (meta.get("fails_under") or []) if isinstance(meta, dict) else []:
+    alts = meta.get("fails_under") if isinstance(meta, dict) else None
+    for alt in [alts] if isinstance(alts, dict) else alts or []:
         if isinstance(alt, dict):
             verdicts.append(verdict(validate_document(doc, ruleset=alt.get("ruleset"),
                                                       options=alt.get("options") or {})))
+    if isinstance(doc, dict) and isinstance(doc.get("seed"), int) and meta is None:
+        verdicts.append(_played_again(doc))
     return verdicts
+
+
+def _played_again(doc: Mapping[str, Any]) -> bool:
+    """Whether the match of a seeded random-play record, played again from its seed, is the record's."""
+    from hanafuda.records import record_match
+    from hanafuda.registry import game
+
+    rules = doc["rules"]
+    again = record_match(game(doc["game"]), rules["ruleset"], rules["options"], doc["seed"], doc["seed"],
+                         first_dealer=doc.get("first_dealer", 0))
+    acts = [a["action"] if isinstance(a, dict) else a for a in doc["actions"]]
+    return bool(again["actions"] == acts and again["result"] == doc["result"]
+                and [again["deck"], again["deals"]] == [doc["deck"], doc["deals"]])
 
 
 def _walk_key(v: Vector) -> tuple[str, str, str, int]:
@@ -252,6 +275,14 @@ def check(vectors: Sequence[Vector], *, perft: bool = True, perft_all: bool = Fa
         try:
             if v.kind == "record":
                 out[v.id] = _record_outcome(v.data)
+                continue
+            if v.kind == "stacked-deal":  # a deal given as zones: the position dealt and the legal actions
+                from hanafuda.stacked import dealt_vector
+
+                d = v.data
+                got_dealt = dealt_vector(game(v.game), game(v.game).rules(d["ruleset"], d["options"]), d["deck"],
+                                         d["first_dealer"])
+                out[v.id] = json.loads(json.dumps(got_dealt)) == {"dealt": d["dealt"], "legal": d["legal"]}
                 continue
             g = game(v.game)
             ruleset, d = v.data
@@ -350,7 +381,7 @@ def _purge() -> None:
 
 
 #: The order in which a mutant's vectors are checked, file by file: the cheapest first.
-_KIND_ORDER = {"pile": 0, "deal": 1, "record": 2, "perft": 3}
+_KIND_ORDER = {"pile": 0, "deal": 1, "stacked-deal": 1, "record": 2, "perft": 3}
 
 
 def _mutant_run(name: str, source: str, vectors: Sequence[Vector], baseline: Mapping[str, object],
@@ -507,6 +538,72 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
         out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"{mod}: {sum(r['status'] not in ('survived', 'not reached') for r in rows)}/{len(rows)} detected",
               flush=True)
+    return 0
+
+
+def recheck(modules: Sequence[str], corpus: Path, only: Sequence[str], out: Path) -> int:
+    """Check the survivors recorded in ``out`` (survived or not reached) against the vectors of
+    ``corpus`` in the files whose path holds one of ``only`` (suites added since the run, or the record
+    files when their check changed: a detected mutant
+    stays detected when vectors are added, so only the survivors need the new ones). The new vectors'
+    traced run tells which of the sites not reached they reach; the row records what was re-checked."""
+    if not out.exists():
+        raise UsageError(f"{out}: no results (run the measurement first)")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    vectors, skipped = load_corpus(corpus)
+    new = [v for v in vectors if any(p in v.id.split("#")[0] for p in only)]
+    if not new:
+        raise UsageError(f"--only: no file of {corpus} has {' or '.join(map(repr, only))} in its path")
+    data["vectors"] = {g: sum(v.game == g for v in vectors) for g in GAMES}
+    data["skipped_files"] = skipped
+    data.setdefault("rechecked", [])
+    data["rechecked"].append({"date": datetime.date.today().isoformat(), "commit": _commit(), "files": list(only),
+                              "vectors": len(new)})
+    baselines: dict[str, tuple[dict[str, object], dict[str, list[int]], float]] = {}
+    for mod in modules:
+        if mod not in data["modules"]:
+            continue
+        m = data["modules"][mod]
+        game_key, name = MODULES[mod]
+        mine = [v for v in new if v.game == game_key]
+        source = (ROOT / mod).read_text(encoding="utf-8")
+        all_sites = sites(source)
+        for row in m["mutants"]:
+            s = all_sites[row["site"]] if row["site"] < len(all_sites) else None
+            if s is None or (s.line, s.operator, s.detail) != (row["line"], row["operator"], row["detail"]):
+                raise UsageError(f"{mod} changed since its run (site {row['site']}): run it again")
+        if not mine:
+            continue
+        if game_key not in baselines:
+            files = [f for f, (g, _) in MODULES.items() if g == game_key]
+            status, base, base_time = _in_child(_traced_run(files, mine), timeout=3600)
+            if status != "ok" or not isinstance(base, dict):
+                raise UsageError(f"{game_key}: the unmutated run of the new vectors failed ({status})")
+            baselines[game_key] = (base["outcomes"], base["lines"], base_time)
+        outcomes, executed, base_time = baselines[game_key]
+        reached = _reached(source, set(executed[mod]))
+        m["vectors"] = sum(v.game == game_key for v in vectors)
+        for row in m["mutants"]:
+            if row["status"] not in ("survived", "not reached"):
+                continue
+            k = row["site"]
+            if row["status"] == "not reached" and not reached[k]:
+                continue
+            st, got, took = _in_child(_mutant_run(name, mutate(source, k), mine, outcomes),
+                                      timeout=2 * base_time + 30)
+            before = row["status"]
+            if st != "ok" or not isinstance(got, dict):
+                row.update(status=st, detecting={"*": 1})
+            else:
+                det = sorted(v for v in got if v in outcomes and got[v] != outcomes[v])
+                row.update(status="detected" if det else "survived", detecting=by_file(det))
+            row["seconds"] = round(row["seconds"] + took, 1)
+            row["rechecked"] = list(only)
+            if before == "not reached":
+                m["reached"] += 1
+            print(f"{mod}:{row['line']} {row['operator']} ({row['detail']}): {before} -> {row['status']} "
+                  f"in {took:.0f}s", flush=True)
+        out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
 
 
@@ -733,7 +830,10 @@ def render(results: Path, verdicts: Path = VERDICTS, test_verdicts: Path = TEST_
     sc = scores(data, mine, tests)
     n_vec = ", ".join(f"{g} {n}" for g, n in data["vectors"].items())
     lines = [f"Measured {data['date']} at commit `{data['commit']}`, seed {data['seed']}, corpus: "
-             f"{data['corpus']} ({n_vec} vectors); files not checked: {', '.join(data['skipped_files']) or 'none'}.",
+             f"{data['corpus']} ({n_vec} vectors); files not checked: {', '.join(data['skipped_files']) or 'none'}."
+             + "".join(f" Survivors re-checked {r['date']} at commit `{r['commit']}` against the vectors of the files "
+                       f"whose path holds {' or '.join(f'`{f}`' for f in r['files'])} ({r['vectors']} vectors)."
+                       for r in data.get("rechecked", [])),
              "", "### Mutation score of the corpus, per game module", "",
              "A seeded sample of mutants per module among all its mutation sites (*sampled*); for the coverage "
              "table, the run also mutated reached sites of each rule id (*per rule*: how many per rule id).", "",
@@ -802,6 +902,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--render", action="store_true", help="rewrite the generated part of docs/verification.md")
     p.add_argument("--merge", type=Path, nargs="+", metavar="FILE", help="copy the modules of these results "
                    "(runs of other modules, made in parallel on the same corpus and seed) into --out")
+    p.add_argument("--recheck", action="store_true", help="check the survivors in --out against the vectors "
+                   "of --corpus in the files --only names (suites added since the run)")
+    p.add_argument("--only", action="append", metavar="PART", help="with --recheck: the vectors of the "
+                   "corpus's files whose path holds PART (repeatable), e.g. illegal/ or .jsonl")
     p.add_argument("--referee", type=int, metavar="N", help="referee the sample's mutants of the reference's "
                    "modules recorded in --out (N matches per ruleset) and add what it finds")
     try:
@@ -820,6 +924,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.merge:
             return merge(args.out, args.merge)
+        if args.recheck:
+            if args.corpus is None or not args.only:
+                raise UsageError("--recheck needs --corpus DIR and at least one --only PART")
+            return recheck(modules, args.corpus, args.only, args.out)
         if args.referee is not None:
             if args.referee < 1:
                 raise UsageError("--referee: at least 1 match per ruleset")

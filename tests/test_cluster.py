@@ -106,8 +106,9 @@ def test_vectors_on_the_cluster_equal_one_process(cluster: str, tmp_path: Path,
         assert (code, err) == (0, "")
         trees.append({str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
     assert trees[0] == trees[1]
-    # README, shuffle, 4 files for each of Kekoro's 3 rulesets, 3 options, 2 separating (records, summary)
-    assert len(trees[0]) == 1 + 1 + 4 * 3 + 3 + 2
+    # README, shuffle, 4 files for each of Kekoro's 3 rulesets, 3 options, 2 separating (records, summary),
+    # the illegal-action suite, the stacked-deal suite (records, deals)
+    assert len(trees[0]) == 1 + 1 + 4 * 3 + 3 + 2 + 1 + 2
 
 
 def test_identify_on_the_cluster_equals_one_process(cluster: str, tmp_path: Path,

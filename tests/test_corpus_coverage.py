@@ -116,7 +116,8 @@ def test_the_options_suite_plays_every_other_option_value_and_validates() -> Non
     assert isinstance(counts, list)
     vectors += [TOOL.Vector(f"perft#{i}", "kekoro", "perft", (None, c)) for i, c in enumerate(counts)]
     assert len(vectors) > 3 * len(sets)
-    assert all(x is True or x == [[True, []]] for x in TOOL.check(vectors).values())
+    # a record: valid with no problem, and played again from its seed the same
+    assert all(x is True or x == [[True, []], True] for x in TOOL.check(vectors).values())
 
 
 def test_a_record_that_must_fail_is_checked_for_its_rule_ids() -> None:
@@ -129,3 +130,17 @@ def test_a_record_that_must_fail_is_checked_for_its_rule_ids() -> None:
     doc["format"] = FORMAT_1_1
     doc["meta"] = {"fails_under": [{"ruleset": "nintendo", "options": {"length": "1"}}, {"ruleset": "nintendo"}]}
     assert TOOL._record_outcome(doc) == [[True, []], [False, ["REC-RESULT-2", "REC-ROUNDS-1"]], [True, []]]
+    doc["meta"] = {"fails_under": {"ruleset": "nintendo", "options": {"length": "1"}}}  # one, as separate writes
+    assert TOOL._record_outcome(doc) == [[True, []], [False, ["REC-RESULT-2", "REC-ROUNDS-1"]]]
+
+
+def test_a_seeded_record_is_played_again_from_its_seed() -> None:
+    """A record of seeded random play is also checked by playing its match again from its seed: a
+    record whose actions were changed (still legal) is told apart."""
+    from hanafuda.records import record_match
+
+    g = game("kekoro")
+    doc = record_match(g, "fudawiki", {}, 2, 2)
+    assert TOOL._record_outcome(doc) == [[True, []], True]
+    doc["seed"] = 3  # another match's seed: the deals differ
+    assert TOOL._record_outcome(doc)[-1] is False

@@ -19,6 +19,12 @@ Layout (one directory per game and ruleset)::
                                      :mod:`hanafuda.separate`)
     DIR/separating/<game>.json       the separating suite: every pair of values of every option, separated,
                                      explained or unresolved
+    DIR/illegal/<game>.jsonl         the illegal-action suite: records cut by an action the rules forbid,
+                                     each to be refused with the rule id in ``meta.refused``
+                                     (:mod:`hanafuda.illegal`)
+    DIR/stacked/<game>.jsonl         the stacked-deal suite: rare situations dealt on purpose, each deal
+                                     played out (:mod:`hanafuda.stacked`); ``<game>.json``: each deal,
+                                     the position dealt and the legal actions there
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ from hanafuda.perft import perft
 from hanafuda.progress import OnProgress, add_progress_argument, progress
 from hanafuda.records import record_match
 from hanafuda.registry import available, game
+from hanafuda.stacked import STACKS
 
 AnyGame = Any
 
@@ -113,13 +120,16 @@ def export(out: Path, games: list[AnyGame], n_games: int, n_piles: int, z3: bool
             index.append(f"| {g.spec.key} | {rs.name} | `{g.spec.key}/{rs.name}/` |")
         if n_games:
             units.extend((g.spec.key, OPTIONS_DIR, name, 0, 0) for name in ("deals.json", "games.jsonl", "perft.json"))
+            units.append((g.spec.key, ILLEGAL_DIR, f"{g.spec.key}.jsonl", 0, 0))
+            if any(s.game == g.spec.key for s in STACKS):
+                units.extend((g.spec.key, STACKED_DIR, f"{g.spec.key}{ext}", 0, 0) for ext in (".jsonl", ".json"))
             index.append(f"| {g.spec.key} | every other option value | `{g.spec.key}/{OPTIONS_DIR}/` |")
     opened: dict[Path, IO[str]] = {}
     done = 0
     try:
         for (key, ruleset, name, _, _), text in zip(units, _largest_first(ex, partial(_unit, n_piles=n_piles, z3=z3),
                                                                           units, n_piles), strict=True):
-            path = out / key / ruleset / name
+            path = out / ruleset / name if ruleset in (ILLEGAL_DIR, STACKED_DIR) else out / key / ruleset / name
             if path not in opened:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 opened[path] = open(path, "w", encoding="utf-8")  # noqa: SIM115
@@ -157,8 +167,9 @@ def separating_vectors(out: Path, key: str) -> int:
 
 #: The relative cost of a unit, by file, for :func:`_largest_first` (measured on the defaults:
 #: a ruleset's scoring file with the z3 model's piles 0.5 to 1 s, its perft file 0.1 to 0.4 s,
-#: five recorded matches 0.02 to 0.06 s, its deals a few ms).
-_COST = {"scoring.json": 40.0, "perft.json": 15.0, "games.jsonl": 1.0, "deals.json": 0.1}
+#: five recorded matches 0.02 to 0.06 s, its deals a few ms; a game's illegal-action suite 1 to 10 s).
+_COST = {"scoring.json": 40.0, "perft.json": 15.0, "games.jsonl": 1.0, "deals.json": 0.1, "illegal": 150.0,
+         "stacked": 1.0}
 
 
 def _largest_first(ex: Executor, fn: Callable[[_Unit], str], units: list[_Unit], n_piles: int) -> Iterator[str]:
@@ -170,7 +181,9 @@ def _largest_first(ex: Executor, fn: Callable[[_Unit], str], units: list[_Unit],
         return
 
     def cost(u: _Unit) -> float:
-        _, _, name, lo, hi = u
+        _, ruleset, name, lo, hi = u
+        if ruleset in (ILLEGAL_DIR, STACKED_DIR):
+            return _COST[ruleset]
         if name == "games.jsonl":
             return _COST[name] * (hi - lo) / 5
         return _COST[name] * (1 + n_piles / 200) / 2 if name == "scoring.json" else _COST[name]
@@ -192,6 +205,16 @@ def _unit(unit: tuple[str, str, str, int, int], n_piles: int, z3: bool) -> str:
     """The text of one file of a game and ruleset (for ``games.jsonl``: matches ``lo`` to ``hi`` - 1)."""
     key, ruleset, name, lo, hi = unit
     g = game(key)
+    if ruleset == ILLEGAL_DIR:
+        from hanafuda.illegal import illegal_records
+
+        return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in illegal_records(g))
+    if ruleset == STACKED_DIR:
+        from hanafuda.stacked import stacked_deals, stacked_records
+
+        if name.endswith(".json"):
+            return _text(stacked_deals(key))
+        return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in stacked_records(key))
     if ruleset == OPTIONS_DIR:
         return {"deals.json": lambda: _text(option_deal_vectors(g)), "games.jsonl": lambda: option_records(g),
                 "perft.json": lambda: _text(option_perft_vectors(g))}[name]()
@@ -209,6 +232,10 @@ def _unit(unit: tuple[str, str, str, int, int], n_piles: int, z3: bool) -> str:
 #: that no ruleset holds (each non-default option value), so that a corpus reaches the rules that
 #: only act under an option (measured by ``benchmarks/corpus_adequacy.py``).
 OPTIONS_DIR = "options"
+#: The directory of the illegal-action suite (:mod:`hanafuda.illegal`): ``illegal/<game>.jsonl``.
+ILLEGAL_DIR = "illegal"
+#: The directory of the stacked-deal suite (:mod:`hanafuda.stacked`): ``stacked/<game>.jsonl``.
+STACKED_DIR = "stacked"
 
 
 def option_sets_beyond_rulesets(g: AnyGame) -> list[tuple[int, dict[str, str]]]:
@@ -437,6 +464,18 @@ first, `captured.<side>`, `out.<what>`; `to_move`, `phase`, `dealer`, `round`, `
   ways; `separated one way`, with the reason no record can exist the other way; `explained` with
   the reason no record can tell them apart; `unresolved` when the search found none within its
   bound) and the counts.
+* `illegal/<game>.jsonl` - the illegal-action suite: seeded matches of random legal play (each
+  ruleset, and each option set of the options suite) cut at a position and ended by one action the
+  rules forbid there (format 1.1, status `abandoned`), one record per distinct way of breaking a
+  rule. `meta.refused` gives the action's index (`action`) and the rule id that forbids it
+  (`rule_id`). Your validator or engine must refuse the record at that action; compare the rule id.
+* `stacked/<game>.jsonl` - the stacked-deal suite: situations random play seldom deals (a four of
+  a month on the table under an option that acts on it, a draw pile that runs out early, ...), each
+  a deal given as zones (format 1.1) and played out by random play, every action with the position
+  after it and the round's result; `meta.stacked` says what it reaches (`why`) and the rule ids.
+  Validate it as any record. `stacked/<game>.json` holds each deal (`deck`, as zones, with its
+  `ruleset`, `options` and `first_dealer`), the position dealt (`dealt`) and the legal actions there
+  (`legal`: none when the deal ends the round at once, as a misdeal does).
 
 ## Using them
 

@@ -1,0 +1,213 @@
+"""The stacked-deal suite of the conformance corpus: rare situations reached on purpose.
+
+Random play seldom deals the situations some rules act in (a four of a month on Koi-Koi's table under
+``field_teyaku=dealer-captures``, a draw pile that runs out before the hands do, ...), so a corpus of
+seeded matches leaves those rules untested (measured by ``benchmarks/corpus_adequacy.py``, issue 30).
+Each :class:`Stack` here names the situation, the rules and the cards that must be dealt where; the
+rest of the deal is the documented shuffle of its seed. Its record (format 1.1: the deal given as
+zones) plays that first deal out with the documented random policy, every action with the position
+after it and the round's result claimed, and stops there (status ``abandoned``). ``hanafuda vectors``
+writes the suite to ``DIR/stacked/<game>.jsonl``; ``meta.stacked`` says what each record reaches.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hanafuda_spec.neutral import JsonValue
+from hanafuda_spec.records import FORMAT_1_1, DealZones
+from hanafuda_spec.shuffle import SplitMix64, shuffled
+
+from hanafuda.adapter import start_from_deck
+from hanafuda.engine import Match, RoundSetup
+from hanafuda.records import deal_layout, order_from_zones, zones_from_order
+
+AnyGame = Any
+
+
+@dataclass(frozen=True)
+class Stack:
+    """A situation: the game, its rules (a ruleset and option values over it), the cards each zone must
+    hold (``hand.N``, ``field``, or ``stock`` from the top), the seed of the other cards' shuffle and of
+    the random policy, what it reaches and the rule ids it exercises. ``prefer``: actions the policy
+    plays whenever one is legal (``koikoi``: the round goes on to its end), else it picks at random."""
+
+    game: str
+    ruleset: str
+    options: Mapping[str, str]
+    zones: Mapping[str, Sequence[int]]
+    why: str
+    rule_ids: tuple[str, ...]
+    seed: int = 0
+    dealer: int = 0
+    rounds: int = 1
+    prefer: tuple[str, ...] = ()
+    extra: Mapping[str, JsonValue] = field(default_factory=dict)
+
+
+#: The situations, by game. Card ids: month times ten plus the card's rank in its month (0 first).
+STACKS: tuple[Stack, ...] = (
+    Stack("koikoi", "fudawiki", {"field_teyaku": "dealer-captures"}, {"field": (10, 11, 12, 13)},
+          "a four of a month on the table under field_teyaku=dealer-captures: the dealer takes it and four "
+          "cards of the draw pile replace it, then play goes on from that table", ("KK-DEAL-8",)),
+    Stack("koikoi", "fudawiki", {"field_teyaku": "dealer-captures", "hand_size": "10"},
+          {"field": (20, 21, 22, 23, 30, 31, 32, 33)},
+          "two fours on the table under dealer-captures with 10-card hands: eight cards of the draw pile "
+          "replace them, so the pile runs out before the hands and the last plays have no draw",
+          ("KK-DEAL-8", "KK-TURN-5"), prefer=("koikoi",)),
+    Stack("koikoi", "fudawiki", {"field_teyaku": "dealer-captures", "hand_size": "10"},
+          {"field": (10, 11, 12, 13, 20, 21, 22, 23), "stock": tuple(range(30, 34)) + tuple(range(40, 44))
+           + tuple(range(50, 54)) + tuple(range(60, 64)) + tuple(range(70, 74))},
+          "fours that keep coming under dealer-captures: each four the draw pile puts on the table is taken "
+          "again, until the pile cannot replace one: the deal is void", ("KK-DEAL-8",)),
+    Stack("koikoi", "fudawiki", {"field_teyaku": "dealer-wins"}, {"field": (10, 11, 12, 13)},
+          "a four of a month on the table under field_teyaku=dealer-wins: the dealer wins the round at the "
+          "deal (6 points)", ("KK-DEAL-3",)),
+    Stack("koikoi", "fudawiki", {"field_teyaku": "dealer-wins"}, {"field": (10, 11, 12, 13)},
+          "the same with seat 1 dealing: the points go to seat 1", ("KK-DEAL-3",), dealer=1),
+    Stack("koikoi", "fudawiki", {"lightning": "wild"}, {"stock": (113,)},
+          "the wild Lightning drawn: it takes any field card but a Willow, chosen by the player",
+          ("KK-WILD-1", "KK-WILD-3")),
+    Stack("kujuroku", "fudawiki", {}, {"field": (0, 10, 40, 41, 42, 20)},
+          "the dealer's takes at the deal form a dekiyaku: the dealt Oni takes I-tsun, then two of the three 4s "
+          "on the table, I-shi among them (Danjou of configuration A): the round ends at the deal",
+          ("KJ-DEAL-4", "KJ-DEAL-6", "KJ-YAKU-1", "KJ-YAKU-5"), prefer=("collect 0 10", "collect 40 41")),
+    Stack("kujuroku", "fudawiki", {"configuration": "B"}, {"field": (0, 30, 40, 41, 42, 20)},
+          "the same under configuration B: the Oni takes the special 3, then two 4s with I-shi (Danjou of "
+          "configuration B)", ("KJ-YAKU-1", "KJ-YAKU-6"), prefer=("collect 0 30", "collect 40 41")),
+    Stack("kujuroku", "fudawiki", {"configuration": "D"}, {"field": (0, 10, 40, 41, 42, 20)},
+          "the first deal under configuration D: I-tsun and I-shi taken at the deal form Danna",
+          ("KJ-YAKU-1", "KJ-YAKU-8"), prefer=("collect 0 10", "collect 40 41")),
+    Stack("kujuroku", "fudawiki", {"jizo": "on"}, {"hand.0": (0,), "field": (20, 31, 50, 62, 70, 83), "stock": (1,)},
+          "jizo=on: the dealer's Oni takes a card from the table and the Jizo is drawn at once: the Oni's capture "
+          "goes back to the table and the Jizo takes the Oni", ("KJ-JIZO-2",), prefer=("play 0 20",)),
+    Stack("kekoro", "fudawiki", {}, {"field": (10, 11, 12, 13)},
+          "a whole month on the table: the deal is void (misdeal=field), no action is legal", ("KE-DEAL-3",)),
+    Stack("musashino", "fudawiki", {}, {"field": (10, 11, 12, 13)},
+          "a whole month on the table: the deal is void (a misdeal), no action is legal", ("MB-DEAL-4",)),
+)
+
+
+def stacked_deal(g: AnyGame, rules: Any, s: Stack) -> tuple[int, ...]:
+    """The deck order (top first) dealing ``s.zones``' cards where they must go, the others in the order
+    of the documented shuffle of ``s.seed``."""
+    seats = g.seats(rules)
+    layout = deal_layout(g, rules, s.dealer)
+    placed = {c for cs in s.zones.values() for c in cs}
+    pool = iter([c.id for c in shuffled(g.deck(rules).cards, SplitMix64(s.seed)) if c.id not in placed])
+    sizes = Counter(layout)
+    filled: dict[str, list[int]] = {}
+    for name in [*dict.fromkeys(w for w in layout if w != "stock"), "stock"]:  # the draw pile last
+        cs = list(s.zones.get(name, ()))
+        if len(cs) > sizes[name]:
+            raise ValueError(f"{s.game}: zone {name} holds {sizes[name]} cards, {len(cs)} asked for")
+        filled[name] = cs + [next(pool) for _ in range(sizes[name] - len(cs))]
+    zones = DealZones(tuple(tuple(filled.get(f"hand.{i}", ())) for i in range(seats)), tuple(filled["field"]),
+                      tuple(filled["stock"]), tuple((k, tuple(v)) for k, v in filled.items()
+                                                    if k not in ("field", "stock") and not k.startswith("hand.")))
+    order = order_from_zones(layout, zones, seats)
+    if isinstance(order, str):
+        raise ValueError(f"{s.game}: {order}")
+    return order
+
+
+def stacked_record(g: AnyGame, s: Stack) -> dict[str, JsonValue]:
+    """The record of a situation: its deal played out by the random policy of ``s.seed`` for
+    ``s.rounds`` rounds (later deals: the shuffle of the seed), each action with the position after it."""
+    values = g.spec.resolve(s.ruleset, s.options)
+    rules = g.rules(s.ruleset, s.options)
+    order = stacked_deal(g, rules, s)
+    m: Match[Any, Any] = start_from_deck(g, rules, order, s.dealer, s.seed)
+    rng = SplitMix64(s.seed)
+    layout = deal_layout(g, rules, s.dealer)
+    deals: list[JsonValue] = [zones_from_order(layout, order, g.seats(rules)).to_json()]
+    actions: list[JsonValue] = []
+    while not m.over and len(m.info.history) < s.rounds:
+        if len(deals) <= len(m.info.history):  # a later deal: as the match dealt it
+            lay = deal_layout(g, rules, m.info.dealer)
+            deals.append(zones_from_order(lay, list(m.deck_order), g.seats(rules)).to_json())
+        legal = m.legal_actions()
+        a = next((x for x in legal if str(x) in s.prefer), None) or legal[rng.below(len(legal))]
+        seat = g.to_move(m.state)
+        after = g.snapshot(g.do(m.state, a), m.info)
+        actions.append({"action": str(a), "seat": seat, "after": after.to_json()})
+        m = m.apply(a)
+    counts = _counts(g, rules, order, s, actions)
+    rounds: list[JsonValue] = [{"deal": k + 1, "actions": counts[k], **_json(r.to_json())}
+                               for k, r in enumerate(m.info.history)]
+    over = m.over
+    doc: dict[str, JsonValue] = {
+        "format": FORMAT_1_1, "game": g.spec.key, "rules": {"ruleset": s.ruleset, "options": dict(values)},
+        "first_dealer": s.dealer, "players": [f"seat {i}" for i in range(g.seats(rules))],
+        "deck": deals[0], "actions": actions,
+        "result": {"rounds": rounds, "scores": list(m.info.scores),
+                   **({"winners": list(m.info.winners), "end_reason": m.info.end_reason} if over else {})},
+        "status": "complete" if over else "abandoned",
+        "meta": {"stacked": {"why": s.why, "rule_ids": list(s.rule_ids), "policy_seed": s.seed,
+                             **({"prefer": list(s.prefer)} if s.prefer else {}), **s.extra}},
+    }
+    if len(deals) > 1:
+        doc["deals"] = deals[1:len(rounds) + (0 if over else 1)]
+    return doc
+
+
+def _json(v: Mapping[str, Any]) -> dict[str, JsonValue]:
+    return dict(v)
+
+
+def _counts(g: AnyGame, rules: Any, order: Sequence[int], s: Stack, actions: Sequence[Any]) -> list[int]:
+    """The number of actions of each round of the record (played again from the deal)."""
+    m: Match[Any, Any] = start_from_deck(g, rules, order, s.dealer, s.seed)
+    counts, cur = [0] * len(m.info.history), 0
+    for entry in actions:
+        before = len(m.info.history)
+        m = m.apply(next(a for a in m.legal_actions() if str(a) == entry["action"]))
+        cur += 1
+        ended = len(m.info.history) - before
+        if ended:
+            counts += [cur] + [0] * (ended - 1)
+            cur = 0
+    return counts
+
+
+def dealt_vector(g: AnyGame, rules: Any, zones: Any, dealer: int = 0) -> dict[str, JsonValue]:
+    """The position a deal given as zones (JSON) deals, first dealer ``dealer``, and the legal actions
+    there (none when the deal ends the round at once)."""
+    layout = deal_layout(g, rules, dealer)
+    order = order_from_zones(layout, DealZones.from_json(zones), g.seats(rules))
+    if isinstance(order, str):
+        raise ValueError(order)
+    info = g.new_match(rules, dealer)
+    setup = RoundSetup(1, info.dealer, g.seats_in_play(rules, info), info.scores)
+    deck = g.deck(rules)
+    state = g.start_round(rules, [deck.by_id(c) for c in order], setup)
+    return {"dealt": g.snapshot(state, info).to_json(), "legal": [str(a) for a in g.legal_actions(state)]}
+
+
+def stacked_deals(key: str) -> dict[str, JsonValue]:
+    """The suite's deal vectors for game ``key``: each situation's deal, the position dealt and the legal
+    actions there."""
+    from hanafuda.registry import game
+
+    g = game(key)
+    rows: list[JsonValue] = []
+    for s in STACKS:
+        if s.game != key:
+            continue
+        rules = g.rules(s.ruleset, s.options)
+        zones = zones_from_order(deal_layout(g, rules, s.dealer), stacked_deal(g, rules, s), g.seats(rules)).to_json()
+        rows.append({"ruleset": s.ruleset, "options": dict(g.spec.resolve(s.ruleset, s.options)),
+                     "first_dealer": s.dealer, "deck": zones, **dealt_vector(g, rules, zones, s.dealer),
+                     "why": s.why})
+    return {"game": key, "deals": rows}
+
+
+def stacked_records(key: str) -> list[dict[str, JsonValue]]:
+    """The suite's records for game ``key``."""
+    from hanafuda.registry import game
+
+    g = game(key)
+    return [stacked_record(g, s) for s in STACKS if s.game == key]

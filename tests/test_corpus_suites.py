@@ -1,0 +1,128 @@
+"""The corpus's illegal-action and stacked-deal suites (``hanafuda vectors``, issue 30): each illegal
+record is refused at its last action with the rule id it names, each stacked record validates and
+reaches the situation it names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hanafuda.illegal import illegal_records
+from hanafuda.records import validate_document
+from hanafuda.registry import game
+from hanafuda.stacked import STACKS, stacked_deals, stacked_records
+
+
+def _records(key: str) -> list[Any]:
+    return list(stacked_records(key))
+
+
+def _stacked(key: str, rule_id: str) -> list[Any]:
+    """The game's stacked records that name ``rule_id``, in the suite's order."""
+    return [r for r in _records(key) if rule_id in r["meta"]["stacked"]["rule_ids"]]
+
+
+def _illegal(key: str) -> list[Any]:
+    return list(illegal_records(game(key)))
+
+
+def _refused_where_named(doc: Any) -> None:
+    report = validate_document(doc)
+    refused = doc["meta"]["refused"]
+    assert not report.ok
+    first = report.problems[0]
+    assert first.rule_id == refused["rule_id"], (first.rule_id, first.reason)
+    assert refused["action"] == len(doc["actions"]) - 1
+    assert f"$.actions[{refused['action']}]" in str(first.where.path), first.where
+
+
+def test_KE_TURN_2_every_kekoro_illegal_record_is_refused_with_its_rule_id() -> None:
+    recs = _illegal("kekoro")
+    ids = {r["meta"]["refused"]["rule_id"] for r in recs}
+    assert {"KE-TURN-2", "KE-CAP-1", "KE-CAP-2", "KE-CAP-6", "KE-IV-1", "KE-IV-3"} <= ids
+    for r in recs:
+        _refused_where_named(r)
+
+
+def test_KG_PLAY_3_kusurigui_illegal_records_name_the_willow_rules() -> None:
+    recs = _illegal("kusurigui")
+    assert {"KG-PLAY-1", "KG-PLAY-3", "KG-ONI-1"} <= {r["meta"]["refused"]["rule_id"] for r in recs}
+    for r in recs:
+        _refused_where_named(r)
+
+
+@pytest.mark.parametrize("key", sorted({s.game for s in STACKS}))
+def test_every_stacked_record_validates(key: str) -> None:
+    for r in _records(key):
+        report = validate_document(r)
+        assert report.ok, [p.reason for p in report.problems]
+        assert r["meta"]["stacked"]["rule_ids"]
+
+
+def test_KK_DEAL_8_the_stacked_four_goes_to_the_dealer_and_the_draw_pile_runs_out() -> None:
+    first, second = _stacked("koikoi", "KK-DEAL-8")[:2]
+    after = dict(first["actions"][0]["after"]["zones"])
+    assert {10, 11, 12, 13} <= set(after["captured.0"])  # the dealer took the four before play
+    stocks = [len(dict(a["after"]["zones"])["stock"]) for a in second["actions"]]
+    assert stocks[0] < 20 - 8 and 0 in stocks  # KK-TURN-5: eight replaced cards, the pile ends early
+    assert second["result"]["rounds"][0]["reason"] == "exhaustive"
+
+
+def test_KJ_YAKU_1_the_stacked_deal_forms_danjou_at_the_deal() -> None:
+    (rec,) = _stacked("kujuroku", "KJ-YAKU-5")
+    assert [a["action"] for a in rec["actions"]] == ["collect 0 10", "collect 40 41"]
+    (rnd,) = rec["result"]["rounds"]
+    assert rnd["reason"] == "dekiyaku" and any(y["id"] == "danjou" for side in rnd["yaku"] for y in side)
+
+
+def test_MB_DEAL_4_a_stacked_whole_month_on_the_table_voids_the_deal() -> None:
+    (rec,) = _records("musashino")
+    assert rec["actions"] == [] and rec["result"]["rounds"][0]["reason"] == "misdeal"
+    assert validate_document(rec).ok
+    deals: Any = stacked_deals("musashino")
+    (row,) = deals["deals"]
+    assert row["legal"] == [] and {10, 11, 12, 13} <= set(dict(row["dealt"]["zones"])["field"])
+
+
+@pytest.mark.parametrize("key", sorted({s.game for s in STACKS}))
+def test_every_stacked_deal_vector_is_the_deal_of_its_record(key: str) -> None:
+    deals: Any = stacked_deals(key)
+    for row, rec in zip(deals["deals"], _records(key), strict=True):
+        assert row["deck"] == rec["deck"]
+        assert row["legal"] or not rec["actions"] or rec["actions"][0]["action"] in row["legal"]
+
+
+def test_KK_DEAL_8_fours_the_draw_pile_keeps_bringing_void_the_deal() -> None:
+    rec = _stacked("koikoi", "KK-DEAL-8")[2]
+    assert rec["actions"] == [] and rec["result"]["rounds"][0]["reason"] == "misdeal"
+
+
+def test_KK_DEAL_3_dealer_wins_with_a_four_on_the_table() -> None:
+    for dealer, rec in enumerate(_stacked("koikoi", "KK-DEAL-3")):
+        (rnd,) = rec["result"]["rounds"]
+        assert rec["first_dealer"] == dealer
+        assert (rnd["reason"], rnd["winner"], sorted(rnd["deltas"])) == ("field-teyaku", dealer, [0, 6])
+
+
+def test_KK_WILD_3_the_drawn_wild_lightning_takes_a_card_of_another_month() -> None:
+    (rec,) = _stacked("koikoi", "KK-WILD-3")
+    take = rec["actions"][1]["action"]
+    assert take.startswith("take ") and int(take.split()[1]) // 10 != 11
+    assert 113 in dict(rec["actions"][1]["after"]["zones"])["captured.0"]
+
+
+@pytest.mark.parametrize(("rule_id", "configuration", "yaku", "points"),
+                         [("KJ-YAKU-6", "B", "danjou", 8), ("KJ-YAKU-8", "D", "danna", 15)])
+def test_KJ_YAKU_6_and_8_stacked_deals_form_a_dekiyaku_of_their_configuration(
+        rule_id: str, configuration: str, yaku: str, points: int) -> None:
+    (rec,) = _stacked("kujuroku", rule_id)
+    assert rec["rules"]["options"]["configuration"] == configuration
+    assert rec["result"]["rounds"][0]["yaku"][0] == [{"id": yaku, "points": points}]
+
+
+def test_KJ_JIZO_2_the_drawn_jizo_sends_the_onis_capture_back() -> None:
+    (rec,) = _stacked("kujuroku", "KJ-JIZO-2")
+    first = rec["actions"][0]
+    zones = dict(first["after"]["zones"])
+    assert first["action"] == "play 0 20"
+    assert 20 in zones["field"] and {0, 1} <= set(zones["captured.0"])
