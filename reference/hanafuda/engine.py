@@ -593,7 +593,11 @@ class RoundGame(Game[S, R]):
         else:
             r = self.round_of(state)
         r.play(action)
-        return self.holding(r)
+        after = r.position()  # self.holding(r)
+        memo = getattr(after, "__dict__", None)
+        if memo is not None:
+            memo[_HELD] = _Held((r,))
+        return after
 
     def holding(self, r: FastRound[S]) -> S:
         """The position of round ``r`` (:meth:`FastRound.position`), holding ``r`` (:meth:`held_round`):
@@ -644,6 +648,8 @@ class _Held(list[FastRound[Any]]):
 
 G = TypeVar("G")
 
+_new_object = object.__new__
+
 #: Called with a finished round's final position and the match info before it is settled.
 RoundObserver = Callable[[S, MatchInfo], None]
 
@@ -693,7 +699,8 @@ class Match(Generic[S, R]):
             raise GameOverError("the match is over: no action is legal")
         game = self.game
         state = game.apply(self.state, action)
-        m, fields = blank(Match)  # evolve(self, state=state), for the one field that changes
+        m = _new_object(Match)  # evolve(self, state=state), for the one field that changes
+        fields = m.__dict__
         fields.update(self.__dict__)
         fields["state"] = state
         return self.advance(m, on_round_end) if game.is_terminal(state) else m
