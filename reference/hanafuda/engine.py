@@ -400,13 +400,15 @@ class FastRound(ABC, Generic[S]):
         """The current position as the game's immutable state."""
 
     def position(self) -> S:
-        """:meth:`state`, possibly deferred: a game may return a state whose fields are read from this round
-        when first used (:func:`hanafuda._construct.deferred`); :meth:`RoundGame.do` then plays on a
-        :meth:`copy` and leaves the state this one (the default: :meth:`state` itself)."""
+        """:meth:`~hanafuda.engine.FastRound.state`, possibly deferred: a game may return a state whose fields
+        are read from this round when first used (``hanafuda._construct.deferred``);
+        :meth:`~hanafuda.engine.RoundGame.do` then plays on a :meth:`~hanafuda.engine.FastRound.copy` and
+        leaves the state this one (the default: :meth:`~hanafuda.engine.FastRound.state` itself)."""
         return self.state()
 
     def copy(self) -> FastRound[S]:
-        """An independent round at the same position (needed where :meth:`position` defers)."""
+        """An independent round at the same position (needed where
+        :meth:`~hanafuda.engine.FastRound.position` defers)."""
         raise NotImplementedError(f"{type(self).__name__} has no copy()")
 
     def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
@@ -583,7 +585,8 @@ class RoundGame(Game[S, R]):
 
     def do(self, state: S, action: Action) -> S:
         """Play ``action`` on the round at ``state`` and return its new position, which keeps the round
-        (:meth:`held_round`): the next action goes on in place, as :func:`play_match` plays."""
+        (:meth:`~hanafuda.engine.RoundGame.held_round`): the next action goes on in place, as
+        :func:`~hanafuda.engine.play_match` plays."""
         memo: dict[str, Any] | None = getattr(state, "__dict__", None)
         held = memo.pop(_HELD, None) if memo is not None else None
         if held and memo is not None:  # the held round leaves ``state``: no one else plays it
@@ -600,8 +603,9 @@ class RoundGame(Game[S, R]):
         return after
 
     def holding(self, r: FastRound[S]) -> S:
-        """The position of round ``r`` (:meth:`FastRound.position`), holding ``r`` (:meth:`held_round`):
-        for :meth:`do` and a game's :meth:`start_round`, whose round is played nowhere else."""
+        """The position of round ``r`` (:meth:`~hanafuda.engine.FastRound.position`), holding ``r``
+        (:meth:`~hanafuda.engine.RoundGame.held_round`): for :meth:`~hanafuda.engine.RoundGame.do` and a
+        game's :meth:`~hanafuda.engine.Game.start_round`, whose round is played nowhere else."""
         after = r.position()
         memo = getattr(after, "__dict__", None)
         if memo is not None:
@@ -610,8 +614,9 @@ class RoundGame(Game[S, R]):
 
     def held_round(self, state: S) -> FastRound[S]:
         """The round at ``state``, kept with the state (a private entry of its ``__dict__``, not a field:
-        equality, ``repr`` and pickling ignore it) for :meth:`legal_actions`, :meth:`round_result` and the
-        next :meth:`do`, which takes it and plays on. Read it, never play it: it is the state's."""
+        equality and ``repr`` ignore it; a pickled or copied state holds none) for
+        :meth:`~hanafuda.engine.Game.legal_actions`, :meth:`~hanafuda.engine.Game.round_result` and the next
+        :meth:`~hanafuda.engine.RoundGame.do`, which takes it and plays on. Read it, never play it."""
         memo = getattr(state, "__dict__", None)
         if memo is None:
             return self.round_of(state)

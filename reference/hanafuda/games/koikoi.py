@@ -234,7 +234,7 @@ class KoiKoiRules(RulesOptions):
 @deferrable
 @dataclass(frozen=True)
 class KoiKoiState(Deferred):
-    """One position of a Koi-Koi round (from :meth:`KoiKoiRound.position`, its fields read when first used)."""
+    """One position of a Koi-Koi round (from ``KoiKoiRound.position``, its fields read when first used)."""
 
     rules: KoiKoiRules
     setup: RoundSetup
