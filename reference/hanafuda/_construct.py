@@ -8,9 +8,10 @@ bypass lives here, once, so that the modules that use it stay plain dataclass co
 
 from __future__ import annotations
 
-from typing import TypeVar
+import dataclasses
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-__all__ = ["blank", "evolve", "new"]
+__all__ = ["SOURCE", "Deferred", "blank", "deferrable", "deferred", "evolve", "new"]
 
 T = TypeVar("T")
 
@@ -35,9 +36,70 @@ def evolve(obj: T, **changes: object) -> T:
     """A copy of a frozen dataclass instance with some fields changed: ``dataclasses.replace``
     without re-running ``__init__`` (the hot path of random play). Only for dataclasses without
     ``__post_init__`` checks or slots; memoised values are not copied."""
+    if SOURCE in obj.__dict__:  # a deferred instance: its fields first (its source may change later)
+        Deferred._fill(obj)  # type: ignore[arg-type]
     copy = _new(type(obj))
     d = copy.__dict__
     d.update(obj.__dict__)
     d.pop("_legal_actions", None)
+    d.pop("_held_round", None)  # the round a state holds (hanafuda.engine.RoundGame.held_round)
     d.update(changes)
     return copy
+
+
+class _Source(Protocol):
+    def state(self) -> Any: ...
+
+
+#: The key, in a deferred instance's ``__dict__``, of the object its missing fields come from.
+SOURCE = "_source"
+
+
+class Deferred:
+    """A mixin for a frozen dataclass some of whose instances are made by :func:`deferred`: a few fields
+    given, the others read on first use (all at once) from ``source.state()``, a complete instance of the
+    class. Until then the instance costs one small dictionary to make. The class is decorated with
+    :func:`deferrable`. Equality, ``repr``, hashing,
+    :func:`dataclasses.replace` and pickling read the fields, so they see a complete instance."""
+
+    __slots__ = ()
+
+    def _fill(self) -> None:
+        """Read the missing fields in from the source (nothing once done)."""
+        d = self.__dict__
+        source = d.pop(SOURCE, None)
+        if source is not None:
+            full = source.state().__dict__  # a fresh instance's, dropped after
+            full.update(d)  # the fields given and any memo kept
+            d.update(full)
+
+    if not TYPE_CHECKING:  # for mypy every field is a plain attribute
+        def __getattr__(self, name: str) -> object:
+            if name[:2] != "__" and SOURCE in self.__dict__:
+                self._fill()
+                return getattr(self, name)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        self._fill()
+        return dict(self.__dict__)
+
+
+def deferrable(cls: type[T]) -> type[T]:
+    """Class decorator, above ``@dataclass`` on a :class:`Deferred` class: drops the class attributes that
+    hold the fields' defaults (``__init__`` keeps them), so that a deferred instance reads every field it
+    was not given from its source."""
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if f.name in cls.__dict__:
+            delattr(cls, f.name)
+    return cls
+
+
+def deferred(cls: type[T], source: _Source, /, **fields: object) -> T:
+    """An instance of ``cls`` (a :class:`Deferred` dataclass) holding ``fields``; its other fields are
+    those of ``source.state()``, built on first use (``source`` must not change until then)."""
+    obj = _new(cls)
+    d = obj.__dict__
+    d.update(fields)
+    d[SOURCE] = source
+    return obj

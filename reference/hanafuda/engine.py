@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from hanafuda_spec.cards import BaseCard, Deck
 from hanafuda_spec.catalogue import GameSpec
@@ -34,7 +34,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda._construct import blank, evolve, new
+from hanafuda._construct import SOURCE, blank, evolve, new
 
 __all__ = [
     "ACTION_ORDER",
@@ -399,6 +399,18 @@ class FastRound(ABC, Generic[S]):
     def state(self) -> S:
         """The current position as the game's immutable state."""
 
+    def position(self) -> S:
+        """:meth:`~hanafuda.engine.FastRound.state`, possibly deferred: a game may return a state whose fields
+        are read from this round when first used (``hanafuda._construct.deferred``);
+        :meth:`~hanafuda.engine.RoundGame.do` then plays on a :meth:`~hanafuda.engine.FastRound.copy` and
+        leaves the state this one (the default: :meth:`~hanafuda.engine.FastRound.state` itself)."""
+        return self.state()
+
+    def copy(self) -> FastRound[S]:
+        """An independent round at the same position (needed where
+        :meth:`~hanafuda.engine.FastRound.position` defers)."""
+        raise NotImplementedError(f"{type(self).__name__} has no copy()")
+
     def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
         """Play ``actions[pos:stop]`` in turn, each while it is legal where it stands and the round is not
         over; return the index of the first one not played (``stop`` when all were). ``None`` stops it, and
@@ -470,9 +482,14 @@ class Game(ABC, Generic[S, R]):
         """The position after ``action``; raises :class:`IllegalActionError` if it is not legal."""
         if self.is_terminal(state):
             raise GameOverError("the round is over: no action is legal")
-        if action not in self.legal(state):
-            rule_id, reason = self.explain_illegal(state, action)
-            raise IllegalActionError(rule_id, reason)
+        legal = self.legal(state)
+        for x in legal:  # the shared instance (:func:`action`) first: no comparison of values
+            if x is action:
+                break
+        else:
+            if action not in legal:
+                rule_id, reason = self.explain_illegal(state, action)
+                raise IllegalActionError(rule_id, reason)
         return self.do(state, action)
 
     def legal(self, state: S) -> tuple[Action, ...]:
@@ -564,24 +581,79 @@ class RoundGame(Game[S, R]):
         """The round at position ``state``, to be played in place (``state`` itself is not changed)."""
 
     def legal_actions(self, state: S) -> tuple[Action, ...]:
-        return tuple(self.round_of(state).legal())
+        return tuple(self.held_round(state).legal())
 
     def do(self, state: S, action: Action) -> S:
-        r = self.round_of(state)
+        """Play ``action`` on the round at ``state`` and return its new position, which keeps the round
+        (:meth:`~hanafuda.engine.RoundGame.held_round`): the next action goes on in place, as
+        :func:`~hanafuda.engine.play_match` plays."""
+        memo: dict[str, Any] | None = getattr(state, "__dict__", None)
+        held = memo.pop(_HELD, None) if memo is not None else None
+        if held and memo is not None:  # the held round leaves ``state``: no one else plays it
+            r: FastRound[S] = held[0]
+            if memo.get(SOURCE) is r:  # ``state``'s fields are still to be read from it: from a copy, then
+                memo[SOURCE] = r.copy()
+        else:
+            r = self.round_of(state)
         r.play(action)
-        return r.state()
+        after = r.position()  # self.holding(r)
+        memo = getattr(after, "__dict__", None)
+        if memo is not None:
+            memo[_HELD] = _Held((r,))
+        return after
+
+    def holding(self, r: FastRound[S]) -> S:
+        """The position of round ``r`` (:meth:`~hanafuda.engine.FastRound.position`), holding ``r``
+        (:meth:`~hanafuda.engine.RoundGame.held_round`): for :meth:`~hanafuda.engine.RoundGame.do` and a
+        game's :meth:`~hanafuda.engine.Game.start_round`, whose round is played nowhere else."""
+        after = r.position()
+        memo = getattr(after, "__dict__", None)
+        if memo is not None:
+            memo[_HELD] = _Held((r,))
+        return after
+
+    def held_round(self, state: S) -> FastRound[S]:
+        """The round at ``state``, kept with the state (a private entry of its ``__dict__``, not a field:
+        equality and ``repr`` ignore it; a pickled or copied state holds none) for
+        :meth:`~hanafuda.engine.Game.legal_actions`, :meth:`~hanafuda.engine.Game.round_result` and the next
+        :meth:`~hanafuda.engine.RoundGame.do`, which takes it and plays on. Read it, never play it."""
+        memo = getattr(state, "__dict__", None)
+        if memo is None:
+            return self.round_of(state)
+        held = memo.get(_HELD)
+        if not held:
+            r = self.round_of(state)
+            memo[_HELD] = held = _Held((r,))
+        found: FastRound[S] = held[0]
+        return found
 
     def fast_round(self, state: S) -> FastRound[S] | None:
         return None if self.is_terminal(state) else self.round_of(state)
 
     def round_result(self, state: S) -> RoundResult:
-        result = self.round_of(state).result() if self.is_terminal(state) else None
+        result = self.held_round(state).result() if self.is_terminal(state) else None
         if result is None:
             raise ValueError("the round is not over")
         return result
 
 
+#: The key of the round a state holds (:meth:`RoundGame.held_round`) in its ``__dict__``.
+_HELD = "_held_round"
+
+
+class _Held(list[FastRound[Any]]):
+    """The round a state holds: a one-item list (built in C), which pickles and copies as an empty one, so
+    that a copy of the state never shares the round in place (the copy builds its own when asked)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[_Held], tuple[()]]:
+        return _Held, ()
+
+
 G = TypeVar("G")
+
+_new_object = object.__new__
 
 #: Called with a finished round's final position and the match info before it is settled.
 RoundObserver = Callable[[S, MatchInfo], None]
@@ -630,8 +702,13 @@ class Match(Generic[S, R]):
         sees the final position of every round that ends (see :meth:`advance`)."""
         if self.info.over:
             raise GameOverError("the match is over: no action is legal")
-        state = self.game.apply(self.state, action)
-        return self.advance(evolve(self, state=state), on_round_end)
+        game = self.game
+        state = game.apply(self.state, action)
+        m = _new_object(Match)  # evolve(self, state=state), for the one field that changes
+        fields = m.__dict__
+        fields.update(self.__dict__)
+        fields["state"] = state
+        return self.advance(m, on_round_end) if game.is_terminal(state) else m
 
     @staticmethod
     def advance(m: Match[S, R], on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:

@@ -24,7 +24,7 @@ from hanafuda_spec.cards import HANAFUDA, BaseCard, Card
 from hanafuda_spec.games import koikoi as spec
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
-from hanafuda._construct import new
+from hanafuda._construct import Deferred, deferrable, deferred, new
 from hanafuda.engine import (
     ACTION_ORDER,
     Action,
@@ -231,9 +231,10 @@ class KoiKoiRules(RulesOptions):
         return dealer if self.value(spec.DrawDealer) is spec.DrawDealer.STAY else 1 - dealer
 
 
+@deferrable
 @dataclass(frozen=True)
-class KoiKoiState:
-    """One position of a Koi-Koi round."""
+class KoiKoiState(Deferred):
+    """One position of a Koi-Koi round (from ``KoiKoiRound.position``, its fields read when first used)."""
 
     rules: KoiKoiRules
     setup: RoundSetup
@@ -374,7 +375,7 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
 
     # -- a round -------------------------------------------------------------------------------
     def start_round(self, rules: KoiKoiRules, order: Sequence[BaseCard], setup: RoundSetup) -> KoiKoiState:
-        return KoiKoiRound.dealt(rules, [c.id for c in order if isinstance(c, Card)], setup).state()
+        return self.holding(KoiKoiRound.dealt(rules, [c.id for c in order if isinstance(c, Card)], setup))
 
     def deal_fast(self, rules: KoiKoiRules, order: Sequence[int], setup: RoundSetup) -> KoiKoiRound | None:
         """The round :meth:`start_round` deals, played in place; None for a deal over at once (a misdeal or
@@ -384,14 +385,6 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
 
     def round_of(self, state: KoiKoiState) -> KoiKoiRound:
         return KoiKoiRound(state)
-
-    def legal_actions(self, state: KoiKoiState) -> tuple[Action, ...]:
-        if state.phase is _PLAY or state.phase is _PLAY_SECOND:  # the round's, without building it
-            t = state.table
-            r = state.rules
-            return tuple(_plays(r.must_capture, state.lightning_wild, t.hand_masks[state.turn], t.field_mask,
-                                r.named_captures))
-        return tuple(KoiKoiRound(state).legal())
 
     def explain_illegal(self, state: KoiKoiState, action: Action) -> tuple[str, str]:
         p, phase = state.turn, state.phase
@@ -796,6 +789,18 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
                    pending=self.pending, calls=self.calls, seen=self.seen, last_improver=self.last_improver,
                    field_brights=self.field_brights, end=self.end, winner=self.winner,
                    teyaku_points=self.teyaku_points, lightning_wild=self.wild)
+
+    def position(self) -> KoiKoiState:
+        return deferred(KoiKoiState, self, turn=self.turn, phase=self.phase)
+
+    def copy(self) -> KoiKoiRound:
+        c = KoiKoiRound.__new__(KoiKoiRound)
+        (c.rules, c.setup, c.hands, c.field, c.caps, c.stock, c.top, c.turn, c.phase, c.pending, c.calls, c.seen,
+         c.last_improver, c.end, c.winner, c.teyaku_points, c.field_brights, c.wild, c.scorers) = (
+            self.rules, self.setup, self.hands.copy(), self.field, self.caps.copy(), self.stock, self.top, self.turn,
+            self.phase, self.pending, self.calls, self.seen, self.last_improver, self.end, self.winner,
+            self.teyaku_points, self.field_brights, self.wild, self.scorers)
+        return c
 
     def result(self) -> RoundResult:
         """:meth:`KoiKoi.round_result`: how the round ended and what it scores."""
