@@ -411,6 +411,19 @@ def _mutant_run(name: str, source: str, vectors: Sequence[Vector], baseline: Map
     return go
 
 
+Baseline = tuple[dict[str, object], dict[str, list[int]], float]
+
+
+def _baseline(game_key: str, vectors: Sequence[Vector], what: str) -> Baseline:
+    """The unmutated outcomes of a game's ``vectors``, the lines of both its modules they execute, and
+    the run's seconds (one traced run in a child process)."""
+    files = [f for f, (g, _) in MODULES.items() if g == game_key]
+    status, base, base_time = _in_child(_traced_run(files, vectors), timeout=3600)
+    if status != "ok" or not isinstance(base, dict):
+        raise UsageError(f"{game_key}: {what} failed ({status})")
+    return base["outcomes"], base["lines"], base_time
+
+
 def _traced_run(files: Sequence[str], vectors: Sequence[Vector]) -> Callable[[], object]:
     """The unmutated outcomes, and the lines of ``files`` the corpus executes (imports included)."""
     wanted = {str((ROOT / f).resolve()): f for f in files}
@@ -485,16 +498,12 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
     if out.exists():  # a run of some modules keeps the other modules' rows
         data["modules"] = {m: r for m, r in json.loads(out.read_text(encoding="utf-8")).get("modules", {}).items()
                            if m in MODULES and m not in modules}
-    baselines: dict[str, tuple[dict[str, object], dict[str, list[int]], float]] = {}
+    baselines: dict[str, Baseline] = {}
     for mod in modules:
         game_key, name = MODULES[mod]
         mine = [v for v in vectors if v.game == game_key]
         if game_key not in baselines:  # one traced run per game gives the lines of both its modules
-            files = [f for f, (g, _) in MODULES.items() if g == game_key]
-            status, base, base_time = _in_child(_traced_run(files, mine), timeout=3600)
-            if status != "ok" or not isinstance(base, dict):
-                raise UsageError(f"{game_key}: the unmutated run failed ({status})")
-            baselines[game_key] = (base["outcomes"], base["lines"], base_time)
+            baselines[game_key] = _baseline(game_key, mine, "the unmutated run")
         outcomes, executed, base_time = baselines[game_key]
         source = (ROOT / mod).read_text(encoding="utf-8")
         all_sites = sites(source)
@@ -559,7 +568,7 @@ def recheck(modules: Sequence[str], corpus: Path, only: Sequence[str], out: Path
     data.setdefault("rechecked", [])
     data["rechecked"].append({"date": datetime.date.today().isoformat(), "commit": _commit(), "files": list(only),
                               "vectors": len(new)})
-    baselines: dict[str, tuple[dict[str, object], dict[str, list[int]], float]] = {}
+    baselines: dict[str, Baseline] = {}
     for mod in modules:
         if mod not in data["modules"]:
             continue
@@ -575,11 +584,7 @@ def recheck(modules: Sequence[str], corpus: Path, only: Sequence[str], out: Path
         if not mine:
             continue
         if game_key not in baselines:
-            files = [f for f, (g, _) in MODULES.items() if g == game_key]
-            status, base, base_time = _in_child(_traced_run(files, mine), timeout=3600)
-            if status != "ok" or not isinstance(base, dict):
-                raise UsageError(f"{game_key}: the unmutated run of the new vectors failed ({status})")
-            baselines[game_key] = (base["outcomes"], base["lines"], base_time)
+            baselines[game_key] = _baseline(game_key, mine, "the unmutated run of the new vectors")
         outcomes, executed, base_time = baselines[game_key]
         reached = _reached(source, set(executed[mod]))
         m["vectors"] = sum(v.game == game_key for v in vectors)
