@@ -62,7 +62,7 @@ def _only_forbids(option: str, narrow: str, wide: str, attr: str, readers: tuple
 #: to read it, the rule id, the option's enum in the catalogue and the one function that reads it).
 RESTRICTIONS: tuple[tuple[str, str, str, str, str, tuple[str, ...], str, str, str], ...] = (
     ("koikoi", "discard", "must-capture", "free", "must_capture",
-     ("KoiKoi.legal_actions", "KoiKoiRound.legal", "KoiKoiRound.plays_from_masks"), "KK-CAP-5",
+     ("KoiKoiRound.legal", "KoiKoiRound.plays_from_masks"), "KK-CAP-5",
      "Discard", "KoiKoiRules.must_capture"),
     ("koikoi", "koikoi_limit", "once-per-round", "unlimited", "koikoi_once",
      ("KoiKoiRound.called_once",), "KK-TURN-8", "KoikoiLimit", "KoiKoiRules.koikoi_once"),
