@@ -165,9 +165,8 @@ def separating_vectors(out: Path, key: str) -> int:
     return 2
 
 
-#: The relative cost of a unit, by file, for :func:`_largest_first` (measured on the defaults:
-#: a ruleset's scoring file with the z3 model's piles 0.5 to 1 s, its perft file 0.1 to 0.4 s,
-#: five recorded matches 0.02 to 0.06 s, its deals a few ms; a game's illegal-action suite 1 to 10 s).
+#: The relative cost of a unit, by file, for :func:`_largest_first`: weights from the defaults' run
+#: times (the measurements are in benchmarks/README.md, "Idle re-measurement after the merges").
 _COST = {"scoring.json": 40.0, "perft.json": 15.0, "games.jsonl": 1.0, "deals.json": 0.1, "illegal": 150.0,
          "stacked": 1.0}
 
