@@ -38,6 +38,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Deck
 from hanafuda_spec.neutral import Snapshot
 
+from hanafuda._construct import new
 from hanafuda.engine import (
     ACTION_ORDER,
     CARD_ORDER,
@@ -457,7 +458,15 @@ class FishingRound(FastRound[S], Generic[S, C]):
     index: CardIndex[C]
     hands: list[int]
     field: int
+    stock: tuple[C, ...]
+    top: int
     turn: int
+
+    def table_now(self, captured: Sequence[int]) -> Table[C]:
+        """The zones now, for the round's :meth:`~hanafuda.engine.FastRound.state`: the hands, the field, the
+        draw pile ``stock[top:]`` and the capture piles ``captured`` (a mask each)."""
+        return new(Table, index=self.index, hand_masks=tuple(self.hands), field_mask=self.field,
+                   stock=self.stock[self.top:], captured_masks=tuple(captured))
 
     @abstractmethod
     def plays_from_masks(self) -> bool:

@@ -57,6 +57,7 @@ from hanafuda.fishing import (
     takes_of,
     two_hand_dealing,
 )
+from hanafuda.games._options import number
 
 __all__ = ["GAME", "INDEX", "Kekoro", "KekoroRound", "KekoroRules", "KekoroState", "Phase", "Scorer"]
 
@@ -204,10 +205,7 @@ class KekoroRules(RulesOptions):
         table and the dealer, in packets of ``packets`` cards (the rest, from position 24, is the draw pile)."""
         return two_hand_dealing(8, 8, self.packets)
 
-    @property
-    def packets(self) -> int:
-        """KE-DEAL-1: the packet size of the deal."""
-        return int(self.value(spec.Packets))
+    packets = number(spec.Packets, "KE-DEAL-1: the packet size of the deal.")
 
     @property
     def round_limit(self) -> int | None:
@@ -447,10 +445,8 @@ class KekoroRound(FishingRound[KekoroState, Card]):
                            notes=(("yaku.0", len(yaku[0])), ("yaku.1", len(yaku[1]))))
 
     def state(self) -> KekoroState:
-        table = new(Table, index=INDEX, hand_masks=tuple(self.hands), field_mask=self.field,
-                    stock=self.stock[self.top:], captured_masks=tuple(self.caps))
-        return new(KekoroState, rules=self.rules, setup=self.setup, table=table, turn=self.turn, phase=self.phase,
-                   pending=self.pending, end=self.end, winner=self.winner)
+        return new(KekoroState, rules=self.rules, setup=self.setup, table=self.table_now(self.caps), turn=self.turn,
+                   phase=self.phase, pending=self.pending, end=self.end, winner=self.winner)
 
 
 _MASK_OF: dict[int, int] = {c.id: c.mask for c in INDEX.cards}

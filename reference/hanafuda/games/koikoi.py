@@ -56,6 +56,7 @@ from hanafuda.fishing import (
     takes_of,
     two_hand_dealing,
 )
+from hanafuda.games._options import flag, number
 from hanafuda.yakumask import YakuRow, table_scorer
 
 __all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRound", "KoiKoiRules", "KoiKoiState", "Phase"]
@@ -105,76 +106,33 @@ class KoiKoiRules(RulesOptions):
         return found
 
     @functools.cached_property
-    def month_cards(self) -> bool:
-        """KK-YAKU-14: the Cards of the Month score (month_cards=on)."""
-        return self.value(spec.MonthCards) is spec.MonthCards.ON
-
-    @functools.cached_property
     def plain_scoring(self) -> bool:
         """No option filters a table's answer: the viewing yaku score on their own (viewing=on),
         every yaku counts (yaku_count=all) and the Sake Cup has one reading (not sake_cup=either)."""
         return (self.value(spec.Viewing) in (spec.Viewing.ON, spec.Viewing.OFF) and self.value(spec.YakuCount)
                 is not spec.YakuCount.BEST and self.value(spec.SakeCup) is not spec.SakeCup.EITHER)
 
-    @functools.cached_property
-    def weather_viewing(self) -> bool:
-        """viewing=weather: the viewing yaku depend on the cards on the table."""
-        return self.value(spec.Viewing) is spec.Viewing.WEATHER
-
-    @functools.cached_property
-    def call_revalues(self) -> bool:
-        """KK-YAKU-17: a koi-koi call re-values the caller's viewing yaku (viewing_value other than 5)."""
-        return self.value(spec.ViewingValue) is not spec.ViewingValue.N5
-
-    @functools.cached_property
-    def must_capture(self) -> bool:
-        """KK-CAP-5: no non-capturing hand play while a capture is possible (discard=must-capture)."""
-        return self.value(spec.Discard) is spec.Discard.MUST_CAPTURE
-
-    @functools.cached_property
-    def draw_first(self) -> bool:
-        """KK-TURN-6: a turn draws a card into the hand, then plays two hand cards (turn=draw-first)."""
-        return self.value(spec.Turn) is spec.Turn.DRAW_FIRST
-
-    @functools.cached_property
-    def keep_unmatched(self) -> bool:
-        """KK-TURN-7: a drawn card that matches nothing goes to the hand for a second play (turn=keep-unmatched)."""
-        return self.value(spec.Turn) is spec.Turn.KEEP_UNMATCHED
-
-    @functools.cached_property
-    def draw_only_turns(self) -> bool:
-        """KK-END-5: once both hands are empty, turns draw from the pile until it is empty (after_hands=draw-pile)."""
-        return self.value(spec.AfterHands) is spec.AfterHands.DRAW_PILE
-
-    @functools.cached_property
-    def koikoi_on_new(self) -> bool:
-        """KK-TURN-3: only a new yaku, not an improved one, gives the call (koikoi_on=new)."""
-        return self.value(spec.KoikoiOn) is spec.KoikoiOn.NEW
-
-    @functools.cached_property
-    def koikoi_min(self) -> int:
-        """KK-TURN-4: below this many points a yaku ends the round without a call."""
-        return int(self.value(spec.KoikoiMin))
-
-    @functools.cached_property
-    def koikoi_once(self) -> bool:
-        """KK-TURN-8: one koi-koi per round for both players together."""
-        return self.value(spec.KoikoiLimit) is spec.KoikoiLimit.ONCE_PER_ROUND
-
-    @functools.cached_property
-    def koikoi_needs_hand(self) -> bool:
-        """KK-TURN-9: no koi-koi with an empty hand."""
-        return self.value(spec.KoikoiLastTurn) is spec.KoikoiLastTurn.FORBIDDEN
-
-    @functools.cached_property
-    def hand_size(self) -> int:
-        """KK-DEAL-1: the cards dealt to each hand."""
-        return int(self.value(spec.HandSize))
-
-    @functools.cached_property
-    def packets(self) -> int:
-        """KK-DEAL-1: the packet size of the deal."""
-        return int(self.value(spec.Packets))
+    # The options' readings the steps use (:mod:`hanafuda.games._options`), each with the rule it decides.
+    month_cards = flag(spec.MonthCards.ON, "KK-YAKU-14: the Cards of the Month score (month_cards=on).")
+    weather_viewing = flag(spec.Viewing.WEATHER, "viewing=weather: the viewing yaku depend on the cards on the table.")
+    call_revalues = flag(spec.ViewingValue.N5, "KK-YAKU-17: a koi-koi call re-values the caller's viewing yaku "
+                         "(viewing_value other than 5).", unless=True)
+    must_capture = flag(spec.Discard.MUST_CAPTURE, "KK-CAP-5: no non-capturing hand play while a capture is "
+                        "possible (discard=must-capture).")
+    draw_first = flag(spec.Turn.DRAW_FIRST, "KK-TURN-6: a turn draws a card into the hand, then plays two hand "
+                      "cards (turn=draw-first).")
+    keep_unmatched = flag(spec.Turn.KEEP_UNMATCHED, "KK-TURN-7: a drawn card that matches nothing goes to the hand "
+                          "for a second play (turn=keep-unmatched).")
+    draw_only_turns = flag(spec.AfterHands.DRAW_PILE, "KK-END-5: once both hands are empty, turns draw from the "
+                           "pile until it is empty (after_hands=draw-pile).")
+    koikoi_on_new = flag(spec.KoikoiOn.NEW, "KK-TURN-3: only a new yaku, not an improved one, gives the call "
+                         "(koikoi_on=new).")
+    koikoi_min = number(spec.KoikoiMin, "KK-TURN-4: below this many points a yaku ends the round without a call.")
+    koikoi_once = flag(spec.KoikoiLimit.ONCE_PER_ROUND, "KK-TURN-8: one koi-koi per round for both players "
+                       "together.")
+    koikoi_needs_hand = flag(spec.KoikoiLastTurn.FORBIDDEN, "KK-TURN-9: no koi-koi with an empty hand.")
+    hand_size = number(spec.HandSize, "KK-DEAL-1: the cards dealt to each hand.")
+    packets = number(spec.Packets, "KK-DEAL-1: the packet size of the deal.")
 
     @functools.cached_property
     def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
@@ -782,12 +740,9 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         return plain[called](self.caps[seat])
 
     def state(self) -> KoiKoiState:
-        h, c = self.hands, self.caps
-        table = new(Table, index=INDEX, hand_masks=(h[0], h[1]), field_mask=self.field, stock=self.stock[self.top:],
-                    captured_masks=(c[0], c[1]))
-        return new(KoiKoiState, rules=self.rules, setup=self.setup, table=table, turn=self.turn, phase=self.phase,
-                   pending=self.pending, calls=self.calls, seen=self.seen, last_improver=self.last_improver,
-                   field_brights=self.field_brights, end=self.end, winner=self.winner,
+        return new(KoiKoiState, rules=self.rules, setup=self.setup, table=self.table_now(self.caps), turn=self.turn,
+                   phase=self.phase, pending=self.pending, calls=self.calls, seen=self.seen,
+                   last_improver=self.last_improver, field_brights=self.field_brights, end=self.end, winner=self.winner,
                    teyaku_points=self.teyaku_points, lightning_wild=self.wild)
 
     def position(self) -> KoiKoiState:

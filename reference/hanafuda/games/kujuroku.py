@@ -73,6 +73,7 @@ from hanafuda.fishing import (
     takes_of,
     zones,
 )
+from hanafuda.games._options import flag, member, number
 from hanafuda.yakumask import YakuRow
 
 __all__ = ["COLLECT", "GAME", "INDEX", "Kujuroku", "KujurokuRound", "KujurokuRules", "KujurokuState", "Phase",
@@ -130,15 +131,22 @@ class KujurokuRules(RulesOptions):
 
     catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
-    seats: int
-    jizo: bool
-    configuration: spec.Configuration
-    stack: bool
-    confirmed: bool
-    draw_dealer_stays: bool
-    #: KJ-27: in the Jizo variant an Oni's capture from the hand is checked for dekiyaku only after
-    #: the drawn card (jizo_timing=after-draw), so that a drawn Jizo can undo it first (KJ-JIZO-2).
-    check_after_draw: bool = False
+
+    # The options' readings the steps use (:mod:`hanafuda.games._options`), each with the rule it decides.
+    seats = number(spec.Players, "KJ-EQ-3: the seats at the table (players=3: all three play every round).")
+    jizo = flag(spec.Jizo.ON, "KJ-EQ-2: the Jizo-fuda is in the deck (jizo=on).")
+    configuration = member(spec.Configuration, "KJ-YAKU-3: the dekiyaku table played.")
+    stack = flag(spec.DekiyakuCount.STACK, "KJ-YAKU-4: every dekiyaku formed at once pays (dekiyaku_count=stack).")
+    confirmed = flag(spec.RemainingCard.CONFIRMED, "KJ-ONI-7: the confirmed remaining card counts as the "
+                     "Oni-holder's at once (remaining_card=confirmed).")
+    draw_dealer_stays = flag(spec.DrawDealer.STAY, "KJ-END-3: after a drawn round the dealer deals again "
+                             "(draw_dealer=stay).")
+
+    @functools.cached_property
+    def check_after_draw(self) -> bool:
+        """KJ-27: in the Jizo variant an Oni's capture from the hand is checked for dekiyaku only after the
+        drawn card (jizo_timing=after-draw), so that a drawn Jizo can undo it first (KJ-JIZO-2)."""
+        return self.jizo and self.value(spec.JizoTiming) is spec.JizoTiming.AFTER_DRAW
 
     @property
     def deck(self) -> Deck:
@@ -734,11 +742,10 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
 
     # -- the position and the result ---------------------------------------------------------------------
     def state(self) -> KujurokuState:
-        table = new(Table, index=INDEX, hand_masks=tuple(self.hands), field_mask=self.field,
-                    stock=self.stock[self.top:], captured_masks=tuple(self.piles))
-        return new(KujurokuState, rules=self.rules, setup=self.setup, table=table, phase=self.phase, turn=self.turn,
-                   out=self.out, pending=self.pending, captive=self.captive, oni_from_hand=self.oni_from_hand,
-                   draws=self.draws, end=self.end, winner=self.winner, won=self.won, remaining=self.remaining)
+        return new(KujurokuState, rules=self.rules, setup=self.setup, table=self.table_now(self.piles),
+                   phase=self.phase, turn=self.turn, out=self.out, pending=self.pending, captive=self.captive,
+                   oni_from_hand=self.oni_from_hand, draws=self.draws, end=self.end, winner=self.winner, won=self.won,
+                   remaining=self.remaining)
 
     def result(self) -> RoundResult | None:
         """:meth:`Kujuroku.round_result` of :meth:`state`, from the round's own fields."""
@@ -755,18 +762,7 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
     spec, over = spec.SPEC, _OVER
 
     def make_rules(self, values: Mapping[str, str]) -> KujurokuRules:
-        o = spec.SPEC.value
-        jizo = o(values, spec.Jizo) is spec.Jizo.ON
-        return KujurokuRules(
-            values=tuple(sorted(values.items())),
-            seats=int(o(values, spec.Players)),
-            jizo=jizo,
-            configuration=o(values, spec.Configuration),
-            stack=o(values, spec.DekiyakuCount) is spec.DekiyakuCount.STACK,
-            confirmed=o(values, spec.RemainingCard) is spec.RemainingCard.CONFIRMED,
-            draw_dealer_stays=o(values, spec.DrawDealer) is spec.DrawDealer.STAY,
-            check_after_draw=jizo and o(values, spec.JizoTiming) is spec.JizoTiming.AFTER_DRAW,
-        )
+        return KujurokuRules(tuple(sorted(values.items())))
 
     def deck(self, rules: KujurokuRules) -> Deck:
         return rules.deck
@@ -799,11 +795,6 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
 
     def round_of(self, state: KujurokuState) -> KujurokuRound:
         return KujurokuRound(state)
-
-    def legal_actions(self, state: KujurokuState) -> tuple[Action, ...]:
-        t = state.table
-        return tuple(_legal(state.phase, t.hand_masks[state.turn], t.field_mask, state.pending,
-                            state.rules.named_captures))
 
     def explain_illegal(self, state: KujurokuState, action: Action) -> tuple[str, str]:
         """The rule an action breaks where it stands: the phase that takes it (the deal's choices, the hand

@@ -45,6 +45,7 @@ from hanafuda.engine import (
     action,
     settled,
 )
+from hanafuda.games._options import flag, number
 from hanafuda.yakumask import YakuRow
 
 __all__ = ["GAME", "KusuriGui", "KusuriGuiRound", "KusuriGuiRules", "KusuriGuiState", "Phase", "score_mask"]
@@ -65,15 +66,21 @@ class KusuriGuiRules(RulesOptions):
 
     catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
-    exclusive: bool
-    payment: int
-    rounds: int
-    chips: int
-    bust_ends: bool
-    tie_passes: bool
-    oni_choice: bool
-    oni_pays: bool
-    rainy_higher: bool
+
+    # The options' readings the steps use (:mod:`hanafuda.games._options`), each with the rule it decides.
+    exclusive = flag(spec.Dekiyaku.EXCLUSIVE, "KG-YAKU-1: only the best dekiyaku of a pile counts "
+                     "(dekiyaku=exclusive).")
+    payment = number(spec.Payment, "KG-PAY-2: the chips a Kusuri-gui costs.")
+    rounds = number(spec.Rounds, "KG-GAME-1: the rounds of a game.")
+    chips = number(spec.Chips, "KG-EQ-2: each player's chips at the start.")
+    bust_ends = flag(spec.Bust.END, "KG-SCORE-3, KG-GAME-3: no player pays more chips than they hold, and the game "
+                     "ends when one has none (bust=end).")
+    tie_passes = flag(spec.TieDealer.PASS, "KG-SCORE-2: after equal totals the deal passes (tie_dealer=pass).")
+    oni_choice = flag(spec.OniPlay.CHOICE, "KG-ONI-1: a willow may be discarded onto a pile it could take "
+                      "(oni_play=choice).")
+    oni_pays = flag(spec.OniPays.YES, "KG-PAY-4: a Kusuri-gui made with a willow is paid (oni_pays=yes).")
+    rainy_higher = flag(spec.RainyOverlap.HIGHER, "KG-YAKU-6: the Rainy Three Brights do not count beside the "
+                        "Three Brights (rainy_overlap=higher).")
 
     @functools.cached_property
     def table(self) -> tuple[tuple[YakuRow, ...], tuple[frozenset[int], ...]]:
@@ -184,19 +191,7 @@ class KusuriGui(RoundGame[KusuriGuiState, KusuriGuiRules]):
     spec = spec.SPEC
 
     def make_rules(self, values: Mapping[str, str]) -> KusuriGuiRules:
-        o = spec.SPEC.value
-        return KusuriGuiRules(
-            values=tuple(sorted(values.items())),
-            exclusive=o(values, spec.Dekiyaku) is spec.Dekiyaku.EXCLUSIVE,
-            payment=int(o(values, spec.Payment)),
-            rounds=int(o(values, spec.Rounds)),
-            chips=int(o(values, spec.Chips)),
-            bust_ends=o(values, spec.Bust) is spec.Bust.END,
-            tie_passes=o(values, spec.TieDealer) is spec.TieDealer.PASS,
-            oni_choice=o(values, spec.OniPlay) is spec.OniPlay.CHOICE,
-            oni_pays=o(values, spec.OniPays) is spec.OniPays.YES,
-            rainy_higher=o(values, spec.RainyOverlap) is spec.RainyOverlap.HIGHER,
-        )
+        return KusuriGuiRules(tuple(sorted(values.items())))
 
     def deck(self, rules: KusuriGuiRules) -> Deck:
         return KUSURIGUI
@@ -219,9 +214,6 @@ class KusuriGui(RoundGame[KusuriGuiState, KusuriGuiRules]):
     # -- play ----------------------------------------------------------------------------
     def to_move(self, state: KusuriGuiState) -> int | None:
         return None if state.phase is Phase.OVER else state.turn
-
-    def legal_actions(self, state: KusuriGuiState) -> tuple[Action, ...]:
-        return tuple(_legal(state.phase, state.hands[state.turn], bool(state.pile), state.rules.oni_choice))
 
     def round_of(self, state: KusuriGuiState) -> KusuriGuiRound:
         return KusuriGuiRound(state)

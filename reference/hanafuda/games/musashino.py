@@ -397,11 +397,9 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         return score_mask(self.rules, self.seen(side), self.rules.storm is spec.Storm.BANQUETS and self.stormed(side))
 
     def state(self) -> MusashinoState:
-        table = new(Table, index=INDEX, hand_masks=tuple(self.hands), field_mask=self.field,
-                    stock=self.stock[self.top:], captured_masks=tuple(self.piles))
-        return new(MusashinoState, rules=self.rules, setup=self.setup, table=table, turn=self.turn,
-                   phase=self.phase, pending=self.pending, turns=self.turns, taken=self.taken, end=self.end,
-                   winner=self.winner)
+        return new(MusashinoState, rules=self.rules, setup=self.setup, table=self.table_now(self.piles),
+                   turn=self.turn, phase=self.phase, pending=self.pending, turns=self.turns, taken=self.taken,
+                   end=self.end, winner=self.winner)
 
     def result(self) -> RoundResult | None:
         """The result of the round once it is over: a misdeal counts for nothing (MB-DEAL-4); an insta-win
@@ -470,11 +468,6 @@ class Musashino(FishingGame[MusashinoState, MusashinoRules]):
 
     def round_of(self, state: MusashinoState) -> MusashinoRound:
         return MusashinoRound(state)
-
-    def legal_actions(self, state: MusashinoState) -> tuple[Action, ...]:
-        t = state.table
-        return tuple(_choices(state.phase, t.hand_masks[state.turn], t.field_mask, state.pending,
-                              state.rules.named_captures))
 
     def explain_illegal(self, state: MusashinoState, action: Action) -> tuple[str, str]:
         p = state.turn
