@@ -264,6 +264,13 @@ class RulesOptions:
     def _typed(self) -> dict[type[enum.StrEnum], enum.StrEnum]:
         return {}
 
+    def __getstate__(self) -> dict[str, object]:
+        """What a pickle keeps: the rules' own fields, not the readings cached from them (compiled
+        scorers are closures, rebuilt on first use after unpickling)."""
+        cls = type(self)
+        return {k: v for k, v in self.__dict__.items()
+                if not isinstance(getattr(cls, k, None), functools.cached_property)}
+
     def value(self, kind: type[E]) -> E:
         """The value of the option whose values are the enum ``kind`` (see :meth:`GameSpec.value
         <hanafuda_spec.catalogue.GameSpec.value>`)."""
