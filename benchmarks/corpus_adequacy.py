@@ -476,8 +476,16 @@ def _known_rules() -> dict[str, str]:
 
 
 def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpus: Path | None,
-        out: Path, full: bool = False) -> int:
+        out: Path, full: bool = False, rule_ids: Sequence[str] = ()) -> int:
+    """Measure ``modules``: the sample of ``per_module`` mutants among all sites and ``per_rule`` reached
+    sites per rule id; with ``rule_ids``, only ``per_rule`` reached sites of each of those ids (no sample),
+    in the modules of their games (a per-rule run, added to a full run's results by ``--merge``)."""
     known = _known_rules()
+    unknown = [r for r in rule_ids if r not in known]
+    if unknown:
+        raise UsageError(f"--rule: unknown rule id {unknown[0]!r}")
+    if rule_ids:
+        modules = [m for m in modules if MODULES[m][0] in {known[r] for r in rule_ids}]
     tmp: Path | None = None
     if corpus is None:
         tmp = Path(tempfile.mkdtemp(prefix="hanafuda-corpus-"))
@@ -495,6 +503,8 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
                             "skipped_files": skipped,
                             "vectors": {g: sum(v.game == g for v in vectors) for g in GAMES},
                             "rules": sorted(known), "modules": {}}
+    if rule_ids:
+        data.update(sample=0, rule_ids=sorted(set(rule_ids)))
     if out.exists():  # a run of some modules keeps the other modules' rows
         data["modules"] = {m: r for m, r in json.loads(out.read_text(encoding="utf-8")).get("modules", {}).items()
                            if m in MODULES and m not in modules}
@@ -509,13 +519,13 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
         all_sites = sites(source)
         reached = _reached(source, set(executed[mod]))
         rules = site_rules(source, frozenset(r for r, g in known.items() if g == game_key))
-        in_sample = set(sample(len(all_sites), per_module, seed))
+        in_sample = set() if rule_ids else set(sample(len(all_sites), per_module, seed))
         picked = set(in_sample)
         by_rule: dict[str, list[int]] = {}
         for k, ids in enumerate(rules):
             for r in ids:
                 by_rule.setdefault(r, []).append(k)
-        for r in sorted(by_rule):
+        for r in sorted(set(rule_ids) & set(by_rule) if rule_ids else by_rule):
             ks = [k for k in by_rule[r] if reached[k]]
             picked |= {ks[i] for i in sample(len(ks), per_rule, seed)} if ks and per_rule else set()
         rows = []
@@ -538,7 +548,7 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
             print(f"{mod}:{s.line} {s.operator} ({s.detail}) {rules[k]}: {row['status']} "
                   f"({len(row['detecting'])} vectors) in {row['seconds']:.0f}s", flush=True)
         data["modules"][mod] = {"game": game_key, "sites": len(all_sites), "reached": sum(reached),
-                                "sample": per_module, "per_rule": per_rule,
+                                "sample": 0 if rule_ids else per_module, "per_rule": per_rule,
                                 "vectors": len(mine), "baseline_seconds": round(base_time, 1),
                                 "sites_per_rule": {r: len(ks) for r, ks in sorted(by_rule.items())},
                                 "reached_per_rule": {r: sum(reached[k] for k in ks)
@@ -627,8 +637,13 @@ def merge(out: Path, others: Sequence[Path]) -> int:
     for m in data["modules"].values():
         m.setdefault("sample", data["sample"])
         m.setdefault("per_rule", data["per_rule"])
+    merged: set[str] = set()
     for p in others:
         d = load(p)
+        merged |= set(d["modules"])
+        if d.get("rule_ids"):  # a per-rule run: its mutants join the modules' rows, on a corpus of its own
+            add_rule_run(data, d, p)
+            continue
         same = ("seed", "corpus", "vectors", "rules")
         if any(d.get(k) != data.get(k) for k in same):
             raise UsageError(f"{p}: another seed, corpus or catalogue than {out}")
@@ -641,12 +656,15 @@ def merge(out: Path, others: Sequence[Path]) -> int:
     for mod, m in data["modules"].items():  # the rule ids of each site as the tool maps them today
         source = (ROOT / mod).read_text(encoding="utf-8")
         all_sites, rules = sites(source), site_rules(source, known)
+        if not all(row["site"] < len(all_sites) and _same_site(all_sites[row["site"]], row) for row in m["mutants"]):
+            if mod in merged:
+                raise UsageError(f"{mod} changed since its run: run it again")
+            print(f"corpus_adequacy.py: {mod} changed since its run: its rows keep the rule ids recorded",
+                  file=sys.stderr)
+            continue
         for row in m["mutants"]:
             if isinstance(row["detecting"], list):  # the ids of an earlier version of the tool
                 row["detecting"] = by_file(row["detecting"])
-            s = all_sites[row["site"]] if row["site"] < len(all_sites) else None
-            if s is None or (s.line, s.operator, s.detail) != (row["line"], row["operator"], row["detail"]):
-                raise UsageError(f"{mod} changed since its run (site {row['site']}): run it again")
             row["rules"] = rules[row["site"]]
         per_rule: dict[str, int] = {}
         for ids in rules:
@@ -658,6 +676,33 @@ def merge(out: Path, others: Sequence[Path]) -> int:
             for r in m["sites_per_rule"]}
     out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
+
+
+def _same_site(s: Any, row: Mapping[str, Any]) -> bool:
+    return bool((s.line, s.operator, s.detail) == (row["line"], row["operator"], row["detail"]))
+
+
+def add_rule_run(data: dict[str, Any], d: Mapping[str, Any], path: Path) -> None:
+    """Add a per-rule run ``d`` (``--rule``) to the results ``data``: its mutants join each module's rows
+    (a site the results already hold keeps its row: the sample is left as it was measured), the reached
+    sites per rule id are the larger count, and the run is recorded (its corpus may hold more vectors:
+    a mutant detected stays detected when vectors are added)."""
+    if d.get("seed") != data.get("seed") or d.get("rules") != data.get("rules"):
+        raise UsageError(f"{path}: another seed or catalogue than the results")
+    for mod, m in d["modules"].items():
+        if mod not in data["modules"]:
+            raise UsageError(f"{path}: {mod} has no full run in the results to add rows to")
+        old = data["modules"][mod]
+        rows = {r["site"]: r for r in old["mutants"]}
+        for r in m["mutants"]:
+            rows.setdefault(r["site"], {**r, "in_sample": False})
+        old["mutants"] = [rows[k] for k in sorted(rows)]
+        for r, n in m["reached_per_rule"].items():
+            old["reached_per_rule"][r] = max(old["reached_per_rule"].get(r, 0), n)
+    runs = [x for x in data.get("rule_runs", []) if x["rule_ids"] != d["rule_ids"]]
+    data["rule_runs"] = [*runs, {"date": d["date"], "commit": d["commit"], "corpus": d["corpus"],
+                                 "vectors": d["vectors"], "rule_ids": d["rule_ids"], "per_rule": d["per_rule"],
+                                 "mutants": sum(len(m["mutants"]) for m in d["modules"].values())}]
 
 
 # -- the referee's sample ----------------------------------------------------------------------------------
@@ -825,6 +870,15 @@ def coverage(data: Mapping[str, Any]) -> dict[str, tuple[int, int, int, str]]:
 _GAME_OF = {"KK": "koikoi", "KG": "kusurigui", "KJ": "kujuroku", "MB": "musashino", "KE": "kekoro"}
 
 
+def _rule_run_text(r: Mapping[str, Any]) -> str:
+    """The sentence of the page that says what a per-rule run measured."""
+    how = "every reached site" if r["per_rule"] >= 1000 else f"{r['per_rule']} reached sites"
+    vecs = ", ".join(f"{g} {n}" for g, n in r["vectors"].items())
+    return (f" Per-rule run {r['date']} at commit `{r['commit']}`: {r['mutants']} mutants, {how} of each of "
+            f"{len(r['rule_ids'])} rule ids ({', '.join(r['rule_ids'])}), on the corpus {r['corpus']} ({vecs} "
+            "vectors); its mutants join the modules' rows, outside the sample.")
+
+
 def render(results: Path, verdicts: Path = VERDICTS, test_verdicts: Path = TEST_VERDICTS) -> str:
     """The generated part of docs/verification.md: the scores per module, the survivors and the rule
     coverage table."""
@@ -838,7 +892,8 @@ def render(results: Path, verdicts: Path = VERDICTS, test_verdicts: Path = TEST_
              f"{data['corpus']} ({n_vec} vectors); files not checked: {', '.join(data['skipped_files']) or 'none'}."
              + "".join(f" Survivors re-checked {r['date']} at commit `{r['commit']}` against the vectors of the files "
                        f"whose path holds {' or '.join(f'`{f}`' for f in r['files'])} ({r['vectors']} vectors)."
-                       for r in data.get("rechecked", [])),
+                       for r in data.get("rechecked", []))
+             + "".join(map(_rule_run_text, data.get("rule_runs", []))),
              "", "### Mutation score of the corpus, per game module", "",
              "A seeded sample of mutants per module among all its mutation sites (*sampled*); for the coverage "
              "table, the run also mutated reached sites of each rule id (*per rule*: how many per rule id).", "",
@@ -897,7 +952,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = _Parser(prog="corpus_adequacy.py", description="Rule coverage and mutation adequacy of the corpus.")
     p.add_argument("--module", action="append", help="a game module (repeatable; default: all ten)")
     p.add_argument("--sample", type=int, default=20, help="mutants per module among all sites (default 20)")
-    p.add_argument("--per-rule", type=int, default=1, help="reached sites per rule id (default 1)")
+    p.add_argument("--per-rule", type=int, default=1, help="reached sites per rule id (default 1; 1000: all)")
+    p.add_argument("--rule", action="append", metavar="ID", help="a per-rule run: only --per-rule reached sites "
+                   "of this rule id (repeatable), no sample; --merge adds its rows to a full run's results")
     p.add_argument("--seed", type=int, default=30, help="seed of the samples (default 30)")
     p.add_argument("--corpus", type=Path, help="a corpus written by hanafuda vectors (default: write one)")
     p.add_argument("--out", type=Path, default=RESULTS, help=f"results (default {RESULTS.relative_to(ROOT)})")
@@ -943,7 +1000,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise UsageError(f"{PAGE}: the marker line is missing")
             PAGE.write_text(page.split(MARKER)[0] + MARKER + "\n\n" + render(args.out), encoding="utf-8")
             return 0
-        return run(modules, args.sample, args.per_rule, args.seed, args.corpus, args.out, args.full)
+        if args.rule and args.out == RESULTS:
+            raise UsageError("--rule: write the per-rule run to a file of its own (--out FILE), then --merge it")
+        return run(modules, args.sample, args.per_rule, args.seed, args.corpus, args.out, args.full,
+                   args.rule or ())
     except UsageError as e:
         print(f"corpus_adequacy.py: {e}", file=sys.stderr)
         return 2

@@ -211,3 +211,16 @@ def stacked_records(key: str) -> list[dict[str, JsonValue]]:
 
     g = game(key)
     return [stacked_record(g, s) for s in STACKS if s.game == key]
+
+
+def _coverage_stacks() -> tuple[Stack, ...]:
+    """Situations added for the rule coverage of the corpus (issue 30, item 3): rules whose code no other
+    vector tells apart when it is broken."""
+    return (
+        Stack("koikoi", "fudawiki", {"field_teyaku": "play"}, {"field": (10, 11, 12, 13)},
+              "a four of a month on the table under field_teyaku=play: no deal check fires, play goes on around "
+              "the four, which no card can take, to the end of the round", ("KK-DEAL-12",), prefer=("koikoi",)),
+    )
+
+
+STACKS += _coverage_stacks()
