@@ -76,6 +76,19 @@ MODULES: dict[str, tuple[str, str]] = {
     **{f"reference/hanafuda/games/{g}.py": (g, f"hanafuda.games.{g}") for g in GAMES},
     **{f"spec/hanafuda_spec/games/{g}.py": (g, f"hanafuda_spec.games.{g}") for g in GAMES},
 }
+#: Rule data that lives outside the game modules, mutated too (for the coverage table only, no sample):
+#: module -> (the module name it is imported as, the rule ids of its top-level names). A site is mapped to
+#: the ids of the top-level assignment or function it is in; its games are those of the ids, and it is
+#: checked against their vectors. The card table and the decks are built at import: every site runs.
+DATA_MODULES: dict[str, tuple[str, Mapping[str, tuple[str, ...]]]] = {
+    "spec/hanafuda_spec/cards.py": ("hanafuda_spec.cards", {
+        # the 48 cards (ids, months, kinds) of the full deck; Kusuri-gui's 44 are taken from them
+        "_TABLE": ("KK-EQ-1", "KE-EQ-1", "MB-EQ-1", "KG-EQ-1"),
+        "_hanafuda_cards": ("KK-EQ-1", "KE-EQ-1", "MB-EQ-1", "KG-EQ-1"),
+        "KUSURIGUI": ("KG-EQ-1",),  # the 44 cards: the Bush Clover and Maple chaff left out
+        "_daini_cards": ("KJ-EQ-1", "KJ-EQ-2"),  # the 41 Daini cards, and the Jizo-fuda of the 42
+    }),
+}
 #: A rule id, or a range (``KE-CAP-1…4``, ``KJ-CAP-2 to 6``) or list (``KG-DEAL-2/4``) of one area's ids.
 RULE_ID = re.compile(r"\b((?:KK|KG|KJ|MB|KE)-[A-Z]+-)(\d+)(?:\s*(?:…|to)\s*(\d+)|((?:/\d+)+))?")
 
@@ -128,6 +141,25 @@ def site_rules(source: str, known: frozenset[str]) -> list[list[str]]:
                     break
         out.append(found)
     return out
+
+
+def data_site_rules(mod: str, source: str, known: frozenset[str]) -> list[list[str]]:
+    """For each mutation site of a module of :data:`DATA_MODULES`, the rule ids of the top-level name
+    (assignment target or function) whose statement holds it."""
+    names = DATA_MODULES[mod][1]
+    spans: list[tuple[int, int, list[str]]] = []
+    for node in ast.parse(source).body:
+        targets = ([node.name] if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else
+                   [t.id for t in node.targets if isinstance(t, ast.Name)] if isinstance(node, ast.Assign) else
+                   [node.target.id] if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) else [])
+        ids = sorted({r for t in targets for r in names.get(t, ()) if r in known})
+        spans.append((node.lineno, node.end_lineno or node.lineno, ids))
+    return [next((ids for a, b, ids in spans if a <= s.line <= b), []) for s in sites(source)]
+
+
+def _rules_of(mod: str, source: str, known: frozenset[str]) -> list[list[str]]:
+    """The rule ids of each site of a game module or a data module."""
+    return data_site_rules(mod, source, known) if mod in DATA_MODULES else site_rules(source, known)
 
 
 # -- the corpus --------------------------------------------------------------------------------------------
@@ -370,9 +402,14 @@ def _in_child(fn: Callable[[], object], timeout: float) -> tuple[str, object, fl
         Path(tmp).unlink(missing_ok=True)
 
 
-def _purge() -> None:
+def _purge(everything: bool = False) -> None:
     """Forget the game modules (in a forked child), so that the next import reads them again: the
-    mutated one from its replacement, the others (which may hold the module it replaces) fresh."""
+    mutated one from its replacement, the others (which may hold the module it replaces) fresh. With
+    ``everything``, every module of both packages (a data module is imported by most of them)."""
+    if everything:
+        for name in [n for n in sys.modules if n.split(".")[0] in ("hanafuda", "hanafuda_spec")]:
+            sys.modules.pop(name, None)
+        return
     for name in [n for _, n in MODULES.values()]:
         sys.modules.pop(name, None)
         package, _, attr = name.rpartition(".")
@@ -395,7 +432,7 @@ def _mutant_run(name: str, source: str, vectors: Sequence[Vector], baseline: Map
             p = d / (name.rsplit(".", 1)[1] + ".py")
             p.write_text(source, encoding="utf-8")
             sys.meta_path.insert(0, _Replace(name, p))
-            _purge()
+            _purge(everything=name in {n for n, _ in DATA_MODULES.values()})
             files: dict[str, list[Vector]] = {}
             for v in vectors:
                 files.setdefault(v.id.split("#")[0], []).append(v)
@@ -485,7 +522,8 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
     if unknown:
         raise UsageError(f"--rule: unknown rule id {unknown[0]!r}")
     if rule_ids:
-        modules = [m for m in modules if MODULES[m][0] in {known[r] for r in rule_ids}]
+        modules = [m for m in modules if (MODULES[m][0] in {known[r] for r in rule_ids} if m in MODULES else
+                                          set(rule_ids) & {r for ids in DATA_MODULES[m][1].values() for r in ids})]
     tmp: Path | None = None
     if corpus is None:
         tmp = Path(tempfile.mkdtemp(prefix="hanafuda-corpus-"))
@@ -507,19 +545,30 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
         data.update(sample=0, rule_ids=sorted(set(rule_ids)))
     if out.exists():  # a run of some modules keeps the other modules' rows
         data["modules"] = {m: r for m, r in json.loads(out.read_text(encoding="utf-8")).get("modules", {}).items()
-                           if m in MODULES and m not in modules}
+                           if (m in MODULES or m in DATA_MODULES) and m not in modules}
     baselines: dict[str, Baseline] = {}
+
+    def baseline(games: set[str]) -> tuple[list[Vector], dict[str, object], float]:
+        """The vectors of ``games``, their unmutated outcomes and the seconds of their runs."""
+        for g in sorted(games - set(baselines)):  # one traced run per game gives the lines of both its modules
+            baselines[g] = _baseline(g, [v for v in vectors if v.game == g], "the unmutated run")
+        return ([v for v in vectors if v.game in games], {k: x for g in games for k, x in baselines[g][0].items()},
+                sum(baselines[g][2] for g in games))
+
     for mod in modules:
-        game_key, name = MODULES[mod]
-        mine = [v for v in vectors if v.game == game_key]
-        if game_key not in baselines:  # one traced run per game gives the lines of both its modules
-            baselines[game_key] = _baseline(game_key, mine, "the unmutated run")
-        outcomes, executed, base_time = baselines[game_key]
         source = (ROOT / mod).read_text(encoding="utf-8")
         all_sites = sites(source)
-        reached = _reached(source, set(executed[mod]))
-        rules = site_rules(source, frozenset(r for r, g in known.items() if g == game_key))
-        in_sample = set() if rule_ids else set(sample(len(all_sites), per_module, seed))
+        if mod in DATA_MODULES:  # shared data: each site checked against the vectors of its rule ids' games
+            game_key, name = "*", DATA_MODULES[mod][0]
+            rules = data_site_rules(mod, source, frozenset(known))
+            reached = [True] * len(all_sites)
+            mine = [v for v in vectors if v.game in {known[r] for ids in rules for r in ids}]
+        else:
+            game_key, name = MODULES[mod]
+            mine, _, _ = baseline({game_key})
+            reached = _reached(source, set(baselines[game_key][1][mod]))
+            rules = site_rules(source, frozenset(r for r, g in known.items() if g == game_key))
+        in_sample = set() if rule_ids or mod in DATA_MODULES else set(sample(len(all_sites), per_module, seed))
         picked = set(in_sample)
         by_rule: dict[str, list[int]] = {}
         for k, ids in enumerate(rules):
@@ -536,7 +585,8 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
             if not reached[k]:
                 row.update(status="not reached", detecting={}, seconds=0.0)
             else:
-                st, got, took = _in_child(_mutant_run(name, mutate(source, k), mine, outcomes, full),
+                vecs, outcomes, base_time = baseline({known[r] for r in rules[k]} if game_key == "*" else {game_key})
+                st, got, took = _in_child(_mutant_run(name, mutate(source, k), vecs, outcomes, full),
                                           timeout=2 * base_time + 30)
                 if st != "ok" or not isinstance(got, dict):
                     row.update(status=st, detecting={"*": 1}, seconds=round(took, 1))
@@ -549,7 +599,8 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
                   f"({len(row['detecting'])} vectors) in {row['seconds']:.0f}s", flush=True)
         data["modules"][mod] = {"game": game_key, "sites": len(all_sites), "reached": sum(reached),
                                 "sample": 0 if rule_ids else per_module, "per_rule": per_rule,
-                                "vectors": len(mine), "baseline_seconds": round(base_time, 1),
+                                "vectors": len(mine), "baseline_seconds": round(sum(
+                                    b[2] for g, b in baselines.items() if game_key in (g, "*")), 1),
                                 "sites_per_rule": {r: len(ks) for r, ks in sorted(by_rule.items())},
                                 "reached_per_rule": {r: sum(reached[k] for k in ks)
                                                      for r, ks in sorted(by_rule.items())},
@@ -580,7 +631,7 @@ def recheck(modules: Sequence[str], corpus: Path, only: Sequence[str], out: Path
                               "vectors": len(new)})
     baselines: dict[str, Baseline] = {}
     for mod in modules:
-        if mod not in data["modules"]:
+        if mod not in data["modules"] or mod not in MODULES:
             continue
         m = data["modules"][mod]
         game_key, name = MODULES[mod]
@@ -651,11 +702,11 @@ def merge(out: Path, others: Sequence[Path]) -> int:
             m.setdefault("sample", d["sample"])
             m.setdefault("per_rule", d["per_rule"])
         data["modules"].update(d["modules"])
-    data["modules"] = {m: data["modules"][m] for m in MODULES if m in data["modules"]}
+    data["modules"] = {m: data["modules"][m] for m in [*MODULES, *DATA_MODULES] if m in data["modules"]}
     known = frozenset(data["rules"])
     for mod, m in data["modules"].items():  # the rule ids of each site as the tool maps them today
         source = (ROOT / mod).read_text(encoding="utf-8")
-        all_sites, rules = sites(source), site_rules(source, known)
+        all_sites, rules = sites(source), _rules_of(mod, source, known)
         if not all(row["site"] < len(all_sites) and _same_site(all_sites[row["site"]], row) for row in m["mutants"]):
             if mod in merged:
                 raise UsageError(f"{mod} changed since its run: run it again")
@@ -831,6 +882,8 @@ def scores(data: Mapping[str, Any], mine: Mapping[str, Mapping[str, str]],
            tests: Mapping[str, Mapping[str, str]]) -> dict[str, Score]:
     out = {}
     for mod, m in data["modules"].items():
+        if mod in DATA_MODULES:  # no sample: mutated for the coverage table only
+            continue
         rows = [r for r in m["mutants"] if r["in_sample"]]
         det = sum(r["status"] not in ("survived", "not reached") for r in rows)
         eq = sum(verdict_of(mod, r, mine, tests)[0] == "equivalent" for r in rows
@@ -842,11 +895,26 @@ def scores(data: Mapping[str, Any], mine: Mapping[str, Mapping[str, str]],
     return out
 
 
+#: Rule ids that no mutant of the operators can break, with the reason (shown in the coverage table in
+#: place of the tool's own when the id is not covered): rules of absence (the engine has no code for them,
+#: only code that does not do something) and guards against input the corpus cannot hold.
+FINDINGS: dict[str, str] = {
+    "KK-VAR-1": "no engine code: a rule of absence (the Mushi rule for the unpaired cards is not applied, so no "
+                "code scores a table); a mutant cannot add the scoring a broken engine would do",
+    "KJ-DEAL-7": "no engine code: a rule of absence (the deal's misdeal check, KJ-DEAL-3, reads the field only; no "
+                 "code looks at a hand's fours), so no mutant breaks it; the stacked deal of four 5s in the "
+                 "dealer's hand fails an engine that calls it a misdeal",
+    "KJ-VAR-1": "a guard against bad input only: the engine refuses a deck that is not the Daini deck (start_round), "
+                "but a record's deck is checked against the game's deck by the record format first (REC-DECK-1), "
+                "so no vector can reach the guard with another deck",
+}
+
+
 def coverage(data: Mapping[str, Any]) -> dict[str, tuple[int, int, int, str]]:
     """rule id -> (mutants run, mutants detected, most vectors detecting one of them, why not covered)."""
     out: dict[str, tuple[int, int, int, str]] = {}
     for rule in data["rules"]:
-        mods = [m for m in data["modules"].values() if m["game"] == _GAME_OF[rule[:2]]]
+        mods = [m for m in data["modules"].values() if m["game"] in (_GAME_OF[rule[:2]], "*")]
         if not mods:
             out[rule] = (0, 0, 0, "its game's modules were not run")
             continue
@@ -857,6 +925,8 @@ def coverage(data: Mapping[str, Any]) -> dict[str, tuple[int, int, int, str]]:
         n_reached = sum(m["reached_per_rule"].get(rule, 0) for m in mods)
         if det:
             why = ""
+        elif rule in FINDINGS:
+            why = FINDINGS[rule]
         elif n_sites == 0:
             why = "no mutation site is mapped to it (its id is written beside no code the operators change)"
         elif n_reached == 0:
@@ -907,6 +977,11 @@ def render(results: Path, verdicts: Path = VERDICTS, test_verdicts: Path = TEST_
         per_rule = m.get("per_rule", data["per_rule"])
         lines.append(f"| `{mod}` | {m['sites']} ({m['reached']}) | {per_rule} | {s.sampled} | {s.detected} | "
                      f"{s.equivalent} | {s.unreached} | {s.survivors} | {s.percent} | {s.percent_reached} | {ref} |")
+    for mod in [m for m in DATA_MODULES if m in data["modules"]]:
+        rows = data["modules"][mod]["mutants"]
+        lines += ["", f"The rule data of `{mod}` (the decks) is mutated for the coverage table only, each site "
+                  f"checked against the vectors of its rule ids' games: {len(rows)} mutants, "
+                  f"{sum(r['status'] not in ('survived', 'not reached') for r in rows)} detected."]
     surv = []
     for mod, m in data["modules"].items():
         for r in m["mutants"]:
@@ -943,7 +1018,7 @@ def _list(modules: Sequence[str]) -> Iterator[str]:
     known = frozenset(_known_rules())
     for mod in modules:
         src = (ROOT / mod).read_text(encoding="utf-8")
-        rules = site_rules(src, known)
+        rules = _rules_of(mod, src, known)
         named = {r for ids in rules for r in ids}
         yield f"{mod}: {len(rules)} sites, {sum(bool(r) for r in rules)} mapped to {len(named)} rule ids"
 
@@ -972,8 +1047,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "modules recorded in --out (N matches per ruleset) and add what it finds")
     try:
         args = p.parse_args(argv)
-        modules = args.module or list(MODULES)
-        unknown = [m for m in modules if m not in MODULES]
+        modules = args.module or [*MODULES, *DATA_MODULES]
+        unknown = [m for m in modules if m not in MODULES and m not in DATA_MODULES]
         if unknown:
             raise UsageError(f"--module: unknown game module {unknown[0]!r} (see --list)")
         if args.sample < 0 or args.per_rule < 0:

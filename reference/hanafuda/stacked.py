@@ -220,6 +220,14 @@ def _coverage_stacks() -> tuple[Stack, ...]:
         Stack("koikoi", "fudawiki", {"field_teyaku": "play"}, {"field": (10, 11, 12, 13)},
               "a four of a month on the table under field_teyaku=play: no deal check fires, play goes on around "
               "the four, which no card can take, to the end of the round", ("KK-DEAL-12",), prefer=("koikoi",)),
+        Stack("kujuroku", "fudawiki", {}, {"field": (21, 51, 61, 71, 81, 91), "hand.0": (0, 22, 32, 42, 101, 102),
+                                           "hand.1": (62, 13, 23, 33, 43, 103), "hand.2": (82, 11, 31, 41, 53, 63),
+                                           "stock": (52, 72, 92, 12)},
+              "the three participants' first turns take the whole table, then the dealer discards the Oni-fuda onto "
+              "the empty field: it is left there when the turn ends and leaves the round (zone out.oni)",
+              ("KJ-ONI-4", "KJ-ONI-5"), prefer=("play 22", "play 62", "play 82", "play 0")),
+        Stack("kujuroku", "fudawiki", {}, {"hand.0": (50, 51, 52, 53)},
+              "all four 5s in the dealer's hand: not a misdeal, the round is played", ("KJ-DEAL-7",)),
     )
 
 

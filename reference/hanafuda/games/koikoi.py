@@ -497,9 +497,9 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if pairs_void and _pairs(n) >= 4:  # KK-DEAL-10: on the table the play begins with
             return MISDEAL, None  # KK-DEAL-3
         if mode is ft.DEALER_WINS and n & FOURS:  # KK-DEAL-3; under field_teyaku=play the four stays (KK-DEAL-12)
-            self.teyaku_points = (6, 0) if d == 0 else (0, 6)
+            self.teyaku_points = (6, 0) if d == 0 else (0, 6)  # KK-DEAL-3: the dealer scores 6
             return "field-teyaku", d
-        if hand_teyaku is teyaku.OFF:
+        if hand_teyaku is teyaku.OFF:  # KK-DEAL-4: no lucky hands
             return None
         pts = []
         for h in self.hands:  # four of a month, or four pairs under hand_pairs=on (KK-DEAL-11)

@@ -370,11 +370,11 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
         """``c`` takes the whole pile; eating the opponent's bait is a Kusuri-gui, paid at once (KG-PAY-1),
         unless the bait is a willow (KG-PAY-3) or, with oni_pays=no, the eater is one (KG-PAY-4)."""
         p, pile = self.turn, self.pile
-        kusurigui = (len(pile) == 1 and self.bait == 1 - p and self.rules.bait_pays(pile[0])
-                     and (self.rules.oni_pays or c.suit != WILLOW))
-        self.captured[p] += (*pile, c)
+        kusurigui = (len(pile) == 1 and self.bait == 1 - p and self.rules.bait_pays(pile[0])  # KG-PAY-1, KG-PAY-3
+                     and (self.rules.oni_pays or c.suit != WILLOW))  # KG-PAY-4
+        self.captured[p] += (*pile, c)  # KG-PLAY-2
         self.pile, self.bait = [], None
-        if kusurigui:
+        if kusurigui:  # KG-PAY-1: paid at once
             self._pay(1 - p, p)
 
     def _pay(self, payer: int, payee: int) -> None:
