@@ -735,7 +735,8 @@ def _same_site(s: Any, row: Mapping[str, Any]) -> bool:
 
 def add_rule_run(data: dict[str, Any], d: Mapping[str, Any], path: Path) -> None:
     """Add a per-rule run ``d`` (``--rule``) to the results ``data``: its mutants join each module's rows
-    (a site the results already hold keeps its row: the sample is left as it was measured), the reached
+    (replacing the row of an earlier run of the same site, except a row of the sample, which is left as it
+    was measured), the reached
     sites per rule id are the larger count, and the run is recorded (its corpus may hold more vectors:
     a mutant detected stays detected when vectors are added)."""
     if d.get("seed") != data.get("seed") or d.get("rules") != data.get("rules"):
@@ -746,7 +747,8 @@ def add_rule_run(data: dict[str, Any], d: Mapping[str, Any], path: Path) -> None
         old = data["modules"][mod]
         rows = {r["site"]: r for r in old["mutants"]}
         for r in m["mutants"]:
-            rows.setdefault(r["site"], {**r, "in_sample": False})
+            if r["site"] not in rows or not rows[r["site"]]["in_sample"]:
+                rows[r["site"]] = {**r, "in_sample": False}
         old["mutants"] = [rows[k] for k in sorted(rows)]
         for r, n in m["reached_per_rule"].items():
             old["reached_per_rule"][r] = max(old["reached_per_rule"].get(r, 0), n)

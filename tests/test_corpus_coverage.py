@@ -177,7 +177,8 @@ def test_KG_EQ_1_the_deck_data_outside_the_game_modules_is_mutated_and_detected(
 
 def test_a_per_rule_run_adds_its_mutants_to_the_rows_and_keeps_the_sample() -> None:
     """``--merge`` of a per-rule run (``--rule``): its mutants join the module's rows outside the
-    sample, a site already measured keeps its row, and the run is recorded for the page."""
+    sample, a site of the sample keeps its row, a later run's row replaces an earlier run's, and the run
+    is recorded for the page."""
     row = {"site": 3, "line": 10, "operator": "delete-statement", "detail": "return deleted", "rules": ["KK-EQ-1"],
            "status": "survived", "detecting": {}, "seconds": 1.0, "in_sample": True}
     data = {"seed": 30, "rules": ["KK-EQ-1"], "modules": {"m.py": {"mutants": [row], "reached_per_rule": {}}}}
@@ -190,5 +191,10 @@ def test_a_per_rule_run_adds_its_mutants_to_the_rows_and_keeps_the_sample() -> N
     assert [(r["site"], r["status"], r["in_sample"]) for r in rows] == [(3, "survived", True), (5, "detected", False)]
     assert data["modules"]["m.py"]["reached_per_rule"] == {"KK-EQ-1": 2}
     assert [r["mutants"] for r in data["rule_runs"]] == [2]
+    again = {**run, "rule_ids": ["KK-EQ-1", "KK-DEAL-2"], "modules": {"m.py": {
+        "mutants": [{**row, "site": 5, "status": "survived"}], "reached_per_rule": {}}}}
+    TOOL.add_rule_run(data, again, Path("again.json"))
+    assert [(r["site"], r["status"]) for r in data["modules"]["m.py"]["mutants"]] == [(3, "survived"), (5, "survived")]
+    assert [r["rule_ids"] for r in data["rule_runs"]] == [["KK-EQ-1"], ["KK-EQ-1", "KK-DEAL-2"]]
     with pytest.raises(TOOL.UsageError, match="another seed"):
         TOOL.add_rule_run(data, {**run, "seed": 31}, Path("run.json"))
