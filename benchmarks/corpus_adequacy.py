@@ -688,13 +688,13 @@ def merge(out: Path, others: Sequence[Path]) -> int:
     for m in data["modules"].values():
         m.setdefault("sample", data["sample"])
         m.setdefault("per_rule", data["per_rule"])
-    merged: set[str] = set()
+    merged: set[str] = set()  # the modules whose full run is merged: measured on today's code
     for p in others:
         d = load(p)
-        merged |= set(d["modules"])
         if d.get("rule_ids"):  # a per-rule run: its mutants join the modules' rows, on a corpus of its own
             add_rule_run(data, d, p)
             continue
+        merged |= set(d["modules"])
         same = ("seed", "corpus", "vectors", "rules")
         if any(d.get(k) != data.get(k) for k in same):
             raise UsageError(f"{p}: another seed, corpus or catalogue than {out}")
@@ -707,16 +707,18 @@ def merge(out: Path, others: Sequence[Path]) -> int:
     for mod, m in data["modules"].items():  # the rule ids of each site as the tool maps them today
         source = (ROOT / mod).read_text(encoding="utf-8")
         all_sites, rules = sites(source), _rules_of(mod, source, known)
-        if not all(row["site"] < len(all_sites) and _same_site(all_sites[row["site"]], row) for row in m["mutants"]):
-            if mod in merged:
-                raise UsageError(f"{mod} changed since its run: run it again")
-            print(f"corpus_adequacy.py: {mod} changed since its run: its rows keep the rule ids recorded",
-                  file=sys.stderr)
-            continue
+        stale = [row for row in m["mutants"]
+                 if not (row["site"] < len(all_sites) and _same_site(all_sites[row["site"]], row))]
+        if stale and mod in merged:
+            raise UsageError(f"{mod} changed since its run: run it again")
+        if stale:  # the module changed since its full run: those rows keep the rule ids recorded then
+            print(f"corpus_adequacy.py: {mod} changed since its run: {len(stale)} of its rows keep the rule ids "
+                  "recorded", file=sys.stderr)
         for row in m["mutants"]:
             if isinstance(row["detecting"], list):  # the ids of an earlier version of the tool
                 row["detecting"] = by_file(row["detecting"])
-            row["rules"] = rules[row["site"]]
+            if not any(row is x for x in stale):
+                row["rules"] = rules[row["site"]]
         per_rule: dict[str, int] = {}
         for ids in rules:
             for r in ids:
@@ -742,13 +744,20 @@ def add_rule_run(data: dict[str, Any], d: Mapping[str, Any], path: Path) -> None
     if d.get("seed") != data.get("seed") or d.get("rules") != data.get("rules"):
         raise UsageError(f"{path}: another seed or catalogue than the results")
     for mod, m in d["modules"].items():
+        if mod not in data["modules"] and mod in DATA_MODULES:  # no sample: the per-rule rows are all it has
+            data["modules"][mod] = {**m, "mutants": []}
         if mod not in data["modules"]:
             raise UsageError(f"{path}: {mod} has no full run in the results to add rows to")
+        source = (ROOT / mod).read_text(encoding="utf-8")
+        all_sites = sites(source)
+        if not all(r["site"] < len(all_sites) and _same_site(all_sites[r["site"]], r) for r in m["mutants"]):
+            raise UsageError(f"{path}: {mod} changed since the per-rule run: run it again")
         old = data["modules"][mod]
-        rows = {r["site"]: r for r in old["mutants"]}
+        rows = {(r["site"], r["line"], r["operator"], r["detail"]): r for r in old["mutants"]}
         for r in m["mutants"]:
-            if r["site"] not in rows or not rows[r["site"]]["in_sample"]:
-                rows[r["site"]] = {**r, "in_sample": False}
+            key = (r["site"], r["line"], r["operator"], r["detail"])
+            if key not in rows or not rows[key]["in_sample"]:
+                rows[key] = {**r, "in_sample": False}
         old["mutants"] = [rows[k] for k in sorted(rows)]
         for r, n in m["reached_per_rule"].items():
             old["reached_per_rule"][r] = max(old["reached_per_rule"].get(r, 0), n)
