@@ -18,6 +18,8 @@ broken engines; this asks whether it does, with the reference itself as the engi
    nearest comment or docstring above it in the same function. The unmutated run also traces which
    lines of each module the corpus executes: a mutant of a line the corpus never runs is recorded as
    *not reached* without running it.
+4. Rule data that lives outside the game modules (the decks of ``hanafuda_spec/cards.py``) is mutated
+   too, for the coverage table only: :data:`DATA_MODULES` maps its top-level names to rule ids.
 
 Two samples, both drawn with the project's SplitMix64 generator (the same seed gives the same mutants
 on every machine): ``--sample N`` mutants per module among every site (item 4, the score per game), and
@@ -30,6 +32,8 @@ Usage::
 
     uv run python benchmarks/corpus_adequacy.py --list                 # modules, sites, sites per rule
     nice -n 10 uv run python benchmarks/corpus_adequacy.py --sample 20 --per-rule 1 --seed 30
+    nice -n 10 uv run python benchmarks/corpus_adequacy.py --per-rule 1000 --rule KJ-ONI-5 --out FILE
+    uv run python benchmarks/corpus_adequacy.py --merge FILE           # a per-rule run into the results
     uv run python benchmarks/corpus_adequacy.py --render               # docs/verification.md from the data
 
 The run writes ``docs/corpus_coverage.json``; ``--render`` rewrites the generated part of
