@@ -921,7 +921,7 @@ FINDINGS: dict[str, str] = {
                  "dealer's hand fails an engine that calls it a misdeal",
     "KJ-VAR-1": "a guard against bad input only: the engine refuses a deck that is not the Daini deck (start_round), "
                 "but a record's deck is checked against the game's deck by the record format first (REC-DECK-1), "
-                "so no vector can reach the guard with another deck",
+                "so no vector of the corpus reaches the guard with another deck",
 }
 
 
