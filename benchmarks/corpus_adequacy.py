@@ -18,6 +18,8 @@ broken engines; this asks whether it does, with the reference itself as the engi
    nearest comment or docstring above it in the same function. The unmutated run also traces which
    lines of each module the corpus executes: a mutant of a line the corpus never runs is recorded as
    *not reached* without running it.
+4. Rule data that lives outside the game modules (the decks of ``hanafuda_spec/cards.py``) is mutated
+   too, for the coverage table only: :data:`DATA_MODULES` maps its top-level names to rule ids.
 
 Two samples, both drawn with the project's SplitMix64 generator (the same seed gives the same mutants
 on every machine): ``--sample N`` mutants per module among every site (item 4, the score per game), and
@@ -30,6 +32,8 @@ Usage::
 
     uv run python benchmarks/corpus_adequacy.py --list                 # modules, sites, sites per rule
     nice -n 10 uv run python benchmarks/corpus_adequacy.py --sample 20 --per-rule 1 --seed 30
+    nice -n 10 uv run python benchmarks/corpus_adequacy.py --per-rule 1000 --rule KJ-ONI-5 --out FILE
+    uv run python benchmarks/corpus_adequacy.py --merge FILE           # a per-rule run into the results
     uv run python benchmarks/corpus_adequacy.py --render               # docs/verification.md from the data
 
 The run writes ``docs/corpus_coverage.json``; ``--render`` rewrites the generated part of
@@ -75,6 +79,19 @@ GAMES = ("koikoi", "kusurigui", "kujuroku", "musashino", "kekoro")
 MODULES: dict[str, tuple[str, str]] = {
     **{f"reference/hanafuda/games/{g}.py": (g, f"hanafuda.games.{g}") for g in GAMES},
     **{f"spec/hanafuda_spec/games/{g}.py": (g, f"hanafuda_spec.games.{g}") for g in GAMES},
+}
+#: Rule data that lives outside the game modules, mutated too (for the coverage table only, no sample):
+#: module -> (the module name it is imported as, the rule ids of its top-level names). A site is mapped to
+#: the ids of the top-level assignment or function it is in; its games are those of the ids, and it is
+#: checked against their vectors. The card table and the decks are built at import: every site runs.
+DATA_MODULES: dict[str, tuple[str, Mapping[str, tuple[str, ...]]]] = {
+    "spec/hanafuda_spec/cards.py": ("hanafuda_spec.cards", {
+        # the 48 cards (ids, months, kinds) of the full deck; Kusuri-gui's 44 are taken from them
+        "_TABLE": ("KK-EQ-1", "KE-EQ-1", "MB-EQ-1", "KG-EQ-1"),
+        "_hanafuda_cards": ("KK-EQ-1", "KE-EQ-1", "MB-EQ-1", "KG-EQ-1"),
+        "KUSURIGUI": ("KG-EQ-1",),  # the 44 cards: the Bush Clover and Maple chaff left out
+        "_daini_cards": ("KJ-EQ-1", "KJ-EQ-2"),  # the 41 Daini cards, and the Jizo-fuda of the 42
+    }),
 }
 #: A rule id, or a range (``KE-CAP-1…4``, ``KJ-CAP-2 to 6``) or list (``KG-DEAL-2/4``) of one area's ids.
 RULE_ID = re.compile(r"\b((?:KK|KG|KJ|MB|KE)-[A-Z]+-)(\d+)(?:\s*(?:…|to)\s*(\d+)|((?:/\d+)+))?")
@@ -128,6 +145,25 @@ def site_rules(source: str, known: frozenset[str]) -> list[list[str]]:
                     break
         out.append(found)
     return out
+
+
+def data_site_rules(mod: str, source: str, known: frozenset[str]) -> list[list[str]]:
+    """For each mutation site of a module of :data:`DATA_MODULES`, the rule ids of the top-level name
+    (assignment target or function) whose statement holds it."""
+    names = DATA_MODULES[mod][1]
+    spans: list[tuple[int, int, list[str]]] = []
+    for node in ast.parse(source).body:
+        targets = ([node.name] if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else
+                   [t.id for t in node.targets if isinstance(t, ast.Name)] if isinstance(node, ast.Assign) else
+                   [node.target.id] if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) else [])
+        ids = sorted({r for t in targets for r in names.get(t, ()) if r in known})
+        spans.append((node.lineno, node.end_lineno or node.lineno, ids))
+    return [next((ids for a, b, ids in spans if a <= s.line <= b), []) for s in sites(source)]
+
+
+def _rules_of(mod: str, source: str, known: frozenset[str]) -> list[list[str]]:
+    """The rule ids of each site of a game module or a data module."""
+    return data_site_rules(mod, source, known) if mod in DATA_MODULES else site_rules(source, known)
 
 
 # -- the corpus --------------------------------------------------------------------------------------------
@@ -370,9 +406,14 @@ def _in_child(fn: Callable[[], object], timeout: float) -> tuple[str, object, fl
         Path(tmp).unlink(missing_ok=True)
 
 
-def _purge() -> None:
+def _purge(everything: bool = False) -> None:
     """Forget the game modules (in a forked child), so that the next import reads them again: the
-    mutated one from its replacement, the others (which may hold the module it replaces) fresh."""
+    mutated one from its replacement, the others (which may hold the module it replaces) fresh. With
+    ``everything``, every module of both packages (a data module is imported by most of them)."""
+    if everything:
+        for name in [n for n in sys.modules if n.split(".")[0] in ("hanafuda", "hanafuda_spec")]:
+            sys.modules.pop(name, None)
+        return
     for name in [n for _, n in MODULES.values()]:
         sys.modules.pop(name, None)
         package, _, attr = name.rpartition(".")
@@ -395,7 +436,7 @@ def _mutant_run(name: str, source: str, vectors: Sequence[Vector], baseline: Map
             p = d / (name.rsplit(".", 1)[1] + ".py")
             p.write_text(source, encoding="utf-8")
             sys.meta_path.insert(0, _Replace(name, p))
-            _purge()
+            _purge(everything=name in {n for n, _ in DATA_MODULES.values()})
             files: dict[str, list[Vector]] = {}
             for v in vectors:
                 files.setdefault(v.id.split("#")[0], []).append(v)
@@ -476,8 +517,17 @@ def _known_rules() -> dict[str, str]:
 
 
 def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpus: Path | None,
-        out: Path, full: bool = False) -> int:
+        out: Path, full: bool = False, rule_ids: Sequence[str] = ()) -> int:
+    """Measure ``modules``: the sample of ``per_module`` mutants among all sites and ``per_rule`` reached
+    sites per rule id; with ``rule_ids``, only ``per_rule`` reached sites of each of those ids (no sample),
+    in the modules of their games (a per-rule run, added to a full run's results by ``--merge``)."""
     known = _known_rules()
+    unknown = [r for r in rule_ids if r not in known]
+    if unknown:
+        raise UsageError(f"--rule: unknown rule id {unknown[0]!r}")
+    if rule_ids:
+        modules = [m for m in modules if (MODULES[m][0] in {known[r] for r in rule_ids} if m in MODULES else
+                                          set(rule_ids) & {r for ids in DATA_MODULES[m][1].values() for r in ids})]
     tmp: Path | None = None
     if corpus is None:
         tmp = Path(tempfile.mkdtemp(prefix="hanafuda-corpus-"))
@@ -495,27 +545,40 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
                             "skipped_files": skipped,
                             "vectors": {g: sum(v.game == g for v in vectors) for g in GAMES},
                             "rules": sorted(known), "modules": {}}
+    if rule_ids:
+        data.update(sample=0, rule_ids=sorted(set(rule_ids)))
     if out.exists():  # a run of some modules keeps the other modules' rows
         data["modules"] = {m: r for m, r in json.loads(out.read_text(encoding="utf-8")).get("modules", {}).items()
-                           if m in MODULES and m not in modules}
+                           if (m in MODULES or m in DATA_MODULES) and m not in modules}
     baselines: dict[str, Baseline] = {}
+
+    def baseline(games: set[str]) -> tuple[list[Vector], dict[str, object], float]:
+        """The vectors of ``games``, their unmutated outcomes and the seconds of their runs."""
+        for g in sorted(games - set(baselines)):  # one traced run per game gives the lines of both its modules
+            baselines[g] = _baseline(g, [v for v in vectors if v.game == g], "the unmutated run")
+        return ([v for v in vectors if v.game in games], {k: x for g in games for k, x in baselines[g][0].items()},
+                sum(baselines[g][2] for g in games))
+
     for mod in modules:
-        game_key, name = MODULES[mod]
-        mine = [v for v in vectors if v.game == game_key]
-        if game_key not in baselines:  # one traced run per game gives the lines of both its modules
-            baselines[game_key] = _baseline(game_key, mine, "the unmutated run")
-        outcomes, executed, base_time = baselines[game_key]
         source = (ROOT / mod).read_text(encoding="utf-8")
         all_sites = sites(source)
-        reached = _reached(source, set(executed[mod]))
-        rules = site_rules(source, frozenset(r for r, g in known.items() if g == game_key))
-        in_sample = set(sample(len(all_sites), per_module, seed))
+        if mod in DATA_MODULES:  # shared data: each site checked against the vectors of its rule ids' games
+            game_key, name = "*", DATA_MODULES[mod][0]
+            rules = data_site_rules(mod, source, frozenset(known))
+            reached = [True] * len(all_sites)
+            mine = [v for v in vectors if v.game in {known[r] for ids in rules for r in ids}]
+        else:
+            game_key, name = MODULES[mod]
+            mine, _, _ = baseline({game_key})
+            reached = _reached(source, set(baselines[game_key][1][mod]))
+            rules = site_rules(source, frozenset(r for r, g in known.items() if g == game_key))
+        in_sample = set() if rule_ids or mod in DATA_MODULES else set(sample(len(all_sites), per_module, seed))
         picked = set(in_sample)
         by_rule: dict[str, list[int]] = {}
         for k, ids in enumerate(rules):
             for r in ids:
                 by_rule.setdefault(r, []).append(k)
-        for r in sorted(by_rule):
+        for r in sorted(set(rule_ids) & set(by_rule) if rule_ids else by_rule):
             ks = [k for k in by_rule[r] if reached[k]]
             picked |= {ks[i] for i in sample(len(ks), per_rule, seed)} if ks and per_rule else set()
         rows = []
@@ -526,7 +589,8 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
             if not reached[k]:
                 row.update(status="not reached", detecting={}, seconds=0.0)
             else:
-                st, got, took = _in_child(_mutant_run(name, mutate(source, k), mine, outcomes, full),
+                vecs, outcomes, base_time = baseline({known[r] for r in rules[k]} if game_key == "*" else {game_key})
+                st, got, took = _in_child(_mutant_run(name, mutate(source, k), vecs, outcomes, full),
                                           timeout=2 * base_time + 30)
                 if st != "ok" or not isinstance(got, dict):
                     row.update(status=st, detecting={"*": 1}, seconds=round(took, 1))
@@ -538,8 +602,9 @@ def run(modules: Sequence[str], per_module: int, per_rule: int, seed: int, corpu
             print(f"{mod}:{s.line} {s.operator} ({s.detail}) {rules[k]}: {row['status']} "
                   f"({len(row['detecting'])} vectors) in {row['seconds']:.0f}s", flush=True)
         data["modules"][mod] = {"game": game_key, "sites": len(all_sites), "reached": sum(reached),
-                                "sample": per_module, "per_rule": per_rule,
-                                "vectors": len(mine), "baseline_seconds": round(base_time, 1),
+                                "sample": 0 if rule_ids else per_module, "per_rule": per_rule,
+                                "vectors": len(mine), "baseline_seconds": round(sum(
+                                    b[2] for g, b in baselines.items() if game_key in (g, "*")), 1),
                                 "sites_per_rule": {r: len(ks) for r, ks in sorted(by_rule.items())},
                                 "reached_per_rule": {r: sum(reached[k] for k in ks)
                                                      for r, ks in sorted(by_rule.items())},
@@ -570,7 +635,7 @@ def recheck(modules: Sequence[str], corpus: Path, only: Sequence[str], out: Path
                               "vectors": len(new)})
     baselines: dict[str, Baseline] = {}
     for mod in modules:
-        if mod not in data["modules"]:
+        if mod not in data["modules"] or mod not in MODULES:
             continue
         m = data["modules"][mod]
         game_key, name = MODULES[mod]
@@ -627,8 +692,13 @@ def merge(out: Path, others: Sequence[Path]) -> int:
     for m in data["modules"].values():
         m.setdefault("sample", data["sample"])
         m.setdefault("per_rule", data["per_rule"])
+    merged: set[str] = set()  # the modules whose full run is merged: measured on today's code
     for p in others:
         d = load(p)
+        if d.get("rule_ids"):  # a per-rule run: its mutants join the modules' rows, on a corpus of its own
+            add_rule_run(data, d, p)
+            continue
+        merged |= set(d["modules"])
         same = ("seed", "corpus", "vectors", "rules")
         if any(d.get(k) != data.get(k) for k in same):
             raise UsageError(f"{p}: another seed, corpus or catalogue than {out}")
@@ -636,18 +706,23 @@ def merge(out: Path, others: Sequence[Path]) -> int:
             m.setdefault("sample", d["sample"])
             m.setdefault("per_rule", d["per_rule"])
         data["modules"].update(d["modules"])
-    data["modules"] = {m: data["modules"][m] for m in MODULES if m in data["modules"]}
+    data["modules"] = {m: data["modules"][m] for m in [*MODULES, *DATA_MODULES] if m in data["modules"]}
     known = frozenset(data["rules"])
     for mod, m in data["modules"].items():  # the rule ids of each site as the tool maps them today
         source = (ROOT / mod).read_text(encoding="utf-8")
-        all_sites, rules = sites(source), site_rules(source, known)
+        all_sites, rules = sites(source), _rules_of(mod, source, known)
+        stale = [row for row in m["mutants"]
+                 if not (row["site"] < len(all_sites) and _same_site(all_sites[row["site"]], row))]
+        if stale and mod in merged:
+            raise UsageError(f"{mod} changed since its run: run it again")
+        if stale:  # the module changed since its full run: those rows keep the rule ids recorded then
+            print(f"corpus_adequacy.py: {mod} changed since its run: {len(stale)} of its rows keep the rule ids "
+                  "recorded", file=sys.stderr)
         for row in m["mutants"]:
             if isinstance(row["detecting"], list):  # the ids of an earlier version of the tool
                 row["detecting"] = by_file(row["detecting"])
-            s = all_sites[row["site"]] if row["site"] < len(all_sites) else None
-            if s is None or (s.line, s.operator, s.detail) != (row["line"], row["operator"], row["detail"]):
-                raise UsageError(f"{mod} changed since its run (site {row['site']}): run it again")
-            row["rules"] = rules[row["site"]]
+            if not any(row is x for x in stale):
+                row["rules"] = rules[row["site"]]
         per_rule: dict[str, int] = {}
         for ids in rules:
             for r in ids:
@@ -658,6 +733,42 @@ def merge(out: Path, others: Sequence[Path]) -> int:
             for r in m["sites_per_rule"]}
     out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
+
+
+def _same_site(s: Any, row: Mapping[str, Any]) -> bool:
+    return bool((s.line, s.operator, s.detail) == (row["line"], row["operator"], row["detail"]))
+
+
+def add_rule_run(data: dict[str, Any], d: Mapping[str, Any], path: Path) -> None:
+    """Add a per-rule run ``d`` (``--rule``) to the results ``data``: its mutants join each module's rows
+    (replacing the row of an earlier run of the same site, except a row of the sample, which is left as it
+    was measured), the reached
+    sites per rule id are the larger count, and the run is recorded (its corpus may hold more vectors:
+    a mutant detected stays detected when vectors are added)."""
+    if d.get("seed") != data.get("seed") or d.get("rules") != data.get("rules"):
+        raise UsageError(f"{path}: another seed or catalogue than the results")
+    for mod, m in d["modules"].items():
+        if mod not in data["modules"] and mod in DATA_MODULES:  # no sample: the per-rule rows are all it has
+            data["modules"][mod] = {**m, "mutants": []}
+        if mod not in data["modules"]:
+            raise UsageError(f"{path}: {mod} has no full run in the results to add rows to")
+        source = (ROOT / mod).read_text(encoding="utf-8")
+        all_sites = sites(source)
+        if not all(r["site"] < len(all_sites) and _same_site(all_sites[r["site"]], r) for r in m["mutants"]):
+            raise UsageError(f"{path}: {mod} changed since the per-rule run: run it again")
+        old = data["modules"][mod]
+        rows = {(r["site"], r["line"], r["operator"], r["detail"]): r for r in old["mutants"]}
+        for r in m["mutants"]:
+            key = (r["site"], r["line"], r["operator"], r["detail"])
+            if key not in rows or not rows[key]["in_sample"]:
+                rows[key] = {**r, "in_sample": False}
+        old["mutants"] = [rows[k] for k in sorted(rows)]
+        for r, n in m["reached_per_rule"].items():
+            old["reached_per_rule"][r] = max(old["reached_per_rule"].get(r, 0), n)
+    runs = [x for x in data.get("rule_runs", []) if x["rule_ids"] != d["rule_ids"]]
+    data["rule_runs"] = [*runs, {"date": d["date"], "commit": d["commit"], "corpus": d["corpus"],
+                                 "vectors": d["vectors"], "rule_ids": d["rule_ids"], "per_rule": d["per_rule"],
+                                 "mutants": sum(len(m["mutants"]) for m in d["modules"].values())}]
 
 
 # -- the referee's sample ----------------------------------------------------------------------------------
@@ -786,6 +897,8 @@ def scores(data: Mapping[str, Any], mine: Mapping[str, Mapping[str, str]],
            tests: Mapping[str, Mapping[str, str]]) -> dict[str, Score]:
     out = {}
     for mod, m in data["modules"].items():
+        if mod in DATA_MODULES:  # no sample: mutated for the coverage table only
+            continue
         rows = [r for r in m["mutants"] if r["in_sample"]]
         det = sum(r["status"] not in ("survived", "not reached") for r in rows)
         eq = sum(verdict_of(mod, r, mine, tests)[0] == "equivalent" for r in rows
@@ -797,11 +910,26 @@ def scores(data: Mapping[str, Any], mine: Mapping[str, Mapping[str, str]],
     return out
 
 
+#: Rule ids that no mutant of the operators can break, with the reason (shown in the coverage table in
+#: place of the tool's own when the id is not covered): rules of absence (the engine has no code for them,
+#: only code that does not do something) and guards against input the corpus cannot hold.
+FINDINGS: dict[str, str] = {
+    "KK-VAR-1": "no engine code: a rule of absence (the Mushi rule for the unpaired cards is not applied, so no "
+                "code scores a table); a mutant cannot add the scoring a broken engine would do",
+    "KJ-DEAL-7": "no engine code: a rule of absence (the deal's misdeal check, KJ-DEAL-3, reads the field only; no "
+                 "code looks at a hand's fours), so no mutant breaks it; the stacked deal of four 5s in the "
+                 "dealer's hand fails an engine that calls it a misdeal",
+    "KJ-VAR-1": "a guard against bad input only: the engine refuses a deck that is not the Daini deck (start_round), "
+                "but a record's deck is checked against the game's deck by the record format first (REC-DECK-1), "
+                "so no vector of the corpus reaches the guard with another deck",
+}
+
+
 def coverage(data: Mapping[str, Any]) -> dict[str, tuple[int, int, int, str]]:
     """rule id -> (mutants run, mutants detected, most vectors detecting one of them, why not covered)."""
     out: dict[str, tuple[int, int, int, str]] = {}
     for rule in data["rules"]:
-        mods = [m for m in data["modules"].values() if m["game"] == _GAME_OF[rule[:2]]]
+        mods = [m for m in data["modules"].values() if m["game"] in (_GAME_OF[rule[:2]], "*")]
         if not mods:
             out[rule] = (0, 0, 0, "its game's modules were not run")
             continue
@@ -812,6 +940,8 @@ def coverage(data: Mapping[str, Any]) -> dict[str, tuple[int, int, int, str]]:
         n_reached = sum(m["reached_per_rule"].get(rule, 0) for m in mods)
         if det:
             why = ""
+        elif rule in FINDINGS:
+            why = FINDINGS[rule]
         elif n_sites == 0:
             why = "no mutation site is mapped to it (its id is written beside no code the operators change)"
         elif n_reached == 0:
@@ -823,6 +953,15 @@ def coverage(data: Mapping[str, Any]) -> dict[str, tuple[int, int, int, str]]:
 
 
 _GAME_OF = {"KK": "koikoi", "KG": "kusurigui", "KJ": "kujuroku", "MB": "musashino", "KE": "kekoro"}
+
+
+def _rule_run_text(r: Mapping[str, Any]) -> str:
+    """The sentence of the page that says what a per-rule run measured."""
+    how = "every reached site" if r["per_rule"] >= 1000 else f"{r['per_rule']} reached sites"
+    vecs = ", ".join(f"{g} {n}" for g, n in r["vectors"].items())
+    return (f" Per-rule run {r['date']} at commit `{r['commit']}`: {r['mutants']} mutants, {how} of each of "
+            f"{len(r['rule_ids'])} rule ids ({', '.join(r['rule_ids'])}), on the corpus {r['corpus']} ({vecs} "
+            "vectors); its mutants join the modules' rows, outside the sample.")
 
 
 def render(results: Path, verdicts: Path = VERDICTS, test_verdicts: Path = TEST_VERDICTS) -> str:
@@ -838,7 +977,8 @@ def render(results: Path, verdicts: Path = VERDICTS, test_verdicts: Path = TEST_
              f"{data['corpus']} ({n_vec} vectors); files not checked: {', '.join(data['skipped_files']) or 'none'}."
              + "".join(f" Survivors re-checked {r['date']} at commit `{r['commit']}` against the vectors of the files "
                        f"whose path holds {' or '.join(f'`{f}`' for f in r['files'])} ({r['vectors']} vectors)."
-                       for r in data.get("rechecked", [])),
+                       for r in data.get("rechecked", []))
+             + "".join(map(_rule_run_text, data.get("rule_runs", []))),
              "", "### Mutation score of the corpus, per game module", "",
              "A seeded sample of mutants per module among all its mutation sites (*sampled*); for the coverage "
              "table, the run also mutated reached sites of each rule id (*per rule*: how many per rule id).", "",
@@ -852,6 +992,11 @@ def render(results: Path, verdicts: Path = VERDICTS, test_verdicts: Path = TEST_
         per_rule = m.get("per_rule", data["per_rule"])
         lines.append(f"| `{mod}` | {m['sites']} ({m['reached']}) | {per_rule} | {s.sampled} | {s.detected} | "
                      f"{s.equivalent} | {s.unreached} | {s.survivors} | {s.percent} | {s.percent_reached} | {ref} |")
+    for mod in [m for m in DATA_MODULES if m in data["modules"]]:
+        rows = data["modules"][mod]["mutants"]
+        lines += ["", f"The rule data of `{mod}` (the decks) is mutated for the coverage table only, each site "
+                  f"checked against the vectors of its rule ids' games: {len(rows)} mutants, "
+                  f"{sum(r['status'] not in ('survived', 'not reached') for r in rows)} detected."]
     surv = []
     for mod, m in data["modules"].items():
         for r in m["mutants"]:
@@ -888,7 +1033,7 @@ def _list(modules: Sequence[str]) -> Iterator[str]:
     known = frozenset(_known_rules())
     for mod in modules:
         src = (ROOT / mod).read_text(encoding="utf-8")
-        rules = site_rules(src, known)
+        rules = _rules_of(mod, src, known)
         named = {r for ids in rules for r in ids}
         yield f"{mod}: {len(rules)} sites, {sum(bool(r) for r in rules)} mapped to {len(named)} rule ids"
 
@@ -897,7 +1042,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = _Parser(prog="corpus_adequacy.py", description="Rule coverage and mutation adequacy of the corpus.")
     p.add_argument("--module", action="append", help="a game module (repeatable; default: all ten)")
     p.add_argument("--sample", type=int, default=20, help="mutants per module among all sites (default 20)")
-    p.add_argument("--per-rule", type=int, default=1, help="reached sites per rule id (default 1)")
+    p.add_argument("--per-rule", type=int, default=1, help="reached sites per rule id (default 1; 1000: all)")
+    p.add_argument("--rule", action="append", metavar="ID", help="a per-rule run: only --per-rule reached sites "
+                   "of this rule id (repeatable), no sample; --merge adds its rows to a full run's results")
     p.add_argument("--seed", type=int, default=30, help="seed of the samples (default 30)")
     p.add_argument("--corpus", type=Path, help="a corpus written by hanafuda vectors (default: write one)")
     p.add_argument("--out", type=Path, default=RESULTS, help=f"results (default {RESULTS.relative_to(ROOT)})")
@@ -915,8 +1062,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "modules recorded in --out (N matches per ruleset) and add what it finds")
     try:
         args = p.parse_args(argv)
-        modules = args.module or list(MODULES)
-        unknown = [m for m in modules if m not in MODULES]
+        modules = args.module or [*MODULES, *DATA_MODULES]
+        unknown = [m for m in modules if m not in MODULES and m not in DATA_MODULES]
         if unknown:
             raise UsageError(f"--module: unknown game module {unknown[0]!r} (see --list)")
         if args.sample < 0 or args.per_rule < 0:
@@ -943,7 +1090,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise UsageError(f"{PAGE}: the marker line is missing")
             PAGE.write_text(page.split(MARKER)[0] + MARKER + "\n\n" + render(args.out), encoding="utf-8")
             return 0
-        return run(modules, args.sample, args.per_rule, args.seed, args.corpus, args.out, args.full)
+        if args.rule and args.out == RESULTS:
+            raise UsageError("--rule: write the per-rule run to a file of its own (--out FILE), then --merge it")
+        return run(modules, args.sample, args.per_rule, args.seed, args.corpus, args.out, args.full,
+                   args.rule or ())
     except UsageError as e:
         print(f"corpus_adequacy.py: {e}", file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hanafuda.registry import game
@@ -34,7 +35,8 @@ def test_the_coverage_data_lists_every_rule_id_of_every_catalogue() -> None:
     catalogue = sorted(r.id for s in all_specs() for r in s.rules)
     assert data["rules"] == catalogue, "a rule id was added or removed: run benchmarks/corpus_adequacy.py again"
     assert set(TOOL.coverage(data)) == set(catalogue)
-    assert set(data["modules"]) == set(TOOL.MODULES), "every game module is measured"
+    assert set(TOOL.MODULES) <= set(data["modules"]) <= set(TOOL.MODULES) | set(TOOL.DATA_MODULES), (
+        "every game module is measured")
 
 
 def test_the_page_shows_the_coverage_data() -> None:
@@ -47,7 +49,7 @@ def test_the_page_shows_the_coverage_data() -> None:
 def test_every_verdict_names_a_mutant_of_a_game_module() -> None:
     for key in TOOL.load_verdicts(TOOL.VERDICTS):
         mod, _, rest = key.partition("::")
-        assert mod in TOOL.MODULES, key
+        assert mod in TOOL.MODULES or mod in TOOL.DATA_MODULES, key
         line, op, _detail = rest.split(":", 2)
         assert line.isdigit() and op in ("flip-comparison", "constant-plus-one", "and-or", "negate-condition",
                                          "delete-statement"), key
@@ -87,6 +89,8 @@ def test_KK_YAKU_3_a_broken_four_brights_is_detected_by_a_pile_vector() -> None:
     (["--module", "reference/hanafuda/nothing.py"], "unknown game module"),
     (["--sample", "-1"], "at least 0"),
     (["--corpus", "/nonexistent/corpus"], "not a directory"),
+    (["--rule", "no-such-rule", "--out", "/nonexistent/out.json"], "unknown rule id"),
+    (["--rule", "no-such-rule"], "a file of its own"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(argv: list[str], message: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:
@@ -144,3 +148,63 @@ def test_a_seeded_record_is_played_again_from_its_seed() -> None:
     assert TOOL._record_outcome(doc) == [[True, []], True]
     doc["seed"] = 3  # another match's seed: the deals differ
     assert TOOL._record_outcome(doc)[-1] is False
+
+
+def test_KG_EQ_1_the_deck_data_outside_the_game_modules_is_mutated_and_detected() -> None:
+    """The decks of hanafuda_spec/cards.py are rule data too (DATA_MODULES): the Kusuri-gui deck's sites
+    map to KG-EQ-1, and a mutant that puts a Bush Clover chaff back into the deck (72 -> 73 in the cards
+    left out) is told apart by a pile holding that card, in a forked process that imports the mutant in
+    place of the module (every module of both packages imported again)."""
+    path = "spec/hanafuda_spec/cards.py"
+    source = (ROOT / path).read_text(encoding="utf-8")
+    known = frozenset(r.id for s in all_specs() for r in s.rules)
+    rules = TOOL.data_site_rules(path, source, known)
+    row = next(i + 1 for i, text in enumerate(source.splitlines()) if text.startswith("KUSURIGUI = "))
+    k = next(i for i, s in enumerate(TOOL.sites(source))
+             if s.line == row and s.operator == "constant-plus-one" and s.detail == "72 -> 73")
+    assert rules[k] == ["KG-EQ-1"]
+    assert {r for ids in rules for r in ids} == {"KK-EQ-1", "KE-EQ-1", "MB-EQ-1", "KG-EQ-1", "KJ-EQ-1", "KJ-EQ-2"}
+    vectors = [TOOL.Vector("clover-chaff", "kusurigui", "pile",
+                           ("fudawiki", {"cards": [72, 70], "month": None, "yaku": [], "card_points": None})),
+               TOOL.Vector("crane", "kusurigui", "pile",
+                           ("fudawiki", {"cards": [10], "month": None, "yaku": [], "card_points": None}))]
+    baseline = TOOL.check(vectors)
+    assert baseline == {"clover-chaff": "error: UnknownCardError", "crane": True}
+    status, got, _ = TOOL._in_child(TOOL._mutant_run("hanafuda_spec.cards", TOOL.mutate(source, k), vectors,
+                                                     baseline, full=True), timeout=600)
+    assert status == "ok"
+    assert got == {"clover-chaff": True, "crane": True}
+
+
+def test_a_per_rule_run_adds_its_mutants_to_the_rows_and_keeps_the_sample() -> None:
+    """``--merge`` of a per-rule run (``--rule``): its mutants join the module's rows outside the
+    sample, a site of the sample keeps its row, a later run's row replaces an earlier run's, and the run
+    is recorded for the page."""
+    mod = "reference/hanafuda/games/kekoro.py"
+    at = TOOL.sites((ROOT / mod).read_text(encoding="utf-8"))
+
+    def row(k: int, status: str, in_sample: bool) -> dict[str, Any]:
+        return {"site": k, "line": at[k].line, "operator": at[k].operator, "detail": at[k].detail,
+                "rules": ["KE-EQ-1"], "status": status, "detecting": {}, "seconds": 1.0, "in_sample": in_sample}
+
+    data: dict[str, Any] = {"seed": 30, "rules": ["KE-EQ-1"],
+                            "modules": {mod: {"mutants": [row(3, "survived", True)], "reached_per_rule": {}}}}
+    run: dict[str, Any] = {"seed": 30, "rules": ["KE-EQ-1"], "rule_ids": ["KE-EQ-1"], "per_rule": 3, "date": "d",
+                           "commit": "c", "corpus": "x", "vectors": {"kekoro": 1},
+                           "modules": {mod: {"mutants": [row(3, "detected", False), row(5, "detected", False)],
+                                             "reached_per_rule": {"KE-EQ-1": 2}}}}
+    TOOL.add_rule_run(data, run, Path("run.json"))
+    rows = data["modules"][mod]["mutants"]
+    assert [(r["site"], r["status"], r["in_sample"]) for r in rows] == [(3, "survived", True), (5, "detected", False)]
+    assert data["modules"][mod]["reached_per_rule"] == {"KE-EQ-1": 2}
+    assert [r["mutants"] for r in data["rule_runs"]] == [2]
+    again = {**run, "rule_ids": ["KE-EQ-1", "KE-DEAL-2"],
+             "modules": {mod: {"mutants": [row(5, "survived", False)], "reached_per_rule": {}}}}
+    TOOL.add_rule_run(data, again, Path("again.json"))
+    assert [(r["site"], r["status"]) for r in data["modules"][mod]["mutants"]] == [(3, "survived"), (5, "survived")]
+    assert [r["rule_ids"] for r in data["rule_runs"]] == [["KE-EQ-1"], ["KE-EQ-1", "KE-DEAL-2"]]
+    moved = {**run, "modules": {mod: {"mutants": [{**row(5, "detected", False), "line": 1}], "reached_per_rule": {}}}}
+    with pytest.raises(TOOL.UsageError, match="changed since the per-rule run"):
+        TOOL.add_rule_run(data, moved, Path("moved.json"))
+    with pytest.raises(TOOL.UsageError, match="another seed"):
+        TOOL.add_rule_run(data, {**run, "seed": 31}, Path("run.json"))

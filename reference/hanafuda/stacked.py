@@ -211,3 +211,27 @@ def stacked_records(key: str) -> list[dict[str, JsonValue]]:
 
     g = game(key)
     return [stacked_record(g, s) for s in STACKS if s.game == key]
+
+
+def _coverage_stacks() -> tuple[Stack, ...]:
+    """Situations added for the rule coverage of the corpus (issue 30, item 3): rules whose code no other
+    vector tells apart when it is broken."""
+    return (
+        Stack("koikoi", "fudawiki", {"field_teyaku": "play"}, {"field": (10, 11, 12, 13)},
+              "a four of a month on the table under field_teyaku=play: no deal check fires, play goes on around "
+              "the four, which no card can take, to the end of the round", ("KK-DEAL-12",), prefer=("koikoi",)),
+        Stack("koikoi", "fudawiki", {"teyaku_both": "12"}, {"hand.0": (20, 21, 22, 23, 30, 40, 50, 60)},
+              "one lucky hand (all four Plum Blossoms) under teyaku_both=12: it scores 6, the 12 being for a hand "
+              "holding both lucky hands", ("KK-DEAL-4", "KK-DEAL-5")),
+        Stack("kujuroku", "fudawiki", {}, {"field": (21, 51, 61, 71, 81, 91), "hand.0": (0, 22, 32, 42, 101, 102),
+                                           "hand.1": (62, 13, 23, 33, 43, 103), "hand.2": (82, 11, 31, 41, 53, 63),
+                                           "stock": (52, 72, 92, 12)},
+              "the three participants' first turns take the whole table, then the dealer discards the Oni-fuda onto "
+              "the empty field: it is left there when the turn ends and leaves the round (zone out.oni)",
+              ("KJ-ONI-4", "KJ-ONI-5"), prefer=("play 22", "play 62", "play 82", "play 0")),
+        Stack("kujuroku", "fudawiki", {}, {"hand.0": (50, 51, 52, 53)},
+              "all four 5s in the dealer's hand: not a misdeal, the round is played", ("KJ-DEAL-7",)),
+    )
+
+
+STACKS += _coverage_stacks()

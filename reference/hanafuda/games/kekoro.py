@@ -247,7 +247,7 @@ class Kekoro(FishingGame[KekoroState, KekoroRules]):
         return KekoroRules(tuple(sorted(values.items())))
 
     def seats(self, rules: KekoroRules) -> int:
-        return 2
+        return 2  # KE-EQ-1: two players
 
     # -- the deal ----------------------------------------------------------------------------
     def start_round(self, rules: KekoroRules, order: Sequence[BaseCard], setup: RoundSetup) -> KekoroState:

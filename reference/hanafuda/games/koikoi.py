@@ -329,7 +329,7 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
         return KoiKoiRules(tuple(sorted(values.items())))
 
     def seats(self, rules: KoiKoiRules) -> int:
-        return 2
+        return 2  # KK-EQ-1: two players
 
     # -- a round -------------------------------------------------------------------------------
     def start_round(self, rules: KoiKoiRules, order: Sequence[BaseCard], setup: RoundSetup) -> KoiKoiState:
@@ -398,7 +398,7 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
     # -- the match -----------------------------------------------------------------------------
     def new_match(self, rules: KoiKoiRules, first_dealer: int = 0) -> MatchInfo:
         start = int(rules.value(spec.StartPoints))  # KK-GAME-3
-        return MatchInfo((start, start), first_dealer)
+        return MatchInfo((start, start), first_dealer)  # KK-GAME-3; KK-DEAL-2: the first dealer as given
 
     def settle(self, rules: KoiKoiRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
         after, length = settled(info, result, False, ""), rules.value(spec.Length)
@@ -496,16 +496,16 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         pairs_void = rules.value(spec.FieldPairs) is spec.FieldPairs.MISDEAL
         if pairs_void and _pairs(n) >= 4:  # KK-DEAL-10: on the table the play begins with
             return MISDEAL, None  # KK-DEAL-3
-        if mode is ft.DEALER_WINS and n & FOURS:
-            self.teyaku_points = (6, 0) if d == 0 else (0, 6)
+        if mode is ft.DEALER_WINS and n & FOURS:  # KK-DEAL-3; under field_teyaku=play the four stays (KK-DEAL-12)
+            self.teyaku_points = (6, 0) if d == 0 else (0, 6)  # KK-DEAL-3: the dealer scores 6
             return "field-teyaku", d
-        if hand_teyaku is teyaku.OFF:
+        if hand_teyaku is teyaku.OFF:  # KK-DEAL-4: no lucky hands
             return None
         pts = []
         for h in self.hands:  # four of a month, or four pairs under hand_pairs=on (KK-DEAL-11)
             n = suit_counts(h)
             a, b = bool(n & FOURS), rules.value(spec.HandPairs) is spec.HandPairs.ON and _pairs(n) >= 4
-            pts.append(int(rules.value(spec.TeyakuBoth)) if a and b else 6 if a or b else 0)
+            pts.append(int(rules.value(spec.TeyakuBoth)) if a and b else 6 if a or b else 0)  # KK-DEAL-4/5
         if not any(pts):
             return None
         if hand_teyaku is teyaku.MISDEAL or all(pts):
@@ -578,7 +578,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             self._take(cards[0])
         elif kind == KOIKOI:
             self._koikoi()
-        elif kind == STOP:  # KK-TURN-3: shōbu ends the round
+        elif kind == STOP:  # KK-TURN-3, KK-END-1: shōbu ends the round
             self._over("shobu", self.turn)
         elif kind == DRAW:  # KK-END-5: a draw-only turn once both hands are empty
             self._draw(False)
@@ -718,7 +718,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         elif self.rules.draw_only_turns and not self.hands[p] and self.top < len(self.stock):
             self.turn, self.phase = 1 - p, _DRAW
         else:
-            self.phase, self.end = _OVER, "exhaustive"
+            self.phase, self.end = _OVER, "exhaustive"  # KK-END-1/2: both hands empty, a draw
 
     def _begin_turn(self) -> None:
         """KK-TURN-6: under turn=draw-first a turn starts by drawing the top card into the hand."""
@@ -771,14 +771,14 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             return RoundResult(end, _deltas(w, pts, zero), w, next_dealer=self.rules.next_dealer(d, w))
         yaku = (self.yaku(0), self.yaku(1))
         if end == "exhaustive" and rules.value(spec.Exhaustive) is spec.Exhaustive.LAST_YAKU:
-            w = self.last_improver  # the last player to form or improve a yaku wins
+            w = self.last_improver  # the last player to form or improve a yaku wins (KK-END-4)
         elif end != "shobu":
-            w = None
-        if w is not None:  # a shōbu, or an exhaustive round won by the last yaku
+            w = None  # KK-END-2: an exhaustive draw scores for nobody
+        if w is not None:  # a shōbu, or an exhaustive round won by the last yaku (KK-SCORE-1)
             pts, notes = self.rules.shobu_points(self.calls, self.field_brights, w, yaku)
             return RoundResult(end, _deltas(w, pts, zero), w, yaku, next_dealer=self.rules.next_dealer(d, w),
                                notes=notes)
-        # an exhaustive draw, or both players holding lucky hands: a drawn round
+        # an exhaustive draw, or both players holding lucky hands: a drawn round (KK-END-2)
         priv = int(rules.value(spec.Oyaken))
         return RoundResult(end, _deltas(d, priv, zero), None, yaku, next_dealer=self.rules.next_dealer(d, None),
                            notes=(("oyaken", priv),))

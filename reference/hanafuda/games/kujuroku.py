@@ -101,7 +101,7 @@ _MATCHED_BY = {c.mask: INDEX.suits[c.suit] for c in INDEX.cards if c.suit}
 #: The cards of the 41-card deck and of the 42-card deck (jizo=on).
 _DECK_MASKS = {False: INDEX.mask_of(DAINI.cards), True: INDEX.mask_of(DAINI_JIZO.cards)}
 
-#: The participants of a round by number of seats and dealer: the dealer and the next two to the right.
+#: The participants of a round by number of seats and dealer: the dealer and the next two to the right (KJ-EQ-3).
 _PARTICIPANTS = {n: tuple(tuple((d + i) % n for i in range(spec.PLAYERS_PER_ROUND)) for d in range(n))
                  for n in (3, 4)}
 assert spec.PLAYERS_PER_ROUND == 3  # (the end of a turn looks at three hands)
@@ -150,7 +150,7 @@ class KujurokuRules(RulesOptions):
 
     @property
     def deck(self) -> Deck:
-        return DAINI_JIZO if self.jizo else DAINI
+        return DAINI_JIZO if self.jizo else DAINI  # KJ-EQ-1, KJ-EQ-2
 
     @functools.cached_property
     def dekiyaku(self) -> _DekiyakuTable:
@@ -652,7 +652,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         elif self.oni_from_hand and self.captive is not None and self.rules.jizo_undoes_oni:
             # KJ-JIZO-2: the Oni's capture goes back to the field; the Jizo captures the Oni
             x = self.captive.mask
-            self.piles[self.turn] &= ~x
+            self.piles[self.turn] &= ~x  # KJ-JIZO-2: the Oni stays, and counts as the Oni (KJ-YAKU-9)
             self.field = field | x
             got = _JIZO
             self.captive = None
@@ -685,14 +685,14 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         to its player's pile (KJ-JIZO-1); the next participant plays, or the round is played out (KJ-TURN-4)."""
         p, field = self.turn, self.field
         if field & _JOKERS:
-            if field & _ONI:
+            if field & _ONI:  # KJ-ONI-5: removed from the round
                 self.out = (*self.out, _ONI_CARD)
-            if field & _JIZO:
+            if field & _JIZO:  # KJ-JIZO-1
                 self.piles[p] |= _JIZO
             self.field = field & ~_JOKERS
         self.oni_from_hand = False
         hands, order = self.hands, self.orders[p]
-        if hands[order[0]] or hands[order[1]] or hands[order[2]]:
+        if hands[order[0]] or hands[order[1]] or hands[order[2]]:  # KJ-TURN-4
             self.turn = order[1]  # (the phase is PLAY: the turn's play or take set it)
         else:
             self._finish()
@@ -842,10 +842,10 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
 
     # -- the match ---------------------------------------------------------------------------------
     def new_match(self, rules: KujurokuRules, first_dealer: int = 0) -> MatchInfo:
-        return MatchInfo((spec.START_CHIPS,) * rules.seats, first_dealer)
+        return MatchInfo((spec.START_CHIPS,) * rules.seats, first_dealer)  # KJ-EQ-4; KJ-DEAL-1: as given
 
     def seats_in_play(self, rules: KujurokuRules, info: MatchInfo) -> tuple[int, ...]:
-        return _PARTICIPANTS[rules.seats][info.dealer]  # the dealer and the next two to the right
+        return _PARTICIPANTS[rules.seats][info.dealer]  # the dealer and the next two to the right (KJ-EQ-3)
 
     def settle(self, rules: KujurokuRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
         over = _deal_lost(result) + sum(map(_deal_lost, info.history)) >= rules.seats  # KJ-GAME-1

@@ -194,10 +194,10 @@ class KusuriGui(RoundGame[KusuriGuiState, KusuriGuiRules]):
         return KusuriGuiRules(tuple(sorted(values.items())))
 
     def deck(self, rules: KusuriGuiRules) -> Deck:
-        return KUSURIGUI
+        return KUSURIGUI  # KG-EQ-1: 44 cards
 
     def seats(self, rules: KusuriGuiRules) -> int:
-        return 2
+        return 2  # KG-EQ-1: two players
 
     # -- the deal ------------------------------------------------------------------------
     def start_round(self, rules: KusuriGuiRules, order: Sequence[BaseCard], setup: RoundSetup) -> KusuriGuiState:
@@ -274,7 +274,7 @@ class KusuriGui(RoundGame[KusuriGuiState, KusuriGuiRules]):
 
     # -- the match -----------------------------------------------------------------------
     def new_match(self, rules: KusuriGuiRules, first_dealer: int = 0) -> MatchInfo:
-        return MatchInfo((rules.chips, rules.chips), first_dealer)  # KG-EQ-2
+        return MatchInfo((rules.chips, rules.chips), first_dealer)  # KG-EQ-2; KG-DEAL-1: the first dealer as given
 
     def seats_in_play(self, rules: KusuriGuiRules, info: MatchInfo) -> tuple[int, ...]:
         return (0, 1)
@@ -359,7 +359,7 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
         self.hands[p].remove(c)
         self.plays += 1
         pile = self.pile
-        if a.kind == PLAY and pile and (c.suit == WILLOW or c.suit == pile[-1].suit):
+        if a.kind == PLAY and pile and (c.suit == WILLOW or c.suit == pile[-1].suit):  # KG-PLAY-2, KG-ONI-1
             self._eat(c)
         else:
             self.bait = None if pile else p
@@ -370,11 +370,11 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
         """``c`` takes the whole pile; eating the opponent's bait is a Kusuri-gui, paid at once (KG-PAY-1),
         unless the bait is a willow (KG-PAY-3) or, with oni_pays=no, the eater is one (KG-PAY-4)."""
         p, pile = self.turn, self.pile
-        kusurigui = (len(pile) == 1 and self.bait == 1 - p and self.rules.bait_pays(pile[0])
-                     and (self.rules.oni_pays or c.suit != WILLOW))
-        self.captured[p] += (*pile, c)
+        kusurigui = (len(pile) == 1 and self.bait == 1 - p and self.rules.bait_pays(pile[0])  # KG-PAY-1, KG-PAY-3
+                     and (self.rules.oni_pays or c.suit != WILLOW))  # KG-PAY-4
+        self.captured[p] += (*pile, c)  # KG-PLAY-2
         self.pile, self.bait = [], None
-        if kusurigui:
+        if kusurigui:  # KG-PAY-1: paid at once
             self._pay(1 - p, p)
 
     def _pay(self, payer: int, payee: int) -> None:
@@ -387,7 +387,7 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
     def _next(self) -> None:
         """The turn passes; both hands empty are dealt again from the stock, the non-dealer first
         (KG-PLAY-4), and the round ends when the stock is exhausted too (KG-END-1)."""
-        self.turn = 1 - self.turn
+        self.turn = 1 - self.turn  # KG-PLAY-5: the dealer leads every cycle of eight; then KG-PLAY-4, KG-END-1
         if self.hands[0] or self.hands[1]:
             return
         if self.top >= len(self.stock):

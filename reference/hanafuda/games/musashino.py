@@ -411,19 +411,19 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         n, sides = rules.seats, range(rules.sides)
         if self.end == MISDEAL:
             return RoundResult(MISDEAL, (0,) * n, counts=False, next_dealer=d)
-        if self.end == INSTA_WIN:  # the value once, however many formed (MB-22)
+        if self.end == INSTA_WIN:  # MB-SCORE-1: the value once, however many formed (MB-22)
             assert w is not None
             won = self.dekiyaku(w)
             yaku = tuple([won if sd == w else () for sd in sides])
             totals = [sum([y.points for y in ys]) for ys in yaku]
-            amount = rules.pay(max(y.points for y in won))
+            amount = rules.pay(max(y.points for y in won))  # MB-SCORE-1, MB-SCORE-4
             side_delta = [0 if sd == w else -amount for sd in sides]
-        else:
+        else:  # MB-SCORE-2: each side pays the difference to the best
             yaku = tuple([self.dekiyaku(sd) for sd in sides])
             totals = [sum([y.points for y in ys]) for ys in yaku]
             top = max(totals)
-            w = next(sd for sd in rules.sides_from[d] if totals[sd] == top)
-            side_delta = [0 if sd == w else -rules.pay(top - totals[sd]) for sd in sides]
+            w = next(sd for sd in rules.sides_from[d] if totals[sd] == top)  # MB-SCORE-3
+            side_delta = [0 if sd == w else -rules.pay(top - totals[sd]) for sd in sides]  # MB-SCORE-2/4
         side_delta[w] = -sum(side_delta)  # every losing side pays the winning side
         deltas = tuple([side_delta[sd] for sd in rules.side_of])  # MB-SCORE-5
         seat = w if rules.sides == 3 else (d if rules.side_of[d] == w else (d + 1) % n)  # the winning seat

@@ -958,7 +958,7 @@ def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = 
     role = sake or values["sake_cup"]
     animals = ANIMALS if role in ("both", "either", "animal") else ANIMALS - {SAKE}
     chaff = CHAFF | {SAKE} if role in ("both", "chaff") else CHAFF
-    older = values["yaku_system"] in ("older", "older-stacked")
+    older = values["yaku_system"] in ("older", "older-stacked")  # KK-YAKU-1: the modern system groups
     yset = values.get("yaku_set", "full")
     rows: list[YakuDef] = [
         YakuDef("five-brights", "Five Brights", "五光", int(values["five_brights"]), BRIGHTS, 5, "KK-YAKU-2",
@@ -975,7 +975,7 @@ def yaku_table(values: Mapping[str, str], month: int | None, sake: str | None = 
     if yset == "flower-card-game":  # KK-YAKU-19
         rows = [y for y in rows if y.id not in ("rainy-four-brights", "three-brights")]
     bdb = frozenset({60, 70, 100})
-    if older:
+    if older:  # KK-YAKU-1: the older systems' yaku all stack
         if values["yaku_system"] == "older-stacked":  # KK-YAKU-18
             rows.append(YakuDef("poetry-blue-ribbons", "Poetry+Blue Ribbons", "赤短・青短の重複", 10, POETRY | BLUE, 6,
                                 "KK-YAKU-18"))
