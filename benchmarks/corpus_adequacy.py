@@ -641,11 +641,7 @@ def recheck(modules: Sequence[str], corpus: Path, only: Sequence[str], out: Path
         game_key, name = MODULES[mod]
         mine = [v for v in new if v.game == game_key]
         source = (ROOT / mod).read_text(encoding="utf-8")
-        all_sites = sites(source)
-        for row in m["mutants"]:
-            s = all_sites[row["site"]] if row["site"] < len(all_sites) else None
-            if s is None or (s.line, s.operator, s.detail) != (row["line"], row["operator"], row["detail"]):
-                raise UsageError(f"{mod} changed since its run (site {row['site']}): run it again")
+        _same_sites(mod, source, m["mutants"])
         if not mine:
             continue
         if game_key not in baselines:
@@ -675,6 +671,16 @@ def recheck(modules: Sequence[str], corpus: Path, only: Sequence[str], out: Path
                   f"in {took:.0f}s", flush=True)
         out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
+
+
+def _same_sites(mod: str, source: str, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Refuse a module whose code changed since its run: each row's site must still be the same
+    mutation (line, operator, detail) in ``source``."""
+    all_sites = sites(source)
+    for row in rows:
+        s = all_sites[row["site"]] if row["site"] < len(all_sites) else None
+        if s is None or (s.line, s.operator, s.detail) != (row["line"], row["operator"], row["detail"]):
+            raise UsageError(f"{mod} changed since its run (site {row['site']}): run it again")
 
 
 def merge(out: Path, others: Sequence[Path]) -> int:
@@ -830,17 +836,22 @@ def _referee_run(key: str, source: str, matches: int) -> Callable[[], object]:
     return go
 
 
-def referee(out: Path, matches: int) -> int:
-    """Referee every reached mutant of the sample of the reference's game modules in ``out``, and
-    record in each row the disagreements found (``referee``)."""
+def referee(modules: Sequence[str], out: Path, matches: int) -> int:
+    """Referee every reached mutant of the sample of the reference's game modules among ``modules`` in
+    ``out``, and record in each row the disagreements found (``referee``). A module whose code changed
+    since its run is refused (its rows would name other mutants)."""
     if not out.exists():
         raise UsageError(f"{out}: no results (run the measurement first)")
     data = json.loads(out.read_text(encoding="utf-8"))
     data["referee_matches"] = matches
+    done = [mod for mod in data["modules"] if mod.startswith("reference/") and mod in modules]
+    data.setdefault("refereed", []).append({"date": datetime.date.today().isoformat(), "commit": _commit(),
+                                            "matches": matches, "modules": done})
     for mod, m in data["modules"].items():
-        if not mod.startswith("reference/"):
+        if mod not in done:
             continue
         source = (ROOT / mod).read_text(encoding="utf-8")
+        _same_sites(mod, source, m["mutants"])
         for row in m["mutants"]:
             if not row["in_sample"] or row["status"] == "not reached":
                 continue
@@ -964,6 +975,16 @@ def _rule_run_text(r: Mapping[str, Any]) -> str:
             "vectors); its mutants join the modules' rows, outside the sample.")
 
 
+def _refereed(runs: Sequence[Mapping[str, Any]]) -> str:
+    """The referee runs recorded in the data, one clause per date, commit and number of matches."""
+    grouped: dict[tuple[str, str, int], list[str]] = {}
+    for r in runs:
+        grouped.setdefault((r["date"], r["commit"], r["matches"]), []).extend(
+            m for m in r["modules"] if m not in grouped.get((r["date"], r["commit"], r["matches"]), []))
+    return "".join(f" The referee column: {n} match{'es' if n > 1 else ''} per ruleset, run {date} at commit "
+                   f"`{commit}` on {', '.join(f'`{m}`' for m in mods)}." for (date, commit, n), mods in grouped.items())
+
+
 def render(results: Path, verdicts: Path = VERDICTS, test_verdicts: Path = TEST_VERDICTS) -> str:
     """The generated part of docs/verification.md: the scores per module, the survivors and the rule
     coverage table."""
@@ -978,7 +999,8 @@ def render(results: Path, verdicts: Path = VERDICTS, test_verdicts: Path = TEST_
              + "".join(f" Survivors re-checked {r['date']} at commit `{r['commit']}` against the vectors of the files "
                        f"whose path holds {' or '.join(f'`{f}`' for f in r['files'])} ({r['vectors']} vectors)."
                        for r in data.get("rechecked", []))
-             + "".join(map(_rule_run_text, data.get("rule_runs", []))),
+             + "".join(map(_rule_run_text, data.get("rule_runs", [])))
+             + _refereed(data.get("refereed", [])),
              "", "### Mutation score of the corpus, per game module", "",
              "A seeded sample of mutants per module among all its mutation sites (*sampled*); for the coverage "
              "table, the run also mutated reached sites of each rule id (*per rule*: how many per rule id).", "",
@@ -1083,7 +1105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.referee is not None:
             if args.referee < 1:
                 raise UsageError("--referee: at least 1 match per ruleset")
-            return referee(args.out, args.referee)
+            return referee(modules, args.out, args.referee)
         if args.render:
             page = PAGE.read_text(encoding="utf-8")
             if MARKER not in page:

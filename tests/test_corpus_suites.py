@@ -76,12 +76,25 @@ def test_KJ_YAKU_1_the_stacked_deal_forms_danjou_at_the_deal() -> None:
 
 
 def test_MB_DEAL_4_a_stacked_whole_month_on_the_table_voids_the_deal() -> None:
-    (rec,) = _records("musashino")
+    (rec,) = _stacked("musashino", "MB-DEAL-4")
     assert rec["actions"] == [] and rec["result"]["rounds"][0]["reason"] == "misdeal"
     assert validate_document(rec).ok
     deals: Any = stacked_deals("musashino")
-    (row,) = deals["deals"]
+    (row,) = [d for d in deals["deals"] if d["deck"] == rec["deck"]]
     assert row["legal"] == [] and {10, 11, 12, 13} <= set(dict(row["dealt"]["zones"])["field"])
+
+
+def test_MB_END_1_an_insta_win_by_a_hand_capture_ends_the_round_before_the_draw() -> None:
+    """insta_win_check=capture: the dealer's third hand play completes Five Kings; the round ends there,
+    the draw pile as it was before that play (no draw), and the insta-win pays."""
+    (rec,) = _stacked("musashino", "MB-END-1")
+    assert rec["rules"]["options"]["insta_win_check"] == "capture"
+    last, before = rec["actions"][-1], rec["actions"][-2]
+    assert (last["seat"], last["action"]) == (0, "play 121")
+    assert {10, 30, 80, 110, 120} <= set(dict(last["after"]["zones"])["captured.0"])
+    assert dict(last["after"]["zones"])["stock"] == dict(before["after"]["zones"])["stock"]
+    (rnd,) = rec["result"]["rounds"]
+    assert (rnd["reason"], rnd["winner"], rnd["yaku"][0]) == ("insta-win", 0, [{"id": "five-kings", "points": 8}])
 
 
 @pytest.mark.parametrize("key", sorted({s.game for s in STACKS}))
@@ -126,3 +139,30 @@ def test_KJ_JIZO_2_the_drawn_jizo_sends_the_onis_capture_back() -> None:
     zones = dict(first["after"]["zones"])
     assert first["action"] == "play 0 20"
     assert 20 in zones["field"] and {0, 1} <= set(zones["captured.0"])
+
+
+def test_KK_SCORE_6_the_additive_bonus_of_a_fourth_call() -> None:
+    """multiplier=additive: the winner called koi-koi four times, so the bonus is the base (times the
+    seven-point doubling) once more, not 4 (exhaustive=last-yaku gives the round to the last improver)."""
+    (rec,) = _stacked("koikoi", "KK-SCORE-6")
+    (rnd,) = rec["result"]["rounds"]
+    w = rnd["winner"]
+    assert sum(a["action"] == "koikoi" and a["seat"] == w for a in rec["actions"]) == 4
+    notes = dict(rnd["notes"])
+    assert notes["koikoi_bonus"] == notes["base"] * notes["seven"] != 4
+
+
+def test_KK_GAME_2_a_match_to_50_ends_on_exactly_50() -> None:
+    (rec,) = _stacked("koikoi", "KK-GAME-2")
+    assert rec["status"] == "complete" and rec["result"]["end_reason"] == "target"
+    assert max(rec["result"]["scores"]) == 50
+
+
+def test_KJ_ONI_3_the_drawn_oni_facing_one_card_takes_it_at_once() -> None:
+    """The last hand play takes the 4 beside I-tsun, the Oni comes next off the draw pile and takes
+    I-tsun, the table's one card, with no choice offered."""
+    (rec,) = _stacked("kujuroku", "KJ-ONI-3")
+    before, last = (dict(a["after"]["zones"]) for a in rec["actions"][-2:])
+    assert (before["field"], before["stock"][0], rec["actions"][-1]["action"]) == ([10, 40], 0, "play 41")
+    assert last["field"] == [] and {0, 10, 40, 41} <= set(last[f"captured.{rec['actions'][-1]['seat']}"])
+    assert all(not a["action"].startswith("take") for a in rec["actions"])

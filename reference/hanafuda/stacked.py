@@ -4,7 +4,8 @@ Random play seldom deals the situations some rules act in (a four of a month on 
 ``field_teyaku=dealer-captures``, a draw pile that runs out before the hands do, ...), so a corpus of
 seeded matches leaves those rules untested (measured by ``benchmarks/corpus_adequacy.py``, issue 30).
 Each :class:`Stack` here names the situation, the rules and the cards that must be dealt where; the
-rest of the deal is the documented shuffle of its seed. Its record (format 1.1: the deal given as
+rest of the deal is the documented shuffle of its seed (all of it, for a situation some seed's deal
+and play reach, found by a search of seeds and named so). Its record (format 1.1: the deal given as
 zones) plays that first deal out with the documented random policy, every action with the position
 after it and the round's result claimed, and stops there (status ``abandoned``). ``hanafuda vectors``
 writes the suite to ``DIR/stacked/<game>.jsonl``; ``meta.stacked`` says what each record reaches.
@@ -71,6 +72,14 @@ STACKS: tuple[Stack, ...] = (
     Stack("koikoi", "fudawiki", {"lightning": "wild"}, {"stock": (113,)},
           "the wild Lightning drawn: it takes any field card but a Willow, chosen by the player",
           ("KK-WILD-1", "KK-WILD-3")),
+    Stack("koikoi", "fudawiki", {"multiplier": "additive", "exhaustive": "last-yaku"}, {},
+          "multiplier=additive and exhaustive=last-yaku, the policy calling koi-koi whenever it may: seed 22's deal "
+          "(nothing placed: found by a search of seeds) has the last player to improve call four times before the "
+          "draw pile runs out, so the round's winner scores the bonus of a fourth call (the base again, not 4)",
+          ("KK-SCORE-6",), seed=22, prefer=("koikoi",)),
+    Stack("koikoi", "fudawiki", {"length": "to-50"}, {},
+          "length=to-50 played out from seed 10 (nothing placed: found by a search of seeds): the match ends on a "
+          "score of exactly 50", ("KK-GAME-2",), seed=10, rounds=100),
     Stack("kujuroku", "fudawiki", {}, {"field": (0, 10, 40, 41, 42, 20)},
           "the dealer's takes at the deal form a dekiyaku: the dealt Oni takes I-tsun, then two of the three 4s "
           "on the table, I-shi among them (Danjou of configuration A): the round ends at the deal",
@@ -84,10 +93,22 @@ STACKS: tuple[Stack, ...] = (
     Stack("kujuroku", "fudawiki", {"jizo": "on"}, {"hand.0": (0,), "field": (20, 31, 50, 62, 70, 83), "stock": (1,)},
           "jizo=on: the dealer's Oni takes a card from the table and the Jizo is drawn at once: the Oni's capture "
           "goes back to the table and the Jizo takes the Oni", ("KJ-JIZO-2",), prefer=("play 0 20",)),
+    Stack("kujuroku", "fudawiki", {}, {},
+          "the Oni drawn to a table holding I-tsun alone (seed 2511's deal and play, nothing placed: found by a "
+          "search of seeds): facing one card, it takes it at once, with no choice to make", ("KJ-ONI-3",),
+          seed=2511),
     Stack("kekoro", "fudawiki", {}, {"field": (10, 11, 12, 13)},
           "a whole month on the table: the deal is void (misdeal=field), no action is legal", ("KE-DEAL-3",)),
     Stack("musashino", "fudawiki", {}, {"field": (10, 11, 12, 13)},
           "a whole month on the table: the deal is void (a misdeal), no action is legal", ("MB-DEAL-4",)),
+    Stack("musashino", "fudawiki", {"insta_win_check": "capture"},
+          {"hand.0": (11, 81, 121, 82, 83, 122, 123), "field": (10, 30, 80, 110, 120, 20),
+           "stock": (31, 12, 13, 111, 32, 33, 112, 113)},
+          "insta_win_check=capture: the dealer takes four brights in its first two turns (two hand plays, two "
+          "stacked draws) and its third hand play takes the Phoenix, completing Five Kings: the round ends at that "
+          "capture, before the draw (the other cards of those months are kept from the other seats: in the "
+          "dealer's hand or deep in the pile)",
+          ("MB-END-1", "MB-YAKU-2"), prefer=("play 11", "play 81", "play 121")),
 )
 
 
