@@ -175,6 +175,14 @@ class Encoding:
             out.append(found[1] if found is not None and found[0] is a else self.encode(a))
         return out
 
+    def mark(self, legal: Sequence[Action], out: bytearray) -> None:
+        """Set byte ``n`` of ``out`` to 1 for the number ``n`` of each of ``legal`` (an action mask);
+        ``ValueError`` for an action without a number."""
+        by_identity = self._by_identity
+        for a in legal:
+            found = by_identity.get(id(a))
+            out[found[1] if found is not None and found[0] is a else self.encode(a)] = 1
+
     def mask(self, legal: Sequence[Action]) -> list[int]:
         """The numbers of the legal actions (sorted)."""
         return sorted(self.numbers(legal))
@@ -270,13 +278,14 @@ class Encoding:
         return bytearray(_F32S[self.observation_size].pack(*self.observe(g.snapshot(state, info), seat)))
 
     @functools.cached_property
-    def _tail(self) -> tuple[int, int, int, struct.Struct]:
-        """For :meth:`_fishing_bytes`: the number of positions after the card planes, the number of bytes
-        the planes' bits fill, the number of bytes of the planes' values, and the packing of the
-        positions after the planes."""
-        planes = len(self.cards) * len(self.planes)
-        rest = self.observation_size - planes
-        return rest, (planes + 7) // 8, 4 * planes, _F32S[rest]
+    def _tail(self) -> tuple[int, int, struct.Struct, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """For :meth:`_fishing_bytes`: the number of bytes the card planes' bits fill, the number of bytes of
+        the planes' values, the packing of the positions after the planes, the one-hot values over the
+        seats of each seat (and, last, of none), and those over the phase slots of each slot."""
+        planes, s = len(self.cards) * len(self.planes), self.seats
+        seats = tuple(tuple(int(i == k) for i in range(s)) for k in range(s + 1))
+        phases = tuple(tuple(int(i == k) for i in range(len(PHASES) + 1)) for k in range(len(PHASES) + 1))
+        return (planes + 7) // 8, 4 * planes, _F32S[self.observation_size - planes], seats, phases
 
     @functools.cached_property
     def _in_order(self) -> dict[CardIndex[Any], bool]:
@@ -304,23 +313,13 @@ class Encoding:
             bits |= pending.mask << 2 * u
         for k, m in enumerate(caps, 3):
             bits |= m << (k * u)
-        rest, nbytes, cut, tail = self._tail
-        out = bytearray(b"".join(map(_BITS_F32.__getitem__, bits.to_bytes(nbytes, "little"))))
+        nbytes, cut, tail, one_hot, phases = self._tail
+        out = bytearray().join(map(_BITS_F32.__getitem__, bits.to_bytes(nbytes, "little")))
         del out[cut:]  # (the bits past the last plane, when the planes do not fill whole bytes)
-        values = [0.0] * rest
-        for i, h in enumerate(hands):
-            values[i] = float(h.bit_count())
-        for i, v in enumerate(info.scores):
-            values[s + i] = float(v)
-        values[2 * s + seat] = 1.0
-        values[3 * s + state.setup.dealer] = 1.0
-        to_move = g.to_move(state)
-        if to_move is not None:
-            values[4 * s + to_move] = 1.0
-        values[5 * s] = float(len(t.stock))
-        values[5 * s + 1] = float(state.setup.number)
-        values[5 * s + 2 + _PHASE.get(state.phase.value, len(PHASES))] = 1.0
-        out += tail.pack(*values)
+        to_move, setup, scores, none = g.to_move(state), state.setup, info.scores, one_hot[s]
+        out += tail.pack(*map(int.bit_count, hands), *none[len(hands):], *scores, *none[len(scores):],
+                         *one_hot[seat], *one_hot[setup.dealer], *one_hot[s if to_move is None else to_move],
+                         len(t.stock), setup.number, *phases[_PHASE.get(state.phase.value, len(PHASES))])
         return out
 
     def observation_string(self, snap: Snapshot, seat: int) -> str:

@@ -191,15 +191,14 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees, and its legal actions (none unless it is to move)."""
         seat = self._seats[agent]
-        m = self.match
+        m = self._match or self.match  # (the property raises before reset())
         enc = self.encoding
         obs = np.frombuffer(enc.observation_bytes(m.game, m.state, m.info, seat), np.float32)
         mask = bytearray(self._mask_size)
         if not (self.terminations.get(agent, True) or self.truncations.get(agent, True)):
             # (not done: the match is not finished, _end_if_done would have said so)
             if m.game.to_move(m.state) == seat if not self.cycle else self._to_move(seat):
-                for i in enc.numbers(m.legal_actions()):
-                    mask[i] = 1
+                enc.mark(m.legal_actions(), mask)
             elif self.cycle:
                 mask[self.wait] = 1
         return {"observation": obs, "action_mask": np.frombuffer(mask, np.int8)}
@@ -223,7 +222,7 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
             self._accumulate_rewards()
             self.agent_selection = self._selected(agent)
             return
-        m = self.match
+        m = self._match or self.match
         a = self.encoding.decode(int(action))
         info = m.info
         after = m.apply(a)
