@@ -270,7 +270,7 @@ class Encoding:
         """:meth:`observe` of the position ``state`` of a match with ``info``, as native float32 values
         (for ``numpy.frombuffer``). A game whose neutral form is the fishing table's
         (:meth:`hanafuda.fishing.FishingGame.snapshot` itself), with cards whose bits follow
-        :attr:`cards`, is read from the position's masks (:meth:`_fishing_bytes`) without building the
+        :attr:`cards`, is read from the position's masks (``_fishing_bytes``) without building the
         snapshot; any other from :meth:`~hanafuda.engine.Game.snapshot`."""
         if type(g).snapshot is FishingGame.snapshot and (self._in_order.get(state.table.index)
                                                          or self._reads_masks(state.table.index)):
