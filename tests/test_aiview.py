@@ -4,6 +4,7 @@ shows a seat its own hand and not the others'."""
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 
 import pytest
@@ -51,3 +52,28 @@ def test_observation_shows_own_hand_only(key: str) -> None:
         hand = {enc.cards[i] for i in range(u) if obs[i] == 1.0}
         assert hand == set(snap.zone(f"hand.{seat}"))
     assert enc.observation_string(snap, 0) != enc.observation_string(snap, 1)
+
+
+RULESETS = [(g.spec.key, rs.name) for g in available() for rs in g.spec.rulesets]
+
+
+@pytest.mark.parametrize(("key", "ruleset"), RULESETS)
+def test_observation_bytes_are_the_snapshots_observation(key: str, ruleset: str) -> None:
+    # the float32 values the PettingZoo view reads (from the fishing table's masks where it can) are
+    # Encoding.observe of the neutral snapshot, from every seat, at every position of random matches
+    g = next(x for x in available() if x.spec.key == key)
+    rules = g.rules(ruleset)
+    enc = encoding(key)
+    unpack = struct.Struct(f"={enc.observation_size}f").unpack
+    seen = 0
+    for seed in (3, 8):
+        rng = SplitMix64(seed)
+        m = Match.start(g, rules, seed)
+        while not m.over and m.info.rounds_played < 2:
+            for seat in range(g.seats(rules)):
+                got = unpack(enc.observation_bytes(g, m.state, m.info, seat))
+                assert list(got) == enc.observe(m.snapshot(), seat), (seed, seat, str(m.snapshot()))
+                seen += 1
+            legal = m.legal_actions()
+            m = m.apply(legal[rng.below(len(legal))])
+    assert seen > 0

@@ -70,6 +70,27 @@ def test_rewards_add_up_to_the_settlement(key: str) -> None:
     assert [total[a] for a in e.possible_agents] == [float(f - s) for f, s in zip(final, start, strict=True)]
 
 
+@pytest.mark.parametrize("key", list(SHORT))
+def test_observations_are_the_snapshots_observation(key: str) -> None:
+    # every agent's observation at every step of a random episode: Encoding.observe of the neutral snapshot
+    # as writable float32 arrays, and the mask of the legal actions of the agent to move (no other)
+    e = hp.env(key, options=SHORT[key])
+    enc = encoding(key)
+    rng = np.random.default_rng(4)
+    e.reset(seed=4)
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        m = e.match
+        for other in e.agents:
+            o = e.observe(other)
+            want = np.array(enc.observe(m.snapshot(), e._seats[other]), dtype=np.float32)
+            assert o["observation"].dtype == np.float32 and o["observation"].flags.writeable
+            assert np.array_equal(o["observation"], want)
+            legal = enc.mask(m.legal_actions()) if other == agent and not (terminated or truncated) else []
+            assert np.flatnonzero(o["action_mask"]).tolist() == legal
+        e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
 def test_illegal_action_is_rejected_by_the_engine() -> None:
     e = hp.env("koikoi")
     e.reset(seed=1)

@@ -32,6 +32,7 @@ as one-hot vectors; the cards left in the stock, the round number; and the phase
 from __future__ import annotations
 
 import functools
+import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +41,8 @@ from hanafuda_spec.catalogue import OptionError
 from hanafuda_spec.neutral import JsonValue, Snapshot
 from hanafuda_spec.records import FORMAT
 
-from hanafuda.engine import Action, MatchInfo, action
+from hanafuda.engine import Action, Game, MatchInfo, action
+from hanafuda.fishing import CardIndex, FishingGame, FishingState
 from hanafuda.registry import game
 
 __all__ = [
@@ -84,6 +86,21 @@ _PHASE = {p: i for i, p in enumerate(PHASES)}
 
 _TABLE = ("field", "pile")
 _HIDDEN = ("out.facedown",)
+
+_F32 = struct.Struct("=f")  # (native byte order, the order of numpy's float32)
+#: A byte's eight bits, lowest first, as eight float32 values (0.0 or 1.0), for each byte value.
+_BITS_F32 = tuple(b"".join(_F32.pack(float(v >> b & 1)) for b in range(8)) for v in range(256))
+
+
+class _Packings(dict[int, struct.Struct]):
+    """``n`` -> the packing of ``n`` native float32 values, made when first asked for."""
+
+    def __missing__(self, n: int) -> struct.Struct:
+        found = self[n] = struct.Struct(f"={n}f")
+        return found
+
+
+_F32S = _Packings()
 
 
 @dataclass(frozen=True)
@@ -143,14 +160,28 @@ class Encoding:
             raise ValueError(f"{self.key}: action number {number} is outside 0..{self.num_actions - 1}")
         return self._actions[number]
 
+    @functools.cached_property
+    def _by_identity(self) -> dict[int, tuple[Action, int]]:
+        """``id(a)`` -> ``a`` and its number, for the shared instances (:func:`~hanafuda.engine.action`) held
+        by :attr:`_numbers` (so their ids stay theirs): a lookup without hashing the action's fields."""
+        return {id(a): (a, i) for a, i in self._numbers.items()}
+
     def numbers(self, legal: Sequence[Action]) -> list[int]:
         """The numbers of ``legal`` (in their order); ``ValueError`` for an action without a number."""
-        try:
-            return list(map(self._numbers.__getitem__, legal))
-        except KeyError:
-            for a in legal:
-                self.encode(a)  # (raises, naming the action)
-            raise
+        by_identity = self._by_identity
+        out = []
+        for a in legal:
+            found = by_identity.get(id(a))
+            out.append(found[1] if found is not None and found[0] is a else self.encode(a))
+        return out
+
+    def mark(self, legal: Sequence[Action], out: bytearray) -> None:
+        """Set byte ``n`` of ``out`` to 1 for the number ``n`` of each of ``legal`` (an action mask);
+        ``ValueError`` for an action without a number."""
+        by_identity = self._by_identity
+        for a in legal:
+            found = by_identity.get(id(a))
+            out[found[1] if found is not None and found[0] is a else self.encode(a)] = 1
 
     def mask(self, legal: Sequence[Action]) -> list[int]:
         """The numbers of the legal actions (sorted)."""
@@ -233,6 +264,62 @@ class Encoding:
             out[i] = 1.0
         for i, v in zip(at, values, strict=True):
             out[i] = v
+        return out
+
+    def observation_bytes(self, g: Game[Any, Any], state: Any, info: MatchInfo, seat: int) -> bytearray:
+        """:meth:`observe` of the position ``state`` of a match with ``info``, as native float32 values
+        (for ``numpy.frombuffer``). A game whose neutral form is the fishing table's
+        (:meth:`hanafuda.fishing.FishingGame.snapshot` itself), with cards whose bits follow
+        :attr:`cards`, is read from the position's masks (``_fishing_bytes``) without building the
+        snapshot; any other from :meth:`~hanafuda.engine.Game.snapshot`."""
+        if type(g).snapshot is FishingGame.snapshot and (self._in_order.get(state.table.index)
+                                                         or self._reads_masks(state.table.index)):
+            return self._fishing_bytes(g, state, info, seat)  # type: ignore[arg-type]
+        return bytearray(_F32S[self.observation_size].pack(*self.observe(g.snapshot(state, info), seat)))
+
+    @functools.cached_property
+    def _tail(self) -> tuple[int, int, struct.Struct, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """For :meth:`_fishing_bytes`: the number of bytes the card planes' bits fill, the number of bytes of
+        the planes' values, the packing of the positions after the planes, the one-hot values over the
+        seats of each seat (and, last, of none), and those over the phase slots of each slot."""
+        planes, s = len(self.cards) * len(self.planes), self.seats
+        seats = tuple(tuple(int(i == k) for i in range(s)) for k in range(s + 1))
+        phases = tuple(tuple(int(i == k) for i in range(len(PHASES) + 1)) for k in range(len(PHASES) + 1))
+        return (planes + 7) // 8, 4 * planes, _F32S[self.observation_size - planes], seats, phases
+
+    @functools.cached_property
+    def _in_order(self) -> dict[CardIndex[Any], bool]:
+        """Per card index met (a few per game, each one object for good): whether bit ``i`` of its masks is
+        card ``i`` of :attr:`cards` (so that a mask is a card plane as it stands)."""
+        return {}
+
+    def _reads_masks(self, index: CardIndex[Any]) -> bool:
+        """Whether ``index`` is in order (see :attr:`_in_order`), remembered."""
+        found = self._in_order[index] = all(c.bit == self.index[c.id] for c in index.cards)
+        return found
+
+    def _fishing_bytes(self, g: FishingGame[Any, Any], state: FishingState, info: MatchInfo,
+                       seat: int) -> bytearray:
+        """:meth:`observe` of a fishing game's position, from the fields
+        :meth:`~hanafuda.fishing.FishingGame.snapshot` reads (the zones of :func:`hanafuda.fishing.zones`:
+        each hand, ``field``, ``stock``, ``drawn``, each capture pile), taken as masks: the card planes are
+        one integer whose bit ``i`` is position ``i``, turned into float32 values a byte at a time. Tested
+        equal to :meth:`observe` of the snapshot."""
+        t, u, s = state.table, len(self.cards), self.seats
+        hands, caps = t.hand_masks, t.captured_masks
+        pending = state.pending
+        bits = (hands[seat] if seat < len(hands) else 0) | t.field_mask << u
+        if pending is not None:
+            bits |= pending.mask << 2 * u
+        for k, m in enumerate(caps, 3):
+            bits |= m << (k * u)
+        nbytes, cut, tail, one_hot, phases = self._tail
+        out = bytearray().join(map(_BITS_F32.__getitem__, bits.to_bytes(nbytes, "little")))
+        del out[cut:]  # (the bits past the last plane, when the planes do not fill whole bytes)
+        to_move, setup, scores, none = g.to_move(state), state.setup, info.scores, one_hot[s]
+        out += tail.pack(*map(int.bit_count, hands), *none[len(hands):], *scores, *none[len(scores):],
+                         *one_hot[seat], *one_hot[setup.dealer], *one_hot[s if to_move is None else to_move],
+                         len(t.stock), setup.number, *phases[_PHASE.get(state.phase.value, len(PHASES))])
         return out
 
     def observation_string(self, snap: Snapshot, seat: int) -> str:

@@ -148,6 +148,7 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
         self._in_deal = 0
         self._snap: tuple[Match[Any, Any], Snapshot] | None = None
         self._actor: int | None = None  # in cycle form, the seat that acts in this cycle (None: done)
+        self._rewarded = False  # whether the last step's rewards are not all zero
         self._end_if_done()
         self.agent_selection = self._selected()
 
@@ -190,19 +191,17 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees, and its legal actions (none unless it is to move)."""
         seat = self._seats[agent]
+        m = self._match or self.match  # (the property raises before reset())
         enc = self.encoding
-        obs = np.zeros(enc.observation_size, dtype=np.float32)
-        ones, at, values = enc.features(self._snapshot(), seat)
-        obs.put(ones, 1.0)
-        obs.put(at, values)
-        mask = np.zeros(self._mask_size, dtype=np.int8)
-        m = self.match
-        done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
-        if not done and self._to_move(seat):
-            mask.put(enc.numbers(m.legal_actions()), 1)
-        elif not done and self.cycle:
-            mask[self.wait] = 1
-        return {"observation": obs, "action_mask": mask}
+        obs = np.frombuffer(enc.observation_bytes(m.game, m.state, m.info, seat), np.float32)
+        mask = bytearray(self._mask_size)
+        if not (self.terminations.get(agent, True) or self.truncations.get(agent, True)):
+            # (not done: the match is not finished, _end_if_done would have said so)
+            if m.game.to_move(m.state) == seat if not self.cycle else self._to_move(seat):
+                enc.mark(m.legal_actions(), mask)
+            elif self.cycle:
+                mask[self.wait] = 1
+        return {"observation": obs, "action_mask": np.frombuffer(mask, np.int8)}
 
     def step(self, action: int | None) -> None:
         """Play action number ``action`` for the agent to move (``None`` once it is done)."""
@@ -217,32 +216,45 @@ class HanafudaEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
                 raise ValueError(f"{agent} is not to move: its action must be {self.wait} (wait), not {int(action)}")
             self._cumulative_rewards[agent] = 0.0
             self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
             self._turns[agent] += 1
             self._end_if_done(agent)
             self._accumulate_rewards()
             self.agent_selection = self._selected(agent)
             return
-        m = self.match
+        m = self._match or self.match
         a = self.encoding.decode(int(action))
-        before = m.info.scores
-        deals = len(m.info.history)
+        info = m.info
         after = m.apply(a)
         self._match = after
         self.actions.append(a)
         self._in_deal += 1
-        ended = len(after.info.history) - deals
-        if ended:
-            self.counts.append(self._in_deal)
-            self.counts.extend([0] * (ended - 1))
-            self._in_deal = 0
         self._cumulative_rewards[agent] = 0.0
         self._actor = None
-        for i, name in enumerate(self.agents):
-            self.rewards[name] = float(after.info.scores[i] - before[i])
         self._turns[agent] += 1
-        self._end_if_done(agent)
-        self._accumulate_rewards()
-        self.agent_selection = self._selected(agent)
+        if after.info is info:  # no round ended (nothing was settled): no score changed
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewarded = False
+            if self.max_cycles is not None or self.cycle:
+                self._end_if_done(agent)
+        else:
+            ended = len(after.info.history) - len(info.history)
+            if ended:
+                self.counts.append(self._in_deal)
+                self.counts.extend([0] * (ended - 1))
+                self._in_deal = 0
+            scores, before = after.info.scores, info.scores
+            for i, name in enumerate(self.agents):
+                self.rewards[name] = float(scores[i] - before[i])
+            self._rewarded = True
+            self._end_if_done(agent)
+            self._accumulate_rewards()
+        if self.cycle:
+            self.agent_selection = self._selected(agent)
+        else:  # (_selected, inlined for the common form)
+            seat = self.game.to_move(after.state)
+            self.agent_selection = self.agents[0] if seat is None or after.info.over else self.possible_agents[seat]
         if self.render_mode == "human":
             self.render()
 
