@@ -149,7 +149,7 @@ class KoiKoiRules(RulesOptions):
     # Hooks: the steps read these, and :mod:`hanafuda.deviations` overrides them to replay a record as an
     # engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
 
-    @property
+    @functools.cached_property
     def call_on_held(self) -> bool:
         """KK-TURN-3: whether the decision also comes after a turn that changed no yaku but ends holding one
         (never in the reference: only after a new or improved yaku)."""
@@ -159,14 +159,14 @@ class KoiKoiRules(RulesOptions):
         """KK-DEAL-1: the draw pile, top first: the deck order's cards after the deal."""
         return order[self.stock_start:]
 
-    @property
+    @functools.cached_property
     def named_captures(self) -> int:
         """KK-CAP-2, KK-CAP-3: the numbers of matching table cards among which a played or drawn card names
         the one it takes, as a bit set (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are
         taken whole)."""
         return NAMED_OF_TWO
 
-    @property
+    @functools.cached_property
     def call_before_draw(self) -> bool:
         """KK-TURN-3: whether a hand play that forms a yaku gives the koi-koi decision before the draw (never
         in the reference: the decision comes after both plays)."""
@@ -229,6 +229,7 @@ _CARD: dict[int, Card] = INDEX.by_id
 #: Card id -> its mask, and a card's mask -> the mask of its month (plain tables for the hot paths).
 _MASK_OF: dict[int, int] = {c.id: c.mask for c in INDEX.cards}
 _SUIT_OF: dict[int, int] = INDEX.suit_of
+_PLAY_MASKS = INDEX.play_masks  #: a listed play's card ids -> the masks of the card and its target
 
 
 def _mask(ids: frozenset[int]) -> int:
@@ -408,7 +409,7 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
             over, reason = after.rounds_played >= int(length), "rounds"  # KK-GAME-1
             if not over and rules.value(spec.GameEnd) is spec.GameEnd.ZERO and min(after.scores) <= 0:
                 over, reason = True, "zero"  # KK-GAME-3
-        return settled(info, result, over, reason)  # the top scores win
+        return settled(info, result, over, reason) if over else after  # the top scores win
 
 
 # -- the round ---------------------------------------------------------------------------------------
@@ -573,7 +574,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def play(self, a: Action) -> None:
         kind, cards = a.kind, a.cards
         if kind == PLAY:
-            self.play_card(_MASK_OF[cards[0]], _MASK_OF[cards[1]] if len(cards) > 1 else 0)
+            self.play_card(*(_PLAY_MASKS.get(cards) or (_MASK_OF[cards[0]], _MASK_OF[cards[1]])))  # (wild: not listed)
         elif kind == TAKE:
             self._take(cards[0])
         elif kind == KOIKOI:
