@@ -274,10 +274,11 @@ class RulesOptions:
     def value(self, kind: type[E]) -> E:
         """The value of the option whose values are the enum ``kind`` (see :meth:`GameSpec.value
         <hanafuda_spec.catalogue.GameSpec.value>`)."""
-        found = self._typed.get(kind)
-        if not isinstance(found, kind):
+        try:  # (read on every round: the lookup alone once the value is known)
+            return self._typed[kind]  # type: ignore[return-value]  # (each kind's value is a member of it)
+        except KeyError:
             found = self._typed[kind] = self.catalogue.value(self.opt, kind)
-        return found
+            return found
 
 
 def settled(info: MatchInfo, result: RoundResult, over: bool, reason: str,

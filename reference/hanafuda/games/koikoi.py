@@ -599,7 +599,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         self.caps[p] |= got
         first = self.phase is _PLAY
         if first and not r.draw_first and self.top < len(self.stock):
-            if r.call_before_draw and self._decides():  # a decision before the draw (an engine deviation)
+            if r.call_before_draw and self._decides(False):  # a decision before the draw (an engine deviation)
                 if self.phase is _CALL:
                     self.pending = self.stock[self.top]  # the draw still to come after a koi-koi
                 return
@@ -607,7 +607,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         elif first and r.draw_first and self.hands[p]:
             self.phase = _PLAY_SECOND
         else:
-            self._end_turn()
+            self._decides()
 
     def _draw(self, keep: bool) -> None:
         """KK-CAP-6: the draw pile's top card, played against the field: it waits for a choice between two
@@ -634,11 +634,11 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
                     return
                 else:
                     self.field = field | d
-                self._end_turn()
+                self._decides()
                 return
             if field & _LIGHTNING and not d & _WILLOW:  # KK-WILD-2
                 self.field, self.caps[p] = field & ~_LIGHTNING, self.caps[p] | d | _LIGHTNING
-                self._end_turn()
+                self._decides()
                 return
         m = field & _SUIT_OF[d]
         if keep and not m:  # KK-TURN-7
@@ -649,7 +649,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         else:  # KK-CAP-1, KK-CAP-3, KK-CAP-4
             self.field, got = lands(field, d, m, 0)
             self.caps[p] |= got
-            self._end_turn()
+            self._decides()
 
     def _take(self, target: int) -> None:
         """KK-CAP-2: the drawn card takes the field card chosen (the wild Lightning: any non-Willow one, KK-WILD-3)."""
@@ -662,21 +662,18 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         else:  # the target is one of the matches (:meth:`legal`)
             self.field, got = lands(self.field, drawn.mask, self.field & _SUIT_OF[drawn.mask], _MASK_OF[target])
             self.caps[self.turn] |= got
-        self._end_turn()
+        self._decides()
 
-    def _end_turn(self) -> None:
-        """KK-TURN-3: after both plays a new or improved yaku gives the koi-koi/shōbu call (KK-TURN-4: a
-        shōbu at once below koikoi_min points); else the turn passes."""
-        if not self._decides():
-            self._pass()
-
-    def _decides(self) -> bool:
-        """KK-TURN-3, KK-TURN-4: whether the yaku of the player to move now give the decision (the phase
-        becomes the call) or end the round (a shōbu below koikoi_min points); False when the turn goes on."""
+    def _decides(self, passes: bool = True) -> bool:
+        """KK-TURN-3, KK-TURN-4: the end of a turn: whether the yaku of the player to move now give the
+        decision (the phase becomes the call) or end the round (a shōbu below koikoi_min points). When they
+        do not, False, and the turn passes (unless ``passes`` is False: a decision asked before the draw)."""
         p, r = self.turn, self.rules
         self.pending = None
         now, seen = self.yaku(p), self.seen[p]
         if now == seen and (not now or not r.call_on_held):  # nothing new or improved (the common case)
+            if passes:
+                self._pass()
             return False
         before = {y.id: y.points for y in seen}
         new_yaku = any(y.id not in before for y in now)
@@ -690,6 +687,8 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             else:
                 self.phase = _CALL
             return True
+        if passes:
+            self._pass()
         return False
 
     def _koikoi(self) -> None:
@@ -709,15 +708,14 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def _pass(self) -> None:
         """The turn passes to the other player. When their hand is empty the round ends (KK-END-2), unless
         under after_hands=draw-pile both hands are empty and the draw pile is not: then draw-only turns
-        (KK-END-5)."""
-        self.pending = None
-        p = self.turn
-        if self.hands[1 - p]:
-            self.turn, self.phase = 1 - p, _PLAY
+        (KK-END-5). No card is waiting then (``pending`` is None)."""
+        p, q = self.turn, 1 - self.turn
+        if self.hands[q]:
+            self.turn, self.phase = q, _PLAY
             if self.rules.draw_first:
                 self._begin_turn()
         elif self.rules.draw_only_turns and not self.hands[p] and self.top < len(self.stock):
-            self.turn, self.phase = 1 - p, _DRAW
+            self.turn, self.phase = q, _DRAW
         else:
             self.phase, self.end = _OVER, "exhaustive"  # KK-END-1/2: both hands empty, a draw
 
