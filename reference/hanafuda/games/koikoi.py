@@ -379,7 +379,7 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
             pile |= c.mask
         m = month if rules.month_cards else None
         if rules.plain_scoring:  # score_mask, without the options' filters where none applies
-            return pile_score(rules.scorer(m, None)(pile))
+            return pile_score((rules._scorers.get((m, None, False)) or rules.scorer(m, None))(pile))  # (once built)
         return pile_score(score_mask(rules, pile, m))
 
     def month_matters(self, rules: KoiKoiRules) -> bool:
