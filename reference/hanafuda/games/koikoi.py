@@ -91,18 +91,19 @@ class KoiKoiRules(RulesOptions):
     values: tuple[tuple[str, str], ...]
 
     @functools.cached_property
-    def _scorers(self) -> dict[tuple[int | None, str | None, bool], Callable[[int], tuple[ScoredYaku, ...]]]:
+    def _scorers(self) -> dict[object, Callable[[int], tuple[ScoredYaku, ...]]]:
         return {}
 
     def scorer(self, month: int | None, sake: str | None,
                called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
         """The scorer of the compiled yaku table for a month, sake-cup reading and whether the holder has
         called koi-koi (viewing_value=1-3): pile mask in, yaku in table order out; built once per rules
-        object (so that scoring never hashes the long option tuple)."""
-        key = (month, sake, called and self.call_revalues)
+        object (so that scoring never hashes the long option tuple; the plain table of a month, the one
+        ``KoiKoi.score`` asks for, is kept under the month alone)."""
+        key = month if sake is None and not called else (month, sake, called and self.call_revalues)
         found = self._scorers.get(key)
         if found is None:
-            found = self._scorers[key] = _scorer(self.values, *key)
+            found = self._scorers[key] = _scorer(self.values, month, sake, called and self.call_revalues)
         return found
 
     @functools.cached_property
@@ -379,7 +380,7 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
             pile |= c.mask
         m = month if rules.month_cards else None
         if rules.plain_scoring:  # score_mask, without the options' filters where none applies
-            return pile_score((rules._scorers.get((m, None, False)) or rules.scorer(m, None))(pile))  # (once built)
+            return pile_score((rules._scorers.get(m) or rules.scorer(m, None))(pile))  # (kept by month)
         return pile_score(score_mask(rules, pile, m))
 
     def month_matters(self, rules: KoiKoiRules) -> bool:
