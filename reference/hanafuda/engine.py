@@ -34,7 +34,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda._construct import SOURCE, blank, evolve, new
+from hanafuda._construct import SOURCE, evolve, new, pair_builder
 
 __all__ = [
     "ACTION_ORDER",
@@ -177,12 +177,9 @@ class PileScore:
         return sum(y.points for y in self.yaku)
 
 
-def pile_score(yaku: tuple[ScoredYaku, ...], card_points: int | None = None) -> PileScore:
-    """``PileScore(yaku, card_points)`` without the frozen dataclass's ``__init__`` (the scorers' hot
-    path; :mod:`hanafuda._construct`)."""
-    score, fields = blank(PileScore)
-    fields["yaku"], fields["card_points"] = yaku, card_points
-    return score
+#: ``pile_score(yaku, card_points)`` is ``PileScore(yaku, card_points)`` without the frozen dataclass's
+#: ``__init__`` (the scorers' hot path; :mod:`hanafuda._construct`).
+pile_score: Callable[[tuple[ScoredYaku, ...], int | None], PileScore] = pair_builder(PileScore, "yaku", "card_points")
 
 
 @dataclass(frozen=True)

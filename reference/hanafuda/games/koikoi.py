@@ -380,8 +380,8 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
             pile |= c.mask
         m = month if rules.month_cards else None
         if rules.plain_scoring:  # score_mask, without the options' filters where none applies
-            return pile_score((rules._scorers.get(m) or rules.scorer(m, None))(pile))  # (kept by month)
-        return pile_score(score_mask(rules, pile, m))
+            return pile_score((rules._scorers.get(m) or rules.scorer(m, None))(pile), None)  # (kept by month)
+        return pile_score(score_mask(rules, pile, m), None)
 
     def month_matters(self, rules: KoiKoiRules) -> bool:
         return rules.month_cards
