@@ -180,7 +180,7 @@ def test_KK_WILD_4_an_engine_whose_last_lightning_takes_one_card_is_caught(monke
             self.top += 1
             self.field &= ~one
             self.caps[self.turn] |= one | self.stock[-1].mask
-            self._end_turn()
+            self._decides()
             return
         orig(self, keep)
     monkeypatch.setattr(ref.KoiKoiRound, "_draw", no_sweep)

@@ -9,9 +9,10 @@ bypass lives here, once, so that the modules that use it stay plain dataclass co
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-__all__ = ["SOURCE", "Deferred", "blank", "deferrable", "deferred", "evolve", "new"]
+__all__ = ["SOURCE", "Deferred", "deferrable", "deferred", "evolve", "new", "pair_builder"]
 
 T = TypeVar("T")
 
@@ -25,11 +26,15 @@ def new(cls: type[T], /, **fields: object) -> T:
     return obj
 
 
-def blank(cls: type[T], /) -> tuple[T, dict[str, object]]:
-    """An instance of ``cls`` with no fields set yet, and its ``__dict__`` to set them in (the cheapest
-    construction, for the hottest paths: a pile's score)."""
-    obj = _new(cls)
-    return obj, obj.__dict__
+def pair_builder(cls: type[T], first: str, second: str, /) -> Callable[[object, object], T]:
+    """A function making ``cls(a, b)`` for a dataclass of the two fields ``first`` and ``second``, without
+    ``cls.__init__`` (the cheapest construction, one call, for the hottest paths: a pile's score)."""
+    def build(a: object, b: object, /) -> T:
+        obj = _new(cls)
+        fields = obj.__dict__
+        fields[first], fields[second] = a, b
+        return obj
+    return build
 
 
 def evolve(obj: T, **changes: object) -> T:

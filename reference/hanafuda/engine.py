@@ -34,7 +34,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda._construct import SOURCE, blank, evolve, new
+from hanafuda._construct import SOURCE, evolve, new, pair_builder
 
 __all__ = [
     "ACTION_ORDER",
@@ -177,12 +177,9 @@ class PileScore:
         return sum(y.points for y in self.yaku)
 
 
-def pile_score(yaku: tuple[ScoredYaku, ...], card_points: int | None = None) -> PileScore:
-    """``PileScore(yaku, card_points)`` without the frozen dataclass's ``__init__`` (the scorers' hot
-    path; :mod:`hanafuda._construct`)."""
-    score, fields = blank(PileScore)
-    fields["yaku"], fields["card_points"] = yaku, card_points
-    return score
+#: ``pile_score(yaku, card_points)`` is ``PileScore(yaku, card_points)`` without the frozen dataclass's
+#: ``__init__`` (the scorers' hot path; :mod:`hanafuda._construct`).
+pile_score: Callable[[tuple[ScoredYaku, ...], int | None], PileScore] = pair_builder(PileScore, "yaku", "card_points")
 
 
 @dataclass(frozen=True)
@@ -274,10 +271,11 @@ class RulesOptions:
     def value(self, kind: type[E]) -> E:
         """The value of the option whose values are the enum ``kind`` (see :meth:`GameSpec.value
         <hanafuda_spec.catalogue.GameSpec.value>`)."""
-        found = self._typed.get(kind)
-        if not isinstance(found, kind):
+        try:  # (read on every round: the lookup alone once the value is known)
+            return self._typed[kind]  # type: ignore[return-value]  # (each kind's value is a member of it)
+        except KeyError:
             found = self._typed[kind] = self.catalogue.value(self.opt, kind)
-        return found
+            return found
 
 
 def settled(info: MatchInfo, result: RoundResult, over: bool, reason: str,

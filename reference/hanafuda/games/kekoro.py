@@ -126,9 +126,11 @@ class Scorer:
         return tuple(tables), complement, sum([8 << 4 * i for i in range(len(masks))])
 
     def count_of(self, pile: int) -> int:
-        """The counters of a pile (:attr:`counters`), a byte of the mask at a time."""
+        """The counters of a pile (:attr:`counters`), a byte of the mask at a time up to its last card."""
         total = 0
         for table in self.counters[0]:
+            if not pile:
+                break
             total += table[pile & 255]
             pile >>= 8
         return total
@@ -182,7 +184,7 @@ class KekoroRules(RulesOptions):
     # Hooks: the steps read these, and :mod:`hanafuda.deviations_other` overrides them to replay a record as
     # an engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
 
-    @property
+    @functools.cached_property
     def named_captures(self) -> int:
         """KE-CAP-2, KE-CAP-3: the numbers of matching table cards among which a played or drawn card names
         the one it takes (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are taken whole)."""

@@ -91,18 +91,19 @@ class KoiKoiRules(RulesOptions):
     values: tuple[tuple[str, str], ...]
 
     @functools.cached_property
-    def _scorers(self) -> dict[tuple[int | None, str | None, bool], Callable[[int], tuple[ScoredYaku, ...]]]:
+    def _scorers(self) -> dict[object, Callable[[int], tuple[ScoredYaku, ...]]]:
         return {}
 
     def scorer(self, month: int | None, sake: str | None,
                called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
         """The scorer of the compiled yaku table for a month, sake-cup reading and whether the holder has
         called koi-koi (viewing_value=1-3): pile mask in, yaku in table order out; built once per rules
-        object (so that scoring never hashes the long option tuple)."""
-        key = (month, sake, called and self.call_revalues)
+        object (so that scoring never hashes the long option tuple; the plain table of a month, the one
+        ``KoiKoi.score`` asks for, is kept under the month alone)."""
+        key = month if sake is None and not called else (month, sake, called and self.call_revalues)
         found = self._scorers.get(key)
         if found is None:
-            found = self._scorers[key] = _scorer(self.values, *key)
+            found = self._scorers[key] = _scorer(self.values, month, sake, called and self.call_revalues)
         return found
 
     @functools.cached_property
@@ -149,7 +150,7 @@ class KoiKoiRules(RulesOptions):
     # Hooks: the steps read these, and :mod:`hanafuda.deviations` overrides them to replay a record as an
     # engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
 
-    @property
+    @functools.cached_property
     def call_on_held(self) -> bool:
         """KK-TURN-3: whether the decision also comes after a turn that changed no yaku but ends holding one
         (never in the reference: only after a new or improved yaku)."""
@@ -159,14 +160,14 @@ class KoiKoiRules(RulesOptions):
         """KK-DEAL-1: the draw pile, top first: the deck order's cards after the deal."""
         return order[self.stock_start:]
 
-    @property
+    @functools.cached_property
     def named_captures(self) -> int:
         """KK-CAP-2, KK-CAP-3: the numbers of matching table cards among which a played or drawn card names
         the one it takes, as a bit set (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are
         taken whole)."""
         return NAMED_OF_TWO
 
-    @property
+    @functools.cached_property
     def call_before_draw(self) -> bool:
         """KK-TURN-3: whether a hand play that forms a yaku gives the koi-koi decision before the draw (never
         in the reference: the decision comes after both plays)."""
@@ -229,6 +230,7 @@ _CARD: dict[int, Card] = INDEX.by_id
 #: Card id -> its mask, and a card's mask -> the mask of its month (plain tables for the hot paths).
 _MASK_OF: dict[int, int] = {c.id: c.mask for c in INDEX.cards}
 _SUIT_OF: dict[int, int] = INDEX.suit_of
+_PLAY_MASKS = INDEX.play_masks  #: a listed play's card ids -> the masks of the card and its target
 
 
 def _mask(ids: frozenset[int]) -> int:
@@ -378,8 +380,8 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
             pile |= c.mask
         m = month if rules.month_cards else None
         if rules.plain_scoring:  # score_mask, without the options' filters where none applies
-            return pile_score(rules.scorer(m, None)(pile))
-        return pile_score(score_mask(rules, pile, m))
+            return pile_score((rules._scorers.get(m) or rules.scorer(m, None))(pile), None)  # (kept by month)
+        return pile_score(score_mask(rules, pile, m), None)
 
     def month_matters(self, rules: KoiKoiRules) -> bool:
         return rules.month_cards
@@ -408,7 +410,7 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
             over, reason = after.rounds_played >= int(length), "rounds"  # KK-GAME-1
             if not over and rules.value(spec.GameEnd) is spec.GameEnd.ZERO and min(after.scores) <= 0:
                 over, reason = True, "zero"  # KK-GAME-3
-        return settled(info, result, over, reason)  # the top scores win
+        return settled(info, result, over, reason) if over else after  # the top scores win
 
 
 # -- the round ---------------------------------------------------------------------------------------
@@ -573,7 +575,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def play(self, a: Action) -> None:
         kind, cards = a.kind, a.cards
         if kind == PLAY:
-            self.play_card(_MASK_OF[cards[0]], _MASK_OF[cards[1]] if len(cards) > 1 else 0)
+            self.play_card(*(_PLAY_MASKS.get(cards) or (_MASK_OF[cards[0]], _MASK_OF[cards[1]])))  # (wild: not listed)
         elif kind == TAKE:
             self._take(cards[0])
         elif kind == KOIKOI:
@@ -598,7 +600,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         self.caps[p] |= got
         first = self.phase is _PLAY
         if first and not r.draw_first and self.top < len(self.stock):
-            if r.call_before_draw and self._decides():  # a decision before the draw (an engine deviation)
+            if r.call_before_draw and self._decides(False):  # a decision before the draw (an engine deviation)
                 if self.phase is _CALL:
                     self.pending = self.stock[self.top]  # the draw still to come after a koi-koi
                 return
@@ -606,7 +608,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         elif first and r.draw_first and self.hands[p]:
             self.phase = _PLAY_SECOND
         else:
-            self._end_turn()
+            self._decides()
 
     def _draw(self, keep: bool) -> None:
         """KK-CAP-6: the draw pile's top card, played against the field: it waits for a choice between two
@@ -633,11 +635,11 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
                     return
                 else:
                     self.field = field | d
-                self._end_turn()
+                self._decides()
                 return
             if field & _LIGHTNING and not d & _WILLOW:  # KK-WILD-2
                 self.field, self.caps[p] = field & ~_LIGHTNING, self.caps[p] | d | _LIGHTNING
-                self._end_turn()
+                self._decides()
                 return
         m = field & _SUIT_OF[d]
         if keep and not m:  # KK-TURN-7
@@ -648,7 +650,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         else:  # KK-CAP-1, KK-CAP-3, KK-CAP-4
             self.field, got = lands(field, d, m, 0)
             self.caps[p] |= got
-            self._end_turn()
+            self._decides()
 
     def _take(self, target: int) -> None:
         """KK-CAP-2: the drawn card takes the field card chosen (the wild Lightning: any non-Willow one, KK-WILD-3)."""
@@ -661,21 +663,18 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         else:  # the target is one of the matches (:meth:`legal`)
             self.field, got = lands(self.field, drawn.mask, self.field & _SUIT_OF[drawn.mask], _MASK_OF[target])
             self.caps[self.turn] |= got
-        self._end_turn()
+        self._decides()
 
-    def _end_turn(self) -> None:
-        """KK-TURN-3: after both plays a new or improved yaku gives the koi-koi/shōbu call (KK-TURN-4: a
-        shōbu at once below koikoi_min points); else the turn passes."""
-        if not self._decides():
-            self._pass()
-
-    def _decides(self) -> bool:
-        """KK-TURN-3, KK-TURN-4: whether the yaku of the player to move now give the decision (the phase
-        becomes the call) or end the round (a shōbu below koikoi_min points); False when the turn goes on."""
+    def _decides(self, passes: bool = True) -> bool:
+        """KK-TURN-3, KK-TURN-4: the end of a turn: whether the yaku of the player to move now give the
+        decision (the phase becomes the call) or end the round (a shōbu below koikoi_min points). When they
+        do not, False, and the turn passes (unless ``passes`` is False: a decision asked before the draw)."""
         p, r = self.turn, self.rules
         self.pending = None
         now, seen = self.yaku(p), self.seen[p]
         if now == seen and (not now or not r.call_on_held):  # nothing new or improved (the common case)
+            if passes:
+                self._pass()
             return False
         before = {y.id: y.points for y in seen}
         new_yaku = any(y.id not in before for y in now)
@@ -689,6 +688,8 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             else:
                 self.phase = _CALL
             return True
+        if passes:
+            self._pass()
         return False
 
     def _koikoi(self) -> None:
@@ -708,15 +709,14 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def _pass(self) -> None:
         """The turn passes to the other player. When their hand is empty the round ends (KK-END-2), unless
         under after_hands=draw-pile both hands are empty and the draw pile is not: then draw-only turns
-        (KK-END-5)."""
-        self.pending = None
-        p = self.turn
-        if self.hands[1 - p]:
-            self.turn, self.phase = 1 - p, _PLAY
+        (KK-END-5). No card is waiting then (``pending`` is None)."""
+        p, q = self.turn, 1 - self.turn
+        if self.hands[q]:
+            self.turn, self.phase = q, _PLAY
             if self.rules.draw_first:
                 self._begin_turn()
         elif self.rules.draw_only_turns and not self.hands[p] and self.top < len(self.stock):
-            self.turn, self.phase = 1 - p, _DRAW
+            self.turn, self.phase = q, _DRAW
         else:
             self.phase, self.end = _OVER, "exhaustive"  # KK-END-1/2: both hands empty, a draw
 

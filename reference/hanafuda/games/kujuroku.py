@@ -174,7 +174,7 @@ class KujurokuRules(RulesOptions):
         """KJ-YAKU-5…8: the dekiyaku of the configuration (their cards and values)."""
         return spec.CONFIGURATIONS[self.configuration]
 
-    @property
+    @functools.cached_property
     def named_captures(self) -> int:
         """KJ-CAP-3, KJ-CAP-4: the match counts whose card names its target (:data:`~hanafuda.fishing.NAMED_OF_TWO`)."""
         return NAMED_OF_TWO

@@ -178,7 +178,7 @@ class MusashinoRules(RulesOptions):
         """The side (capture pile) of a seat (MB-EQ-2)."""
         return self.side_of[seat]
 
-    @property
+    @functools.cached_property
     def named_captures(self) -> int:
         """MB-CAP-2, MB-CAP-3: the numbers of matching field cards among which a played or drawn card names
         the one it takes (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are taken whole); a
