@@ -70,7 +70,7 @@ RESTRICTIONS: tuple[tuple[str, str, str, str, str, tuple[str, ...], str, str, st
      ("KoiKoiRound.empty_handed",), "KK-TURN-9", "KoikoiLastTurn", "KoiKoiRules.koikoi_needs_hand"),
     ("kusurigui", "oni_play", "capture", "choice", "oni_choice",
      ("KusuriGui.legal_actions", "KusuriGui.explain_illegal", "KusuriGuiRound.legal", "_legal"), "KG-ONI-1",
-     "OniPlay", "KusuriGui.make_rules"),
+     "OniPlay", "KusuriGuiRules.oni_choice"),
 )
 
 
@@ -139,6 +139,10 @@ def _readers(tree: ast.AST, attr: str, key: str | None) -> set[str]:
                 c = child.name
             elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn is None:
                 f = f"{cls}.{child.name}" if cls else child.name
+            elif (isinstance(child, (ast.Assign, ast.AnnAssign)) and fn is None and cls is not None
+                  and isinstance(target := child.targets[0] if isinstance(child, ast.Assign) else child.target,
+                                 ast.Name)):
+                f = f"{cls}.{target.id}"  # a class-level reading: ``must_capture = flag(Discard.MUST_CAPTURE, …)``
             if (isinstance(child, ast.Attribute) and child.attr == attr) or (
                     key is not None and isinstance(child, ast.Subscript) and isinstance(child.slice, ast.Constant)
                     and child.slice.value == key):
