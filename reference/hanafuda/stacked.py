@@ -256,3 +256,25 @@ def _coverage_stacks() -> tuple[Stack, ...]:
 
 
 STACKS += _coverage_stacks()
+
+
+def _gap_stacks() -> tuple[Stack, ...]:
+    """Situations added for mutants of the catalogue's Kujuroku module the corpus missed (issue 30, item 4):
+    the dekiyaku of configurations C and D that only form together with a smaller one."""
+    return (
+        Stack("kujuroku", "fudawiki", {"configuration": "C"},
+              {"hand.0": (0, 11, 41, 43, 32, 33), "field": (10, 30, 42, 40), "stock": (31,)},
+              "configuration C: the dealer takes I-tsun and the special 3, then two 4s, and its third hand play takes "
+              "I-shi: the four 4s, I-tsun and the special 3 complete Shi-Dan (12) with Shi Yaku and Danjou, and the "
+              "highest is paid (the other 3s and 4s and the Oni kept in the dealer's hand)",
+              ("KJ-YAKU-7", "KJ-YAKU-1"), prefer=("play 11", "play 41 42", "play 43")),
+        Stack("kujuroku", "fudawiki", {"configuration": "D", "jizo": "on"},
+              {"hand.0": (0, 1, 11, 41, 42, 43), "field": (10, 31, 32), "stock": (30, 40, 52, 33)},
+              "configuration D with the Jizo: the dealer takes I-tsun and two 3s, I-shi is drawn to the table, then "
+              "the dealer's Oni takes it from the hand, checked only after the draw (jizo_timing=after-draw), which "
+              "takes the last 3: the four 3s, I-tsun and I-shi complete Nejikomi (30) with San Shima and Danna at once, and the highest is paid",
+              ("KJ-YAKU-8", "KJ-YAKU-1"), prefer=("play 11", "play 0 40")),
+    )
+
+
+STACKS += _gap_stacks()
