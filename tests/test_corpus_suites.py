@@ -188,3 +188,14 @@ def test_KJ_YAKU_8_nejikomi_formed_with_san_shima_and_danna_pays_30() -> None:
     assert (rnd["reason"], rnd["winner"], rnd["yaku"][0]) == ("dekiyaku", 0, [{"id": "nejikomi", "points": 30}])
     assert rnd["deltas"][:3] == [60, -30, -30]
     assert validate_document(rec).ok
+
+
+def test_KG_SCORE_3_a_payment_is_cut_to_the_payers_chips_under_bust_end_only() -> None:
+    """Seed 6's match: in round 11 seat 1 holds 4 chips and loses by 30. bust=end cuts the payment to 4 and
+    the match ends on 0; bust=debt takes the whole 30 and play goes on below zero."""
+    end, debt = _stacked("kusurigui", "KG-SCORE-3")
+    assert (end["rules"]["options"]["bust"], debt["rules"]["options"]["bust"]) == ("end", "debt")
+    assert end["result"]["rounds"][10]["deltas"] == [4, -4] and debt["result"]["rounds"][10]["deltas"] == [30, -30]
+    assert (end["result"]["end_reason"], end["result"]["scores"]) == ("bust", [200, 0])
+    assert (len(debt["result"]["rounds"]), debt["result"]["scores"]) == (12, [221, -21])
+    assert validate_document(end).ok and validate_document(debt).ok

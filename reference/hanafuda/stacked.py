@@ -259,8 +259,9 @@ STACKS += _coverage_stacks()
 
 
 def _gap_stacks() -> tuple[Stack, ...]:
-    """Situations added for mutants of the catalogue's Kujuroku module the corpus missed (issue 30, item 4):
-    the dekiyaku of configurations C and D that only form together with a smaller one."""
+    """Situations added for mutants the corpus missed (issue 30, item 4): the dekiyaku of Kujuroku's
+    configurations C and D that only form together with a smaller one, and a Kusuri-gui payment larger than
+    the payer's chips."""
     return (
         Stack("kujuroku", "fudawiki", {"configuration": "C"},
               {"hand.0": (0, 11, 41, 43, 32, 33), "field": (10, 30, 42, 40), "stock": (31,)},
@@ -274,6 +275,13 @@ def _gap_stacks() -> tuple[Stack, ...]:
               "the dealer's Oni takes it from the hand, checked only after the draw (jizo_timing=after-draw), which "
               "takes the last 3: the four 3s, I-tsun and I-shi complete Nejikomi (30) with San Shima and Danna at once, and the highest is paid",
               ("KJ-YAKU-8", "KJ-YAKU-1"), prefer=("play 11", "play 0 40")),
+        Stack("kusurigui", "fudawiki", {"bust": "end"}, {},
+              "bust=end played out from seed 6 (nothing placed: found by a search of seeds): in the eleventh round "
+              "seat 1, down to 4 chips, loses by 30 and pays its 4 only, so the match ends on 200 to 0",
+              ("KG-SCORE-3", "KG-GAME-3"), seed=6, rounds=12),
+        Stack("kusurigui", "fudawiki", {"bust": "debt"}, {},
+              "the same deals and play under bust=debt: seat 1 pays the whole 30 and plays on below zero, ending "
+              "the twelve rounds on -21", ("KG-SCORE-3",), seed=6, rounds=12),
     )
 
 
