@@ -273,7 +273,8 @@ def _gap_stacks() -> tuple[Stack, ...]:
               {"hand.0": (0, 1, 11, 41, 42, 43), "field": (10, 31, 32), "stock": (30, 40, 52, 33)},
               "configuration D with the Jizo: the dealer takes I-tsun and two 3s, I-shi is drawn to the table, then "
               "the dealer's Oni takes it from the hand, checked only after the draw (jizo_timing=after-draw), which "
-              "takes the last 3: the four 3s, I-tsun and I-shi complete Nejikomi (30) with San Shima and Danna at once, and the highest is paid",
+              "takes the last 3: the four 3s, I-tsun and I-shi complete Nejikomi (30) with San Shima and Danna at "
+              "once, and the highest is paid",
               ("KJ-YAKU-8", "KJ-YAKU-1"), prefer=("play 11", "play 0 40")),
         Stack("kusurigui", "fudawiki", {"bust": "end"}, {},
               "bust=end played out from seed 6 (nothing placed: found by a search of seeds): in the eleventh round "
