@@ -128,7 +128,7 @@ def test_KK_WILD_3_the_drawn_wild_lightning_takes_a_card_of_another_month() -> N
                          [("KJ-YAKU-6", "B", "danjou", 8), ("KJ-YAKU-8", "D", "danna", 15)])
 def test_KJ_YAKU_6_and_8_stacked_deals_form_a_dekiyaku_of_their_configuration(
         rule_id: str, configuration: str, yaku: str, points: int) -> None:
-    (rec,) = _stacked("kujuroku", rule_id)
+    rec = _stacked("kujuroku", rule_id)[0]  # the first deal of its configuration
     assert rec["rules"]["options"]["configuration"] == configuration
     assert rec["result"]["rounds"][0]["yaku"][0] == [{"id": yaku, "points": points}]
 
@@ -166,3 +166,36 @@ def test_KJ_ONI_3_the_drawn_oni_facing_one_card_takes_it_at_once() -> None:
     assert (before["field"], before["stock"][0], rec["actions"][-1]["action"]) == ([10, 40], 0, "play 41")
     assert last["field"] == [] and {0, 10, 40, 41} <= set(last[f"captured.{rec['actions'][-1]['seat']}"])
     assert all(not a["action"].startswith("take") for a in rec["actions"])
+
+
+def test_KJ_YAKU_7_shi_dan_formed_with_smaller_dekiyaku_pays_12() -> None:
+    """Configuration C: the capture of I-shi completes Shi Yaku, Danjou and Shi-Dan at once; the highest,
+    Shi-Dan's 12, is paid by each of the other two."""
+    (rec,) = _stacked("kujuroku", "KJ-YAKU-7")
+    assert rec["rules"]["options"]["configuration"] == "C"
+    (rnd,) = rec["result"]["rounds"]
+    assert (rnd["reason"], rnd["winner"], rnd["yaku"][0]) == ("dekiyaku", 0, [{"id": "shi-dan", "points": 12}])
+    assert rnd["deltas"][:3] == [24, -12, -12]
+    assert validate_document(rec).ok
+
+
+def test_KJ_YAKU_8_nejikomi_formed_with_san_shima_and_danna_pays_30() -> None:
+    """Configuration D with the Jizo: the Oni's capture of I-shi is checked after the draw, which takes the
+    last 3, so Nejikomi forms with San Shima and Danna; its 30 is paid."""
+    rec = _stacked("kujuroku", "KJ-YAKU-8")[-1]
+    assert rec["rules"]["options"]["configuration"] == "D" and rec["actions"][-1]["action"] == "play 0 40"
+    (rnd,) = rec["result"]["rounds"]
+    assert (rnd["reason"], rnd["winner"], rnd["yaku"][0]) == ("dekiyaku", 0, [{"id": "nejikomi", "points": 30}])
+    assert rnd["deltas"][:3] == [60, -30, -30]
+    assert validate_document(rec).ok
+
+
+def test_KG_SCORE_3_a_payment_is_cut_to_the_payers_chips_under_bust_end_only() -> None:
+    """Seed 6's match: in round 11 seat 1 holds 4 chips and loses by 30. bust=end cuts the payment to 4 and
+    the match ends on 0; bust=debt takes the whole 30 and play goes on below zero."""
+    end, debt = _stacked("kusurigui", "KG-SCORE-3")
+    assert (end["rules"]["options"]["bust"], debt["rules"]["options"]["bust"]) == ("end", "debt")
+    assert end["result"]["rounds"][10]["deltas"] == [4, -4] and debt["result"]["rounds"][10]["deltas"] == [30, -30]
+    assert (end["result"]["end_reason"], end["result"]["scores"]) == ("bust", [200, 0])
+    assert (len(debt["result"]["rounds"]), debt["result"]["scores"]) == (12, [221, -21])
+    assert validate_document(end).ok and validate_document(debt).ok

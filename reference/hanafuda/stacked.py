@@ -256,3 +256,34 @@ def _coverage_stacks() -> tuple[Stack, ...]:
 
 
 STACKS += _coverage_stacks()
+
+
+def _gap_stacks() -> tuple[Stack, ...]:
+    """Situations added for mutants the corpus missed (issue 30, item 4): the dekiyaku of Kujuroku's
+    configurations C and D that only form together with a smaller one, and a Kusuri-gui payment larger than
+    the payer's chips."""
+    return (
+        Stack("kujuroku", "fudawiki", {"configuration": "C"},
+              {"hand.0": (0, 11, 41, 43, 32, 33), "field": (10, 30, 42, 40), "stock": (31,)},
+              "configuration C: the dealer takes I-tsun and the special 3, then two 4s, and its third hand play takes "
+              "I-shi: the four 4s, I-tsun and the special 3 complete Shi-Dan (12) with Shi Yaku and Danjou, and the "
+              "highest is paid (the other 3s and 4s and the Oni kept in the dealer's hand)",
+              ("KJ-YAKU-7", "KJ-YAKU-1"), prefer=("play 11", "play 41 42", "play 43")),
+        Stack("kujuroku", "fudawiki", {"configuration": "D", "jizo": "on"},
+              {"hand.0": (0, 1, 11, 41, 42, 43), "field": (10, 31, 32), "stock": (30, 40, 52, 33)},
+              "configuration D with the Jizo: the dealer takes I-tsun and two 3s, I-shi is drawn to the table, then "
+              "the dealer's Oni takes it from the hand, checked only after the draw (jizo_timing=after-draw), which "
+              "takes the last 3: the four 3s, I-tsun and I-shi complete Nejikomi (30) with San Shima and Danna at "
+              "once, and the highest is paid",
+              ("KJ-YAKU-8", "KJ-YAKU-1"), prefer=("play 11", "play 0 40")),
+        Stack("kusurigui", "fudawiki", {"bust": "end"}, {},
+              "bust=end played out from seed 6 (nothing placed: found by a search of seeds): in the eleventh round "
+              "seat 1, down to 4 chips, loses by 30 and pays its 4 only, so the match ends on 200 to 0",
+              ("KG-SCORE-3", "KG-GAME-3"), seed=6, rounds=12),
+        Stack("kusurigui", "fudawiki", {"bust": "debt"}, {},
+              "the same deals and play under bust=debt: seat 1 pays the whole 30 and plays on below zero, ending "
+              "the twelve rounds on -21", ("KG-SCORE-3",), seed=6, rounds=12),
+    )
+
+
+STACKS += _gap_stacks()
