@@ -34,7 +34,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda._construct import SOURCE, evolve, new, pair_builder
+from hanafuda._construct import HELD, SOURCE, Held, evolve, new, pair_builder
 
 __all__ = [
     "ACTION_ORDER",
@@ -644,7 +644,7 @@ class RoundGame(Game[S, R]):
         after = r.position()
         memo = getattr(after, "__dict__", None)
         if memo is not None and memo.get(SOURCE) is not r:
-            memo[_HELD] = _Held((r,))
+            memo[_HELD] = Held((r,))
         return after
 
     def held_round(self, state: S) -> FastRound[S]:
@@ -659,7 +659,7 @@ class RoundGame(Game[S, R]):
         found = _held(memo)
         if found is None:
             found = self.round_of(state)
-            memo[_HELD] = _Held((found,))
+            memo[_HELD] = Held((found,))
         return found
 
     def fast_round(self, state: S) -> FastRound[S] | None:
@@ -674,7 +674,7 @@ class RoundGame(Game[S, R]):
 
 #: The keys, in a state's ``__dict__``, of the round it holds (:meth:`RoundGame.held_round`) and of its legal
 #: actions (:meth:`Game.legal`).
-_HELD, _LEGAL = "_held_round", "_legal_actions"
+_HELD, _LEGAL = HELD, "_legal_actions"
 
 
 def _held(memo: dict[str, Any]) -> FastRound[Any] | None:
@@ -683,16 +683,6 @@ def _held(memo: dict[str, Any]) -> FastRound[Any] | None:
     held = memo.get(_HELD)
     found: FastRound[Any] | None = held[0] if held else memo.get(SOURCE)
     return found
-
-
-class _Held(list[FastRound[Any]]):
-    """The round a state holds: a one-item list (built in C), which pickles and copies as an empty one, so
-    that a copy of the state never shares the round in place (the copy builds its own when asked)."""
-
-    __slots__ = ()
-
-    def __reduce__(self) -> tuple[type[_Held], tuple[()]]:
-        return _Held, ()
 
 
 G = TypeVar("G")

@@ -588,6 +588,9 @@ class FishingGame(RoundGame[F, R]):
     def to_move(self, state: F) -> int | None:
         return None if state.phase is self._over else state.turn
 
+    def is_terminal(self, state: F) -> bool:
+        return state.phase is self._over
+
     def snapshot(self, state: F, info: MatchInfo | None = None) -> Snapshot:
         t, setup = state.table, state.setup
         return Snapshot(self.spec.key, tuple(zones(t, state.pending)), self.to_move(state), state.phase.value,
