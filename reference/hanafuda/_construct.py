@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 __all__ = ["HELD", "SOURCE", "Deferred", "Held", "deferrable", "deferred", "evolve", "new", "pair_builder"]
 
@@ -95,7 +95,9 @@ class Deferred:
 
     def __getstate__(self) -> dict[str, Any]:
         self._fill()
-        return dict(self.__dict__)
+        d = dict(self.__dict__)
+        d.pop(HELD, None)  # a copy holds its own round, built when asked
+        return d
 
 
 class _Field:

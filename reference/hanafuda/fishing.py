@@ -296,7 +296,7 @@ def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = Fa
         out = []
         k, n = 0, len(tables) >> 1
         # (the field may hold cards of a wider index, Kujuroku's jokers: none of them matches a card of this one)
-        for h, f in zip(hand.to_bytes(n, "little"), (field & ~(-1 << 8 * n)).to_bytes(n, "little")):
+        for h, f in zip(hand.to_bytes(n, "little"), (field & ~(-1 << 8 * n)).to_bytes(n, "little"), strict=True):
             if h & 15:
                 out += tables[k][(h & 15) << 4 | f & 15]
             if h > 15:
@@ -307,7 +307,8 @@ def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = Fa
     return out
 
 
-def card_plays(index: CardIndex[C], hand: int, field: int, named: int = NAMED_OF_TWO) -> tuple[list[Action], list[Action]]:
+def card_plays(index: CardIndex[C], hand: int, field: int,
+               named: int = NAMED_OF_TWO) -> tuple[list[Action], list[Action]]:
     """The hand plays of each card of ``hand`` on ``field`` (masks), in bit order: ``play c`` for a card that
     takes its one match or all three or stays on the field, ``play c t`` for each field card t it may name
     (a match count of ``named``); and the plays among them that capture."""
