@@ -140,7 +140,7 @@ class CardIndex(Generic[C]):
         self.nibble_plays: dict[int, list[list[tuple[Action, ...]]]] = {}
 
     def fill_nibble_plays(self, named: int) -> list[list[tuple[Action, ...]]]:
-        """:attr:`nibble_plays` for ``named``, computed once (empty where a suit spans two digits)."""
+        """``nibble_plays`` for ``named``, computed once (empty where a suit spans two digits)."""
         found = self.nibble_plays.get(named)
         if found is None:
             found = self.nibble_plays[named] = []
@@ -285,7 +285,7 @@ def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = Fa
     the match counts that name a target (:data:`NAMED_OF_TWO`; an engine deviation may say otherwise).
 
     A card's plays depend on the field cards of its suit alone, so where every suit lies in one hexadecimal
-    digit of the masks they are read a digit at a time from :attr:`CardIndex.nibble_plays`, the plays of each
+    digit of the masks they are read a digit at a time from ``CardIndex.nibble_plays``, the plays of each
     digit's hand and field cards (a must-capture rule looks at the whole hand: :func:`card_plays`)."""
     tables = index.nibble_plays.get(named) or index.fill_nibble_plays(named)
     if must_capture or not tables:
