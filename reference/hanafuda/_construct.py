@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["SOURCE", "Deferred", "deferrable", "deferred", "evolve", "new", "pair_builder"]
+__all__ = ["HELD", "SOURCE", "Deferred", "Held", "deferrable", "deferred", "evolve", "new", "pair_builder"]
 
 T = TypeVar("T")
 
@@ -47,7 +47,7 @@ def evolve(obj: T, **changes: object) -> T:
     d = copy.__dict__
     d.update(obj.__dict__)
     d.pop("_legal_actions", None)
-    d.pop("_held_round", None)  # the round a state holds (hanafuda.engine.RoundGame.held_round)
+    d.pop(HELD, None)
     d.update(changes)
     return copy
 
@@ -58,14 +58,27 @@ class _Source(Protocol):
 
 #: The key, in a deferred instance's ``__dict__``, of the object its missing fields come from.
 SOURCE = "_source"
+#: The key, in an instance's ``__dict__``, of the object it holds (a :class:`Held`): for a game's position,
+#: the round at that position (``hanafuda.engine.RoundGame.held_round``).
+HELD = "_held_round"
+
+
+class Held(list[Any]):
+    """What an instance holds (:data:`HELD`): a one-item list (built in C), which pickles and copies as an empty
+    one, so that a copy of the instance never shares the object held."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[Held], tuple[()]]:
+        return Held, ()
 
 
 class Deferred:
     """A mixin for a frozen dataclass some of whose instances are made by :func:`deferred`: a few fields
     given, the others read on first use (all at once) from ``source.state()``, a complete instance of the
-    class. Until then the instance costs one small dictionary to make. The class is decorated with
-    :func:`deferrable`. Equality, ``repr``, hashing,
-    :func:`dataclasses.replace` and pickling read the fields, so they see a complete instance."""
+    class; the source is then kept as what the instance holds (:data:`HELD`). Until then the instance costs
+    one small dictionary to make. The class is decorated with :func:`deferrable`. Equality, ``repr``,
+    hashing, :func:`dataclasses.replace` and pickling read the fields, so they see a complete instance."""
 
     __slots__ = ()
 
@@ -77,26 +90,41 @@ class Deferred:
             full = source.state().__dict__  # a fresh instance's, dropped after
             full.update(d)  # the fields given and any memo kept
             d.update(full)
-
-    if not TYPE_CHECKING:  # for mypy every field is a plain attribute
-        def __getattr__(self, name: str) -> object:
-            if name[:2] != "__" and SOURCE in self.__dict__:
-                self._fill()
-                return getattr(self, name)
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            if HELD not in d:
+                d[HELD] = Held((source,))
 
     def __getstate__(self) -> dict[str, Any]:
         self._fill()
-        return dict(self.__dict__)
+        d = dict(self.__dict__)
+        d.pop(HELD, None)  # a copy holds its own round, built when asked
+        return d
+
+
+class _Field:
+    """A field of a :class:`Deferred` class (:func:`deferrable`): read from the source when an instance does not
+    hold it yet. It defines no ``__set__``, so the value an instance holds is found first."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Deferred | None, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        obj._fill()
+        found = obj.__dict__.get(self.name, self)
+        if found is self:
+            raise AttributeError(f"{type(obj).__name__!r} object has no attribute {self.name!r}")
+        return found
 
 
 def deferrable(cls: type[T]) -> type[T]:
-    """Class decorator, above ``@dataclass`` on a :class:`Deferred` class: drops the class attributes that
-    hold the fields' defaults (``__init__`` keeps them), so that a deferred instance reads every field it
-    was not given from its source."""
+    """Class decorator, above ``@dataclass`` on a :class:`Deferred` class: the class attributes that hold the
+    fields' defaults (``__init__`` keeps them) become :class:`_Field` descriptors, so that a deferred instance
+    reads every field it was not given from its source."""
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        if f.name in cls.__dict__:
-            delattr(cls, f.name)
+        setattr(cls, f.name, _Field(f.name))
     return cls
 
 

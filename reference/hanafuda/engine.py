@@ -34,7 +34,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda._construct import SOURCE, evolve, new, pair_builder
+from hanafuda._construct import HELD, SOURCE, Held, evolve, new, pair_builder
 
 __all__ = [
     "ACTION_ORDER",
@@ -502,10 +502,9 @@ class Game(ABC, Generic[S, R]):
         memo = getattr(state, "__dict__", None)
         if memo is None:
             return self.legal_actions(state)
-        found = memo.get("_legal_actions")
+        found = memo.get(_LEGAL)
         if found is None:
-            found = self.legal_actions(state)
-            memo["_legal_actions"] = found
+            found = memo[_LEGAL] = self.legal_actions(state)
         return found  # type: ignore[no-any-return]
 
     @abstractmethod
@@ -586,50 +585,81 @@ class RoundGame(Game[S, R]):
         """The round at position ``state``, to be played in place (``state`` itself is not changed)."""
 
     def legal_actions(self, state: S) -> tuple[Action, ...]:
-        return tuple(self.held_round(state).legal())
+        memo: dict[str, Any] | None = getattr(state, "__dict__", None)
+        if memo is None:
+            return tuple(self.round_of(state).legal())
+        held = memo.get(_HELD)  # _held(memo), inlined: this and apply are the path of every action
+        r = held[0] if held else memo.get(SOURCE) or self.held_round(state)
+        return tuple(r.legal())
+
+    def apply(self, state: S, action: Action) -> S:
+        """:meth:`Game.apply <hanafuda.engine.Game.apply>` on the round the state holds
+        (:meth:`~hanafuda.engine.RoundGame.held_round`): whether it is over, the legal actions (memoised in
+        the state, as :meth:`~hanafuda.engine.Game.legal`), then :meth:`~hanafuda.engine.RoundGame.do`'s
+        move."""
+        memo: dict[str, Any] | None = getattr(state, "__dict__", None)
+        if memo is None:
+            return super().apply(state, action)
+        held = memo.get(_HELD)
+        r = held[0] if held else memo.get(SOURCE) or self.held_round(state)
+        if r.over():
+            raise GameOverError("the round is over: no action is legal")
+        legal = memo.get(_LEGAL)
+        if legal is None:
+            legal = memo[_LEGAL] = self.legal_actions(state)
+        for x in legal:  # the shared instance (:func:`action`) first: no comparison of values
+            if x is action:
+                break
+        else:
+            if action not in legal:
+                rule_id, reason = self.explain_illegal(state, action)
+                raise IllegalActionError(rule_id, reason)
+        return self._moved(memo, r, action)
 
     def do(self, state: S, action: Action) -> S:
         """Play ``action`` on the round at ``state`` and return its new position, which keeps the round
         (:meth:`~hanafuda.engine.RoundGame.held_round`): the next action goes on in place, as
         :func:`~hanafuda.engine.play_match` plays."""
         memo: dict[str, Any] | None = getattr(state, "__dict__", None)
-        held = memo.pop(_HELD, None) if memo is not None else None
-        if held and memo is not None:  # the held round leaves ``state``: no one else plays it
-            r: FastRound[S] = held[0]
-            if memo.get(SOURCE) is r:  # ``state``'s fields are still to be read from it: from a copy, then
-                memo[SOURCE] = r.copy()
-        else:
-            r = self.round_of(state)
-        r.play(action)
-        after = r.position()  # self.holding(r)
-        memo = getattr(after, "__dict__", None)
+        r = _held(memo) if memo is not None else None
+        return self._moved(memo, r or self.round_of(state), action)
+
+    def _moved(self, memo: dict[str, Any] | None, r: FastRound[S], action: Action) -> S:
+        """The move of :meth:`do`: round ``r``, held by the state whose ``__dict__`` is ``memo`` (if any), leaves
+        that state (no one else plays it; where the state's fields are still to be read from it, the state
+        keeps a copy instead), plays ``action`` and is held by the position it gives."""
         if memo is not None:
-            memo[_HELD] = _Held((r,))
-        return after
+            memo.pop(_HELD, None)
+            if memo.get(SOURCE) is r:
+                memo[SOURCE] = r.copy()
+        r.play(action)
+        return self.holding(r)
 
     def holding(self, r: FastRound[S]) -> S:
         """The position of round ``r`` (:meth:`~hanafuda.engine.FastRound.position`), holding ``r``
-        (:meth:`~hanafuda.engine.RoundGame.held_round`): for :meth:`~hanafuda.engine.RoundGame.do` and a
-        game's :meth:`~hanafuda.engine.Game.start_round`, whose round is played nowhere else."""
+        (:meth:`~hanafuda.engine.RoundGame.held_round`): for :meth:`~hanafuda.engine.RoundGame.do`, a
+        game's :meth:`~hanafuda.engine.Game.start_round` and :class:`~hanafuda.engine.Match`'s deal, whose round
+        is played nowhere else. A deferred position (its fields still to be read from ``r``) holds ``r`` as that
+        source."""
         after = r.position()
         memo = getattr(after, "__dict__", None)
-        if memo is not None:
-            memo[_HELD] = _Held((r,))
+        if memo is not None and memo.get(SOURCE) is not r:
+            memo[_HELD] = Held((r,))
         return after
 
     def held_round(self, state: S) -> FastRound[S]:
         """The round at ``state``, kept with the state (a private entry of its ``__dict__``, not a field:
-        equality and ``repr`` ignore it; a pickled or copied state holds none) for
+        equality and ``repr`` ignore it; a pickled or copied state holds none; a deferred state's source, the
+        round its fields are to be read from, is at its position and serves) for
         :meth:`~hanafuda.engine.Game.legal_actions`, :meth:`~hanafuda.engine.Game.round_result` and the next
         :meth:`~hanafuda.engine.RoundGame.do`, which takes it and plays on. Read it, never play it."""
         memo = getattr(state, "__dict__", None)
         if memo is None:
             return self.round_of(state)
-        held = memo.get(_HELD)
-        if not held:
-            r = self.round_of(state)
-            memo[_HELD] = held = _Held((r,))
-        found: FastRound[S] = held[0]
+        found = _held(memo)
+        if found is None:
+            found = self.round_of(state)
+            memo[_HELD] = Held((found,))
         return found
 
     def fast_round(self, state: S) -> FastRound[S] | None:
@@ -642,18 +672,17 @@ class RoundGame(Game[S, R]):
         return result
 
 
-#: The key of the round a state holds (:meth:`RoundGame.held_round`) in its ``__dict__``.
-_HELD = "_held_round"
+#: The keys, in a state's ``__dict__``, of the round it holds (:meth:`RoundGame.held_round`) and of its legal
+#: actions (:meth:`Game.legal`).
+_HELD, _LEGAL = HELD, "_legal_actions"
 
 
-class _Held(list[FastRound[Any]]):
-    """The round a state holds: a one-item list (built in C), which pickles and copies as an empty one, so
-    that a copy of the state never shares the round in place (the copy builds its own when asked)."""
-
-    __slots__ = ()
-
-    def __reduce__(self) -> tuple[type[_Held], tuple[()]]:
-        return _Held, ()
+def _held(memo: dict[str, Any]) -> FastRound[Any] | None:
+    """The round a state holds, from its ``__dict__``: its held round, else its source while its fields are
+    still to be read (:meth:`FastRound.position`: that round, at the state's position), else None."""
+    held = memo.get(_HELD)
+    found: FastRound[Any] | None = held[0] if held else memo.get(SOURCE)
+    return found
 
 
 G = TypeVar("G")
@@ -689,10 +718,19 @@ class Match(Generic[S, R]):
 
     @classmethod
     def _deal(cls, game: Game[S, R], rules: R, info: MatchInfo, rng: SplitMix64) -> Match[S, R]:
-        order = fast_shuffled(game.deck(rules).cards, rng)
+        """The next deal: the deck shuffled (on its card ids) and dealt as :func:`play_match` deals, into the
+        game's round where it offers one (:meth:`Game.deal_fast`), whose position then holds it
+        (:meth:`RoundGame.holding`), else by :meth:`Game.start_round`."""
+        cards = game.deck(rules).cards
+        order = fast_shuffled(tuple(map(CARD_ID, cards)), rng)
         setup = RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
-        state = game.start_round(rules, order, setup)
-        return new(cls, game=game, rules=rules, info=info, state=state, deck_order=tuple(map(CARD_ID, order)),
+        fast = game.deal_fast(rules, order, setup)
+        if fast is None:
+            by_id = {c.id: c for c in cards}
+            state = game.start_round(rules, [by_id[i] for i in order], setup)
+        else:
+            state = game.holding(fast) if isinstance(game, RoundGame) else fast.state()
+        return new(cls, game=game, rules=rules, info=info, state=state, deck_order=tuple(order),
                    rng_state=rng.state)  # without the frozen dataclass's __init__ (hanafuda._construct)
 
     @property

@@ -64,6 +64,7 @@ __all__ = [
     "Table",
     "bits_of",
     "capture",
+    "card_plays",
     "deal_packets",
     "deal_two",
     "explain_hand_play",
@@ -103,8 +104,8 @@ class CardIndex(Generic[C]):
     ([10, 120], '0b1111')
     """
 
-    __slots__ = ("_id_chunks", "by_id", "by_mask", "cards", "id_order", "play_masks", "plays", "plays_on", "suit_of",
-                 "suits")
+    __slots__ = ("_id_chunks", "_nibbles", "by_id", "by_mask", "cards", "id_order", "nibble_plays", "play_masks",
+                 "plays", "plays_on", "suit_of", "suits")
 
     def __init__(self, cards: Iterable[C]) -> None:
         self.cards: tuple[C, ...] = tuple(sorted(cards, key=CARD_ORDER))
@@ -131,6 +132,23 @@ class CardIndex(Generic[C]):
             **{a.cards: (m, 0) for m, a in self.plays.items()},
             **{a.cards: (m, t) for m, on in self.plays_on.items() for t, a in on.items()}}
         self._id_chunks: tuple[tuple[tuple[int, ...], ...], ...] = ()  # built by ids_of on its first call
+        #: the bytes of a mask when every suit's cards lie in one hexadecimal digit of it (else 0): see nibble_plays
+        self._nibbles = (max(c.bit for c in self.cards) >> 3) + 1 if all(
+            len({b.bit_length() - 1 >> 2 for b in bits_of(m)}) == 1 for m in suits.values()) else 0
+        #: ``named`` -> for each hexadecimal digit of a mask, for each digit of the hand (high half of the
+        #: index) and of the field (low half): :func:`card_plays` of those cards (see :func:`plays_of`)
+        self.nibble_plays: dict[int, list[list[tuple[Action, ...]]]] = {}
+
+    def fill_nibble_plays(self, named: int) -> list[list[tuple[Action, ...]]]:
+        """``nibble_plays`` for ``named``, computed once (empty where a suit spans two digits)."""
+        found = self.nibble_plays.get(named)
+        if found is None:
+            found = self.nibble_plays[named] = []
+            for k in range(2 * self._nibbles):
+                cards = sum(c.mask for c in self.cards) >> 4 * k & 15
+                found.append([tuple(card_plays(self, (x >> 4) << 4 * k, (x & 15) << 4 * k, named)[0])
+                              if not (x >> 4) & x and (x >> 4 | x) & ~cards & 15 == 0 else () for x in range(256)])
+        return found
 
     def suit_mask(self, suit: int) -> int:
         """The cards of ``suit`` (0 for suit 0, the jokers, which match nothing)."""
@@ -264,7 +282,36 @@ NAMED_OF_TWO = 1 << 2
 def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = False,
              named: int = NAMED_OF_TWO) -> list[Action]:
     """:func:`hand_plays` for a hand and a field given as masks (for the rounds played in place); ``named``:
-    the match counts that name a target (:data:`NAMED_OF_TWO`; an engine deviation may say otherwise)."""
+    the match counts that name a target (:data:`NAMED_OF_TWO`; an engine deviation may say otherwise).
+
+    A card's plays depend on the field cards of its suit alone, so where every suit lies in one hexadecimal
+    digit of the masks they are read a digit at a time from ``CardIndex.nibble_plays``, the plays of each
+    digit's hand and field cards (a must-capture rule looks at the whole hand: :func:`card_plays`)."""
+    tables = index.nibble_plays.get(named) or index.fill_nibble_plays(named)
+    if must_capture or not tables:
+        out, capturing = card_plays(index, hand, field, named)
+        if must_capture and capturing:
+            out = capturing
+    else:
+        out = []
+        k, n = 0, len(tables) >> 1
+        # (the field may hold cards of a wider index, Kujuroku's jokers: none of them matches a card of this one)
+        for h, f in zip(hand.to_bytes(n, "little"), (field & ~(-1 << 8 * n)).to_bytes(n, "little"), strict=True):
+            if h & 15:
+                out += tables[k][(h & 15) << 4 | f & 15]
+            if h > 15:
+                out += tables[k + 1][h & 240 | f >> 4]
+            k += 2
+    if not index.id_order:  # in bit order the plays are already sorted when bits follow ids
+        out.sort(key=ACTION_ORDER)
+    return out
+
+
+def card_plays(index: CardIndex[C], hand: int, field: int,
+               named: int = NAMED_OF_TWO) -> tuple[list[Action], list[Action]]:
+    """The hand plays of each card of ``hand`` on ``field`` (masks), in bit order: ``play c`` for a card that
+    takes its one match or all three or stays on the field, ``play c t`` for each field card t it may name
+    (a match count of ``named``); and the plays among them that capture."""
     suit_of, play, plays_on = index.suit_of, index.plays, index.plays_on
     out: list[Action] = []
     capturing: list[Action] = []  # the plays of cards that capture
@@ -278,17 +325,11 @@ def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = Fa
             on = plays_on[low]
             two = (on[m & -m], on[m & (m - 1)]) if n == 2 else tuple(on[b] for b in bits_of(m))
             out += two
-            if must_capture:
-                capturing += two
+            capturing += two
         else:
             out.append(play[low])
-            if must_capture:
-                capturing.append(play[low])
-    if capturing:
-        out = capturing
-    if not index.id_order:  # in bit order the plays are already sorted when bits follow ids
-        out.sort(key=ACTION_ORDER)
-    return out
+            capturing.append(play[low])
+    return out, capturing
 
 
 def takes_of(index: CardIndex[C], field: int, card: BaseCard, named: int = NAMED_OF_TWO) -> list[Action]:
@@ -547,6 +588,9 @@ class FishingGame(RoundGame[F, R]):
 
     def to_move(self, state: F) -> int | None:
         return None if state.phase is self._over else state.turn
+
+    def is_terminal(self, state: F) -> bool:
+        return state.phase is self._over
 
     def snapshot(self, state: F, info: MatchInfo | None = None) -> Snapshot:
         t, setup = state.table, state.setup

@@ -1,0 +1,87 @@
+"""The immutable match layer: a :class:`~hanafuda.engine.Match` returned earlier is not changed by the ones
+applied after it (each state's round is taken by the next action, the state keeping a copy where its fields
+were not read yet), branching from an earlier match gives the game a fresh start would, and the hand plays
+read a hexadecimal digit at a time (:func:`~hanafuda.fishing.plays_of`) are those of
+:func:`~hanafuda.fishing.card_plays`."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hanafuda.engine import ACTION_ORDER, Match
+from hanafuda.fishing import CardIndex, card_plays, plays_of
+from hanafuda.games.koikoi import GAME as KOIKOI
+from hanafuda.games.kujuroku import INDEX as KJ_INDEX
+from hanafuda.registry import available, game
+from hanafuda_spec.cards import HANAFUDA
+from hanafuda_spec.shuffle import SplitMix64
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+def _played(key: str, seed: int, pick: int) -> list[Match[Any, Any]]:
+    g = game(key)
+    rng = SplitMix64(pick)
+    m = Match.start(g, g.rules(), seed)
+    out = [m]
+    while not m.over and len(out) < 120:
+        legal = m.legal_actions()
+        m = m.apply(legal[rng.below(len(legal))])
+        out.append(m)
+    return out
+
+
+@given(seed=st.integers(0, 2**32), pick=st.integers(0, 2**32))
+def test_earlier_matches_are_not_changed_by_later_actions(seed: int, pick: int) -> None:
+    for g in available():
+        ms = _played(g.spec.key, seed, pick)
+        # the same game again, each match's snapshot taken at once: the first pass read none of them until now
+        again = _played(g.spec.key, seed, pick)
+        assert [m.snapshot() for m in again] == [m.snapshot() for m in ms]
+        assert [m.state for m in again] == [m.state for m in ms]
+        assert [m.legal_actions() for m in again] == [m.legal_actions() for m in ms]
+
+
+@given(seed=st.integers(0, 2**32), pick=st.integers(0, 2**32), at=st.integers(0, 60))
+def test_branching_from_an_earlier_match_is_a_fresh_continuation(seed: int, pick: int, at: int) -> None:
+    for g in available():
+        ms = _played(g.spec.key, seed, pick)
+        i = min(at, len(ms) - 1)
+        if ms[i].over:
+            continue
+        for a in ms[i].legal_actions():  # every continuation of one earlier match, in turn
+            fresh = _played(g.spec.key, seed, pick)[i]
+            assert ms[i].apply(a).snapshot() == fresh.apply(a).snapshot()
+        assert ms[i].snapshot() == _played(g.spec.key, seed, pick)[i].snapshot()
+
+
+def test_a_read_state_keeps_its_round_and_a_copy_builds_its_own() -> None:
+    g = KOIKOI
+    m = Match.start(g, g.rules(), 11)
+    m2 = m.apply(m.legal_actions()[0])
+    state = m2.state
+    assert state.table.field_mask  # read: the deferred fields are filled from the round
+    assert g.held_round(state) is g.held_round(state)  # the round stays held
+    twin = copy.copy(state)
+    assert twin == state and g.legal(twin) == g.legal(state)
+    assert g.held_round(twin) is not g.held_round(state)  # a copy never shares the round played in place
+    assert m2.apply(m2.legal_actions()[-1]).snapshot() == Match.start(g, g.rules(), 11).apply(
+        m.legal_actions()[0]).apply(m2.legal_actions()[-1]).snapshot()
+
+
+@given(st.data())
+def test_plays_of_reads_each_digit_as_card_plays_lists_it(data: st.DataObject) -> None:
+    indexes: tuple[CardIndex[Any], ...] = (CardIndex(HANAFUDA.cards), KJ_INDEX)
+    for index in indexes:
+        ids = [c.id for c in index.cards]
+        hand = data.draw(st.sets(st.sampled_from(ids), max_size=10))
+        field = data.draw(st.sets(st.sampled_from(ids), max_size=12)) - hand
+        h, f = index.mask_of(index.by_id[i] for i in hand), index.mask_of(index.by_id[i] for i in field)
+        named = data.draw(st.sampled_from([4, 2, 6, 12, 0]))
+        for must in (False, True):
+            plays, captures = card_plays(index, h, f, named)
+            want = captures if must and captures else plays
+            if not index.id_order:
+                want = sorted(want, key=ACTION_ORDER)
+            assert plays_of(index, h, f, must, named) == want
