@@ -488,14 +488,17 @@ class Game(ABC, Generic[S, R]):
         if self.is_terminal(state):
             raise GameOverError("the round is over: no action is legal")
         legal = self.legal(state)
+        self._refuse_unless_legal(state, legal, action)
+        return self.do(state, action)
+
+    def _refuse_unless_legal(self, state: S, legal: Sequence[Action], action: Action) -> None:
+        """Raise :class:`IllegalActionError` with the rule it breaks unless ``action`` is among ``legal``."""
         for x in legal:  # the shared instance (:func:`action`) first: no comparison of values
             if x is action:
-                break
-        else:
-            if action not in legal:
-                rule_id, reason = self.explain_illegal(state, action)
-                raise IllegalActionError(rule_id, reason)
-        return self.do(state, action)
+                return
+        if action not in legal:
+            rule_id, reason = self.explain_illegal(state, action)
+            raise IllegalActionError(rule_id, reason)
 
     def legal(self, state: S) -> tuple[Action, ...]:
         """:meth:`legal_actions`, computed once per state object (states are immutable)."""
@@ -607,13 +610,7 @@ class RoundGame(Game[S, R]):
         legal = memo.get(_LEGAL)
         if legal is None:
             legal = memo[_LEGAL] = self.legal_actions(state)
-        for x in legal:  # the shared instance (:func:`action`) first: no comparison of values
-            if x is action:
-                break
-        else:
-            if action not in legal:
-                rule_id, reason = self.explain_illegal(state, action)
-                raise IllegalActionError(rule_id, reason)
+        self._refuse_unless_legal(state, legal, action)
         return self._moved(memo, r, action)
 
     def do(self, state: S, action: Action) -> S:
