@@ -270,7 +270,7 @@ class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
     is what a pile forms, found on first use: at most 2**13 different keys (configuration B names the
     most cards)."""
 
-    __slots__ = ("counted", "rows", "stack")
+    __slots__ = ("counted", "owed", "rows", "stack")
 
     def __init__(self, rows: tuple[YakuDef, ...], stack: bool) -> None:
         super().__init__()
@@ -281,6 +281,12 @@ class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
         self.counted = 0
         for y in self.rows:
             self.counted |= y.required | y.pool
+        #: the numbered cards of every number with a counted card: only an Oni's capture among them can be
+        #: owed a remaining card (KJ-ONI-7) that changes what a pile forms
+        self.owed = 0
+        for suit in _MATCHED_BY.values():
+            if suit & self.counted:
+                self.owed |= suit
 
     def __missing__(self, pile: int) -> tuple[ScoredYaku, ...]:
         """The dekiyaku formed by a pile of counted cards: the most valuable only, or all with
@@ -498,7 +504,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         self.by_card = _plays_by_card(self.named)
         self.orders = _TURN_ORDER[rules.seats][s.setup.dealer]  #: seat -> participants in turn order from it
         self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]; the cards drawn, draws + top
         self.phase, self.turn, self.pending = s.phase, s.turn, s.pending
         self.out, self.captive, self.oni_from_hand, self.draws = s.out, s.captive, s.oni_from_hand, s.draws
         self.end, self.winner, self.won, self.remaining = s.end, s.winner, s.won, s.remaining
@@ -547,11 +553,11 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
                 if hand & _JIZO:  # KJ-JIZO-1
                     plays.append(_JIZO_PLAY)
                 hand &= _NUMBERED
-            by_card = self.by_card
+            by_card, extend = self.by_card, plays.extend
             while hand:  # the numbered cards in bit order, which is id order
                 low = hand & -hand
                 hand ^= low
-                plays += by_card[low][field & _MATCHED_BY[low]]
+                extend(by_card[low][field & _MATCHED_BY[low]])
             return plays
         if phase is _TAKE:
             pending = self.pending
@@ -650,7 +656,6 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
             return
         drawn = stock[top]
         self.top = top + 1
-        self.draws += 1
         bit, field, got = drawn.mask, self.field, 0
         if bit & _NUMBERED:
             m = field & _MATCHED_BY[bit]  # KJ-CAP-1
@@ -755,8 +760,9 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         piles, table = self.piles, self.table
         first, second, third = self.orders[self.turn]  # (three participants: the other seat has no pile)
         a, b, c = piles[first], piles[second], piles[third]
-        if self.confirmed and self.captive is not None:
-            extra = _remaining(self.captive, a | b | c)
+        captive = self.captive
+        if captive is not None and self.confirmed and captive.mask & table.owed:
+            extra = _remaining(captive, a | b | c)
             if extra:  # to the Oni-holder's pile
                 if a & _ONI:
                     a |= extra
@@ -782,8 +788,8 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
     def state(self) -> KujurokuState:
         return new(KujurokuState, rules=self.rules, setup=self.setup, table=self.table_now(self.piles),
                    phase=self.phase, turn=self.turn, out=self.out, pending=self.pending, captive=self.captive,
-                   oni_from_hand=self.oni_from_hand, draws=self.draws, end=self.end, winner=self.winner, won=self.won,
-                   remaining=self.remaining)
+                   oni_from_hand=self.oni_from_hand, draws=self.draws + self.top, end=self.end, winner=self.winner,
+                   won=self.won, remaining=self.remaining)
 
     def result(self) -> RoundResult | None:
         """:meth:`Kujuroku.round_result` of :meth:`state`, from the round's own fields."""
