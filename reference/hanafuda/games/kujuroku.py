@@ -531,9 +531,10 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        """The legal actions (:meth:`Kujuroku.legal_actions`). The hand plays are sorted: the Oni's (id 0), the
-        Jizo's (id 1), then the numbered cards' (KJ-CAP-1…5; KJ-CAP-6: a card that matches nothing may always
-        be played); a drawn card's targets (KJ-ONI-3, KJ-CAP-3); the dealer's choices at the deal."""
+        """The legal actions (:meth:`~hanafuda.engine.Game.legal_actions`). The hand plays are sorted: the
+        Oni's (id 0), the Jizo's (id 1), then the numbered cards' (KJ-CAP-1…5; KJ-CAP-6: a card that matches
+        nothing may always be played); a drawn card's targets (KJ-ONI-3, KJ-CAP-3); the dealer's choices at
+        the deal."""
         phase, field = self.phase, self.field
         if phase is _PLAY:
             hand = self.hands[self.turn]
