@@ -764,13 +764,11 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         captive = self.captive
         if captive is not None and self.confirmed and captive.mask & table.owed:
             extra = _remaining(captive, a | b | c)
-            if extra:  # to the Oni-holder's pile
-                if a & _ONI:
-                    a |= extra
-                elif b & _ONI:
-                    b |= extra
-                elif c & _ONI:
-                    c |= extra
+            holder = _oni_holder(piles) if extra else None
+            if holder is not None:  # to the Oni-holder's pile
+                piles = piles.copy()
+                piles[holder] |= extra
+                a, b, c = piles[first], piles[second], piles[third]
         counted = table.counted
         seat, found = first, table[a & counted]
         if not found:
