@@ -84,13 +84,13 @@ def test_KJ_ONI_5_an_engine_that_never_removes_the_oni_fails_verify(monkeypatch:
 def test_KJ_ONI_1_an_engine_whose_oni_takes_two_cards_fails_verify(monkeypatch: pytest.MonkeyPatch) -> None:
     real = ref.KujurokuRound._play_joker
 
-    def planted(self: ref.KujurokuRound, bit: int, cards: tuple[int, ...]) -> None:
-        if bit == ref._ONI and len(cards) > 1:  # the Oni from the hand takes a second field card too
-            extra = self.field & ~ref._BIT_OF_ID[cards[1]]
+    def planted(self: ref.KujurokuRound, bit: int, target: int) -> None:
+        if bit == ref._ONI and target:  # the Oni from the hand takes a second field card too
+            extra = self.field & ~target
             extra &= -extra
             self.field &= ~extra
             self.piles[self.turn] |= extra
-        real(self, bit, cards)
+        real(self, bit, target)
     monkeypatch.setattr(ref.KujurokuRound, "_play_joker", planted)
     ok, detail = _verify_check()
     assert not ok and "transition" in detail, detail

@@ -34,7 +34,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 from itertools import combinations
-from operator import attrgetter
+from operator import attrgetter, or_
 
 from hanafuda_spec.cards import DAINI, DAINI_JIZO, BaseCard, DainiCard, Deck
 from hanafuda_spec.games import kujuroku as spec
@@ -64,11 +64,11 @@ from hanafuda.fishing import (
     FishingGame,
     FishingRound,
     Table,
+    card_plays,
     explain_hand_play,
     lands,
     packet_getters,
     packet_plan,
-    plays_of,
     suit_counts,
     takes_of,
     zones,
@@ -270,7 +270,7 @@ class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
     is what a pile forms, found on first use: at most 2**13 different keys (configuration B names the
     most cards)."""
 
-    __slots__ = ("counted", "rows", "stack")
+    __slots__ = ("counted", "owed", "rows", "stack")
 
     def __init__(self, rows: tuple[YakuDef, ...], stack: bool) -> None:
         super().__init__()
@@ -281,6 +281,12 @@ class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
         self.counted = 0
         for y in self.rows:
             self.counted |= y.required | y.pool
+        #: the numbered cards of every number with a counted card: only an Oni's capture among them can be
+        #: owed a remaining card (KJ-ONI-7) that changes what a pile forms
+        self.owed = 0
+        for suit in _MATCHED_BY.values():
+            if suit & self.counted:
+                self.owed |= suit
 
     def __missing__(self, pile: int) -> tuple[ScoredYaku, ...]:
         """The dekiyaku formed by a pile of counted cards: the most valuable only, or all with
@@ -309,16 +315,14 @@ def score_mask(rules: KujurokuRules, pile: int) -> tuple[ScoredYaku, ...]:
     return table[pile & table.counted]
 
 
-def _remaining(captive: DainiCard | None, piles: Iterable[int]) -> int:
+def _remaining(captive: DainiCard | None, taken: int) -> int:
     """The card remaining that the Oni-holder is owed (KJ-ONI-6, KJ-ONI-7), as a mask; 0 while it is
     not confirmed. The predicate of :func:`hanafuda_spec.games.kujuroku.remaining_card` on the
-    capture piles' masks: the Oni captured a numbered card, and exactly one card of that number lies
-    outside every capture pile."""
+    capture piles' union ``taken``: the Oni captured a numbered card, and exactly one card of that number
+    lies outside every capture pile."""
     if captive is None:
         return 0
-    outside = _MATCHED_BY.get(captive.mask, 0)  # (none for a joker: it has no number)
-    for pile in piles:
-        outside &= ~pile
+    outside = _MATCHED_BY.get(captive.mask, 0) & ~taken  # (none for a joker: it has no number)
     return outside if outside.bit_count() == 1 else 0
 
 
@@ -455,31 +459,27 @@ _BIT_OF_ID = {c.id: c.mask for c in INDEX.cards}  #: card id -> the card's one-b
 #: One-bit mask of a field card -> ``play 0 <card>`` (the Oni from the hand captures it).
 _ONI_PLAYS = {c.mask: action(PLAY, (ONI, c.id)) for c in INDEX.cards if c.id != ONI}
 _ONI_ALONE, _JIZO_PLAY = action(PLAY, (ONI,)), action(PLAY, (JIZO,))
+_TAKES = {c.mask: action(TAKE, (c.id,)) for c in INDEX.cards}  #: one-bit mask -> ``take <card>``
 
 
-def _legal(phase: Phase, hand: int, field: int, pending: DainiCard | None, named: int) -> Sequence[Action]:
-    """The legal actions of a position, from its phase, the hand of the player to move, the field and the
-    drawn card waiting, and the match counts that name a target (:attr:`KujurokuRules.named_captures`)
-    (:meth:`Kujuroku.legal_actions`, :meth:`KujurokuRound.legal`). The hand plays are
-    sorted: the Oni's (id 0), the Jizo's (id 1), then the numbered cards' (KJ-CAP-1…5; KJ-CAP-6: a card
-    that matches nothing may always be played)."""
-    if phase is _PLAY:
-        plays = plays_of(_NUMBERED_INDEX, hand & _NUMBERED, field, False, named)
-        if not hand & _JOKERS:
-            return plays
-        jokers = []
-        if hand & _ONI:  # KJ-ONI-1/2: it captures a field card of the player's choice; KJ-ONI-4: none is there
-            on = (INDEX if field & _JOKERS else _NUMBERED_INDEX).cards_of(field)  # (the latter need not sort)
-            jokers = [_ONI_PLAYS[c.mask] for c in on] or [_ONI_ALONE]
-        if hand & _JIZO:  # KJ-JIZO-1
-            jokers.append(_JIZO_PLAY)
-        return jokers + plays
-    if phase is _TAKE:
-        assert pending is not None
-        if pending.mask == _ONI:  # KJ-ONI-3: any field card
-            return [action(TAKE, (c.id,)) for c in INDEX.cards_of(field)]
-        return takes_of(INDEX, field, pending, named)  # KJ-CAP-3: one of its two matches
-    return _deal_takes(phase, field)
+@functools.cache
+def _plays_by_card(named: int) -> dict[int, dict[int, tuple[Action, ...]]]:
+    """The hand plays of each numbered card (KJ-CAP-1…5) as :func:`~hanafuda.fishing.card_plays` lists them
+    for ``named``: by the card's bit, then by every set of the other cards of its number that the field may
+    hold, so that a hand's plays are one lookup a card (:meth:`KujurokuRound.legal`)."""
+    found: dict[int, dict[int, tuple[Action, ...]]] = {}
+    for c in _NUMBERED_INDEX.cards:
+        on = found[c.mask] = {}
+        others = sub = _MATCHED_BY[c.mask] & ~c.mask
+        while True:  # every subset of the other cards of the number
+            on[sub] = tuple(card_plays(_NUMBERED_INDEX, c.mask, sub, named)[0])
+            if not sub:
+                break
+            sub = (sub - 1) & others
+    return found
+#: The cards of every hand play -> the masks of the card played and of its target (0 for none): the numbered
+#: cards' plays (:attr:`~hanafuda.fishing.CardIndex.play_masks`), the jokers' alone, the Oni's on a card.
+_PLAY_MASKS = INDEX.play_masks | {a.cards: (_ONI, m) for m, a in _ONI_PLAYS.items()}
 
 
 class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
@@ -491,9 +491,9 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
     a turn and of the round (``_end_turn``, ``_finish``), each capture checked for dekiyaku
     (``_dekiyaku``)."""
 
-    __slots__ = ("after_draw", "captive", "confirmed", "draws", "end", "field", "hands", "named", "oni_from_hand",
-                 "orders", "out", "pending", "phase", "piles", "remaining", "rules", "setup", "stock", "table", "top",
-                 "turn", "winner", "won")
+    __slots__ = ("after_draw", "by_card", "captive", "confirmed", "draws", "end", "field", "hands", "named",
+                 "oni_from_hand", "orders", "out", "pending", "phase", "piles", "remaining", "rules", "setup", "stock",
+                 "table", "top", "turn", "winner", "won")
     index = INDEX
 
     def __init__(self, s: KujurokuState) -> None:
@@ -501,9 +501,10 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         self.rules, self.setup = rules, s.setup
         self.after_draw, self.confirmed, self.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
         self.named = rules.named_captures
+        self.by_card = _plays_by_card(self.named)
         self.orders = _TURN_ORDER[rules.seats][s.setup.dealer]  #: seat -> participants in turn order from it
         self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]; the cards drawn, draws + top
         self.phase, self.turn, self.pending = s.phase, s.turn, s.pending
         self.out, self.captive, self.oni_from_hand, self.draws = s.out, s.captive, s.oni_from_hand, s.draws
         self.end, self.winner, self.won, self.remaining = s.end, s.winner, s.won, s.remaining
@@ -530,7 +531,42 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        return _legal(self.phase, self.hands[self.turn], self.field, self.pending, self.named)
+        """The legal actions (:meth:`~hanafuda.engine.Game.legal_actions`). The hand plays are sorted: the
+        Oni's (id 0), the Jizo's (id 1), then the numbered cards' (KJ-CAP-1…5; KJ-CAP-6: a card that matches
+        nothing may always be played); a drawn card's targets (KJ-ONI-3, KJ-CAP-3); the dealer's choices at
+        the deal."""
+        phase, field = self.phase, self.field
+        if phase is _PLAY:
+            hand = self.hands[self.turn]
+            plays: list[Action] = []
+            if hand & _JOKERS:
+                if hand & _ONI:  # KJ-ONI-1/2: it captures a field card of the player's choice; KJ-ONI-4: none is there
+                    if field & _JOKERS:  # (a joker on the field sorts first by id)
+                        plays = [_ONI_PLAYS[c.mask] for c in INDEX.cards_of(field)]
+                    else:
+                        on = field
+                        while on:  # numbered cards: bit order is id order
+                            low = on & -on
+                            on ^= low
+                            plays.append(_ONI_PLAYS[low])
+                        if not plays:
+                            plays.append(_ONI_ALONE)
+                if hand & _JIZO:  # KJ-JIZO-1
+                    plays.append(_JIZO_PLAY)
+                hand &= _NUMBERED
+            by_card, extend = self.by_card, plays.extend
+            while hand:  # the numbered cards in bit order, which is id order
+                low = hand & -hand
+                hand ^= low
+                extend(by_card[low][field & _MATCHED_BY[low]])
+            return plays
+        if phase is _TAKE:
+            pending = self.pending
+            assert pending is not None
+            if pending.mask == _ONI:  # KJ-ONI-3: any field card
+                return [_TAKES[c.mask] for c in INDEX.cards_of(field)]
+            return takes_of(INDEX, field, pending, self.named)  # KJ-CAP-3: one of its two matches
+        return _deal_takes(phase, field)
 
     def plays_from_masks(self) -> bool:
         """A hand play with no joker in the hand or on the field: the jokers match no number and have plays
@@ -538,17 +574,17 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         return self.phase is _PLAY and not (self.hands[self.turn] | self.field) & _JOKERS
 
     def play(self, a: Action) -> None:
-        kind, cards = a.kind, a.cards
+        kind = a.kind
         if kind == PLAY:
-            bit = _BIT_OF_ID[cards[0]]
-            if bit & _JOKERS:
-                self._play_joker(bit, cards)
+            card, target = _PLAY_MASKS[a.cards]
+            if card & _JOKERS:
+                self._play_joker(card, target)
             else:
-                self.play_card(bit, _BIT_OF_ID[cards[1]] if len(cards) > 1 else 0)
+                self.play_card(card, target)
         elif kind == TAKE:
-            self._take(_BIT_OF_ID[cards[0]])
+            self._take(_BIT_OF_ID[a.cards[0]])
         elif kind == COLLECT:
-            self._collect(cards)
+            self._collect(a.cards)
         else:
             raise AssertionError(a)
 
@@ -592,19 +628,19 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
                 return
         self._draw()
 
-    def _play_joker(self, bit: int, cards: tuple[int, ...]) -> None:
-        """The Oni or the Jizo from the hand, then the draw."""
+    def _play_joker(self, bit: int, target: int) -> None:
+        """The Oni or the Jizo from the hand (``target`` the mask of the card the Oni captures, 0 for none),
+        then the draw."""
         p = self.turn
         self.hands[p] &= ~bit
         if bit == _JIZO:  # KJ-JIZO-1: onto the field, into its player's pile when the turn ends
             self.field |= _JIZO
         else:
             self.oni_from_hand = True  # (for the Jizo meetings, KJ-JIZO-2/3)
-            if len(cards) > 1:  # KJ-ONI-1: it captures the card named
-                x = _BIT_OF_ID[cards[1]]
-                self.field &= ~x
-                self.piles[p] |= _ONI | x
-                self.captive = INDEX.by_mask[x]
+            if target:  # KJ-ONI-1: it captures the card named
+                self.field &= ~target
+                self.piles[p] |= _ONI | target
+                self.captive = INDEX.by_mask[target]
                 # KJ-YAKU-1; KJ-27: with jizo_timing=after-draw the capture is checked after the drawn card
                 if not self.after_draw and self._dekiyaku():
                     return
@@ -621,7 +657,6 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
             return
         drawn = stock[top]
         self.top = top + 1
-        self.draws += 1
         bit, field, got = drawn.mask, self.field, 0
         if bit & _NUMBERED:
             m = field & _MATCHED_BY[bit]  # KJ-CAP-1
@@ -691,9 +726,10 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
                 self.piles[p] |= _JIZO
             self.field = field & ~_JOKERS
         self.oni_from_hand = False
-        hands, order = self.hands, self.orders[p]
-        if hands[order[0]] or hands[order[1]] or hands[order[2]]:  # KJ-TURN-4
-            self.turn = order[1]  # (the phase is PLAY: the turn's play or take set it)
+        hands = self.hands
+        _, nxt, last = self.orders[p]
+        if hands[p] or hands[nxt] or hands[last]:  # KJ-TURN-4
+            self.turn = nxt  # (the phase is PLAY: the turn's play or take set it)
         else:
             self._finish()
 
@@ -701,7 +737,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         """A round played out: the Oni-holder receives the remaining card (KJ-ONI-6), which may still complete
         a dekiyaku (with remaining_card=end), then the round is over."""
         piles = self.piles
-        x = _remaining(self.captive, piles) & self.field
+        x = _remaining(self.captive, functools.reduce(or_, piles, 0)) & self.field
         holder = _oni_holder(piles) if x else None
         if holder is None:
             # excluded by the parity argument of remaining_card() under the reference's captures (KJ-CAP-3)
@@ -723,19 +759,26 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         turn order from the player to move; the first that does ends the round. With
         remaining_card=confirmed the confirmed remaining card counts as the Oni-holder's (KJ-ONI-7)."""
         piles, table = self.piles, self.table
-        if self.confirmed and self.captive is not None:
-            extra = _remaining(self.captive, piles)
+        first, second, third = self.orders[self.turn]  # (three participants: the other seat has no pile)
+        a, b, c = piles[first], piles[second], piles[third]
+        captive = self.captive
+        if captive is not None and self.confirmed and captive.mask & table.owed:
+            extra = _remaining(captive, a | b | c)
             holder = _oni_holder(piles) if extra else None
-            if holder is not None:
+            if holder is not None:  # to the Oni-holder's pile
                 piles = piles.copy()
                 piles[holder] |= extra
+                a, b, c = piles[first], piles[second], piles[third]
         counted = table.counted
-        for seat in self.orders[self.turn]:
-            found = table[piles[seat] & counted]
-            if found:
-                self._end("dekiyaku", seat, found)
-                return True
-        return False
+        seat, found = first, table[a & counted]
+        if not found:
+            seat, found = second, table[b & counted]
+            if not found:
+                seat, found = third, table[c & counted]
+                if not found:
+                    return False
+        self._end("dekiyaku", seat, found)
+        return True
 
     def _end(self, end: str, winner: int | None = None, won: tuple[ScoredYaku, ...] = ()) -> None:
         self.phase, self.pending, self.end, self.winner, self.won = _OVER, None, end, winner, won
@@ -744,8 +787,8 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
     def state(self) -> KujurokuState:
         return new(KujurokuState, rules=self.rules, setup=self.setup, table=self.table_now(self.piles),
                    phase=self.phase, turn=self.turn, out=self.out, pending=self.pending, captive=self.captive,
-                   oni_from_hand=self.oni_from_hand, draws=self.draws, end=self.end, winner=self.winner, won=self.won,
-                   remaining=self.remaining)
+                   oni_from_hand=self.oni_from_hand, draws=self.draws + self.top, end=self.end, winner=self.winner,
+                   won=self.won, remaining=self.remaining)
 
     def result(self) -> RoundResult | None:
         """:meth:`Kujuroku.round_result` of :meth:`state`, from the round's own fields."""
