@@ -660,14 +660,10 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         bit, field, got = drawn.mask, self.field, 0
         if bit & _NUMBERED:
             m = field & _MATCHED_BY[bit]  # KJ-CAP-1
-            if not m:  # KJ-CAP-5
-                self.field = field | bit
-            elif self.named >> m.bit_count() & 1:  # KJ-CAP-3: the player chooses
+            if self.named >> m.bit_count() & 1:  # KJ-CAP-3: the player chooses
                 self.phase, self.pending = _TAKE, drawn
                 return
-            else:  # KJ-CAP-2/4: its one match, or all three
-                got = m | bit
-                self.field = field & ~m
+            self.field, got = lands(field, bit, m, 0)  # KJ-CAP-2/4: its one match or all three; KJ-CAP-5
         elif bit == _ONI:
             if field & _JIZO:  # KJ-JIZO-4: the Oni captures the Jizo and nothing else (KJ-18)
                 got = _ONI | _JIZO
