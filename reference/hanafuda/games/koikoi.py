@@ -632,21 +632,24 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         (KK-WILD-1). Then the draw, or under turn=draw-first a second hand card (KK-TURN-6). A second hand
         card (KK-TURN-6, KK-TURN-7) ends the turn; so does a play with no draw left (the draw pile empty
         after dealer-captures with 10-card hands, KK-TURN-5)."""
-        p, r = self.turn, self.opts
+        p, field = self.turn, self.field
         self.hands[p] &= ~card
-        self.field, got = lands(self.field, card, self.field & _SUIT_OF[card], target)
+        self.field, got = lands(field, card, field & _SUIT_OF[card], target)
         self.caps[p] |= got
-        first = self.phase is _PLAY
-        if first and not r.draw_first and self.top < len(self.stock):
-            if r.call_before_draw and self._decides(False):  # a decision before the draw (an engine deviation)
-                if self.phase is _CALL:
-                    self.pending = self.stock[self.top]  # the draw still to come after a koi-koi
+        if self.phase is _PLAY:  # the turn's first hand card
+            r = self.opts
+            if r.draw_first:
+                if self.hands[p]:
+                    self.phase = _PLAY_SECOND
+                    return
+            elif self.top < len(self.stock):
+                if r.call_before_draw and self._decides(False):  # a decision before the draw (an engine deviation)
+                    if self.phase is _CALL:
+                        self.pending = self.stock[self.top]  # the draw still to come after a koi-koi
+                    return
+                self._draw(r.keep_unmatched)
                 return
-            self._draw(r.keep_unmatched)
-        elif first and r.draw_first and self.hands[p]:
-            self.phase = _PLAY_SECOND
-        else:
-            self._decides()
+        self._decides()
 
     def _draw(self, keep: bool) -> None:
         """KK-CAP-6: the draw pile's top card, played against the field: it waits for a choice between two
@@ -707,9 +710,10 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         """KK-TURN-3, KK-TURN-4: the end of a turn: whether the yaku of the player to move now give the
         decision (the phase becomes the call) or end the round (a shōbu below koikoi_min points). When they
         do not, False, and the turn passes (unless ``passes`` is False: a decision asked before the draw)."""
-        p, r = self.turn, self.opts
+        p = self.turn
         self.pending = None
         now, seen = self.yaku(p), self.seen[p]
+        r = self.opts
         if now == seen and (not now or not r.call_on_held):  # nothing new or improved (the common case)
             if passes:
                 self._pass()
@@ -748,12 +752,12 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         """The turn passes to the other player. When their hand is empty the round ends (KK-END-2), unless
         under after_hands=draw-pile both hands are empty and the draw pile is not: then draw-only turns
         (KK-END-5). No card is waiting then (``pending`` is None)."""
-        p, q = self.turn, 1 - self.turn
+        q = 1 - self.turn
         if self.hands[q]:
             self.turn, self.phase = q, _PLAY
             if self.opts.draw_first:
                 self._begin_turn()
-        elif self.opts.draw_only_turns and not self.hands[p] and self.top < len(self.stock):
+        elif self.opts.draw_only_turns and not self.hands[1 - q] and self.top < len(self.stock):
             self.turn, self.phase = q, _DRAW
         else:
             self.phase, self.end = _OVER, "exhaustive"  # KK-END-1/2: both hands empty, a draw
