@@ -476,3 +476,29 @@ def test_KK_YAKU_1_the_compiled_scorer_agrees_with_the_catalogue_rows(
     got = yaku(sorted(pile), month, **{k: values[k] for k in (
         "five_brights", "month_cards", "sake_cup", "chaff_doubles", "yaku_system")})
     assert sorted(got.items()) == want
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"discard": "must-capture", "turn": "draw-first", "after_hands": "draw-pile", "koikoi_limit": "once-per-round",
+     "koikoi_last_turn": "forbidden", "koikoi_min": "3", "viewing_value": "1-3"},
+    {"turn": "keep-unmatched"},
+])
+def test_KK_TURN_3_the_round_reads_the_rules_own_readings(options: dict[str, str]) -> None:
+    """The readings a round holds for its turn (KoiKoiRules.turn_options: KK-CAP-2, KK-CAP-5, KK-TURN-3…9,
+    KK-END-5) are the rules' own, a deviation's hooks included, and every round of those rules holds them."""
+    from dataclasses import fields
+
+    from hanafuda.deviations import deviant_rules, deviation
+    from hanafuda.games.koikoi import KoiKoiRound
+
+    values = SPEC.resolve(None, options)
+    for rules in (GAME.make_rules(values),
+                  deviant_rules(values, tuple(deviation(d) for d in ("call-before-draw", "three-takes-one",
+                                                                     "call-on-any-yaku")))):
+        held = rules.turn_options
+        assert {f.name: getattr(held, f.name) for f in fields(held)} == {
+            f.name: getattr(rules, f.name) for f in fields(held)}
+        m = Match.start(GAME, rules, seed=3)
+        r = GAME.round_of(m.state)
+        assert r.opts is held and r.copy().opts is held and isinstance(r, KoiKoiRound)

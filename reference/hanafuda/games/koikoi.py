@@ -173,6 +173,20 @@ class KoiKoiRules(RulesOptions):
         in the reference: the decision comes after both plays)."""
         return False
 
+    @functools.cached_property
+    def turn_options(self) -> TurnOptions:
+        """The readings above that a turn makes, in one object the round holds (read once per rules object,
+        the hooks of a deviation included)."""
+        return TurnOptions(self.must_capture, self.named_captures, self.draw_first, self.keep_unmatched,
+                           self.call_before_draw, self.call_on_held, self.koikoi_min, self.call_revalues,
+                           self.draw_only_turns, self.koikoi_once, self.koikoi_needs_hand)
+
+    @functools.cached_property
+    def plain_scorers(self) -> dict[int | None, Callable[[int], tuple[ScoredYaku, ...]]] | None:
+        """The scorers of :meth:`KoiKoi.score`'s plain tables by the month it is given (filled as asked), or
+        None when an option filters a table's answer (not :attr:`plain_scoring`)."""
+        return {} if self.plain_scoring else None
+
     def offers_call(self, new: bool, improved: bool, holds_card: bool) -> bool:
         """KK-TURN-3: whether a turn that formed a ``new`` or ``improved`` yaku gives the koi-koi decision
         (KK-TURN-9's empty hand is the decision's own business: shōbu alone)."""
@@ -188,6 +202,24 @@ class KoiKoiRules(RulesOptions):
         if winner is not None:
             return winner
         return dealer if self.value(spec.DrawDealer) is spec.DrawDealer.STAY else 1 - dealer
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOptions:
+    """The rules' readings a Koi-Koi turn makes (:attr:`KoiKoiRules.turn_options`, each named as the rules name it),
+    held by the round: attribute reads of a slotted object are the cheap ones on the turn's path."""
+
+    must_capture: bool
+    named_captures: int
+    draw_first: bool
+    keep_unmatched: bool
+    call_before_draw: bool
+    call_on_held: bool
+    koikoi_min: int
+    call_revalues: bool
+    draw_only_turns: bool
+    koikoi_once: bool
+    koikoi_needs_hand: bool
 
 
 @deferrable
@@ -378,10 +410,13 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
         pile = 0
         for c in cards:  # INDEX.mask_of, inlined: this is the whole public scoring path
             pile |= c.mask
-        m = month if rules.month_cards else None
-        if rules.plain_scoring:  # score_mask, without the options' filters where none applies
-            return pile_score((rules._scorers.get(m) or rules.scorer(m, None))(pile), None)  # (kept by month)
-        return pile_score(score_mask(rules, pile, m), None)
+        plain = rules.plain_scorers  # score_mask, without the options' filters where none applies
+        if plain is not None:
+            found = plain.get(month)
+            if found is None:
+                found = plain[month] = rules.scorer(month if rules.month_cards else None, None)
+            return pile_score(found(pile), None)
+        return pile_score(score_mask(rules, pile, month if rules.month_cards else None), None)
 
     def month_matters(self, rules: KoiKoiRules) -> bool:
         return rules.month_cards
@@ -441,17 +476,19 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     checks, a hand play, the draw, a drawn card's choice of target, the end of a turn, the koi-koi call,
     the passing of the turn and the result."""
 
-    __slots__ = ("calls", "caps", "end", "field", "field_brights", "hands", "last_improver", "pending", "phase",
-                 "rules", "scorers", "seen", "setup", "stock", "teyaku_points", "top", "turn", "wild", "winner")
+    __slots__ = ("calls", "caps", "end", "field", "field_brights", "hands", "last_improver", "opts", "pending",
+                 "phase", "rules", "scorers", "seen", "setup", "stock", "teyaku_points", "top", "turn", "wild",
+                 "winner")
     index = INDEX
     calls: tuple[int, int]
     seen: tuple[tuple[ScoredYaku, ...], tuple[ScoredYaku, ...]]
     scorers: tuple[Callable[[int], tuple[ScoredYaku, ...]], Callable[[int], tuple[ScoredYaku, ...]]] | None
+    opts: TurnOptions  #: the rules' readings the turn makes (:attr:`KoiKoiRules.turn_options`)
 
     def __init__(self, s: KoiKoiState) -> None:
         """The round from position ``s``."""
         t = s.table
-        self.rules, self.setup = s.rules, s.setup
+        self.rules, self.setup, self.opts = s.rules, s.setup, s.rules.turn_options
         self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
         self.stock, self.top = t.stock, 0
         self.turn, self.phase, self.pending = s.turn, s.phase, s.pending
@@ -467,7 +504,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             raise ValueError("Koi-Koi deals from the 48-card hanafuda deck")
         r = cls.__new__(cls)
         r.hands, field = deal_two(rules.dealing, _MASK_OF, order, setup.dealer)  # KK-DEAL-1
-        r.rules, r.setup, r.field, r.caps = rules, setup, field, [0, 0]
+        r.rules, r.setup, r.field, r.caps, r.opts = rules, setup, field, [0, 0], rules.turn_options
         r.stock, r.top = tuple(map(_CARD.__getitem__, rules.stock_order(order))), 0
         r.turn, r.phase, r.pending, r.calls, r.seen = setup.dealer, _PLAY, None, (0, 0), ((), ())
         r.last_improver, r.end, r.winner, r.teyaku_points = None, "", None, (0, 0)
@@ -542,40 +579,41 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def legal(self) -> Sequence[Action]:
         phase = self.phase
         if phase is _PLAY or phase is _PLAY_SECOND:
-            hand = self.hands[self.turn]
+            hand, o = self.hands[self.turn], self.opts
             if self.wild and hand & _LIGHTNING:
-                return _plays(self.rules.must_capture, True, hand, self.field, self.rules.named_captures)
-            return plays_of(INDEX, hand, self.field, self.rules.must_capture, self.rules.named_captures)
+                return _plays(o.must_capture, True, hand, self.field, o.named_captures)
+            return plays_of(INDEX, hand, self.field, o.must_capture, o.named_captures)
         if phase is _TAKE:
             d = self.pending
             assert d is not None
             if self.wild and d.mask == _LIGHTNING:  # KK-WILD-3
                 return [action(TAKE, (f.id,)) for f in INDEX.cards_of(self.field & ~_WILLOW)]
-            return takes_of(INDEX, self.field, d, self.rules.named_captures)
+            return takes_of(INDEX, self.field, d, self.opts.named_captures)
         if phase is _CALL:
             return _STOP_ONLY if self.called_once() or self.empty_handed() else _CALLS
         return _DRAW_ONLY if phase is _DRAW else ()
 
     def called_once(self) -> bool:
         """KK-TURN-8: koi-koi was called this round under koikoi_limit=once-per-round: no second call."""
-        return self.rules.koikoi_once and bool(self.calls[0] or self.calls[1])
+        return self.opts.koikoi_once and bool(self.calls[0] or self.calls[1])
 
     def empty_handed(self) -> bool:
         """KK-TURN-9: the caller's hand is empty under koikoi_last_turn=forbidden: no call (decision KK-25:
         the decision point then offers shōbu alone)."""
-        return self.rules.koikoi_needs_hand and not self.hands[self.turn]
+        return self.opts.koikoi_needs_hand and not self.hands[self.turn]
 
     def plays_from_masks(self) -> bool:
         """A hand play, listed as :func:`plays_of` lists it: not under discard=must-capture, nor with a wild
         Lightning in hand (KK-WILD-1 adds plays)."""
         phase = self.phase
-        return ((phase is _PLAY or phase is _PLAY_SECOND) and not self.rules.must_capture
+        return ((phase is _PLAY or phase is _PLAY_SECOND) and not self.opts.must_capture
                 and not (self.wild and self.hands[self.turn] & _LIGHTNING))
 
     def play(self, a: Action) -> None:
         kind, cards = a.kind, a.cards
         if kind == PLAY:
-            self.play_card(*(_PLAY_MASKS.get(cards) or (_MASK_OF[cards[0]], _MASK_OF[cards[1]])))  # (wild: not listed)
+            c, t = _PLAY_MASKS.get(cards) or (_MASK_OF[cards[0]], _MASK_OF[cards[1]])  # (wild: not listed)
+            self.play_card(c, t)
         elif kind == TAKE:
             self._take(cards[0])
         elif kind == KOIKOI:
@@ -594,21 +632,24 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         (KK-WILD-1). Then the draw, or under turn=draw-first a second hand card (KK-TURN-6). A second hand
         card (KK-TURN-6, KK-TURN-7) ends the turn; so does a play with no draw left (the draw pile empty
         after dealer-captures with 10-card hands, KK-TURN-5)."""
-        p, r = self.turn, self.rules
+        p, field = self.turn, self.field
         self.hands[p] &= ~card
-        self.field, got = lands(self.field, card, self.field & _SUIT_OF[card], target)
+        self.field, got = lands(field, card, field & _SUIT_OF[card], target)
         self.caps[p] |= got
-        first = self.phase is _PLAY
-        if first and not r.draw_first and self.top < len(self.stock):
-            if r.call_before_draw and self._decides(False):  # a decision before the draw (an engine deviation)
-                if self.phase is _CALL:
-                    self.pending = self.stock[self.top]  # the draw still to come after a koi-koi
+        if self.phase is _PLAY:  # the turn's first hand card
+            r = self.opts
+            if r.draw_first:
+                if self.hands[p]:
+                    self.phase = _PLAY_SECOND
+                    return
+            elif self.top < len(self.stock):
+                if r.call_before_draw and self._decides(False):  # a decision before the draw (an engine deviation)
+                    if self.phase is _CALL:
+                        self.pending = self.stock[self.top]  # the draw still to come after a koi-koi
+                    return
+                self._draw(r.keep_unmatched)
                 return
-            self._draw(r.keep_unmatched)
-        elif first and r.draw_first and self.hands[p]:
-            self.phase = _PLAY_SECOND
-        else:
-            self._decides()
+        self._decides()
 
     def _draw(self, keep: bool) -> None:
         """KK-CAP-6: the draw pile's top card, played against the field: it waits for a choice between two
@@ -645,7 +686,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if keep and not m:  # KK-TURN-7
             self.hands[p] |= d
             self.phase = _PLAY_SECOND
-        elif self.rules.named_captures >> m.bit_count() & 1:  # KK-CAP-2
+        elif self.opts.named_captures >> m.bit_count() & 1:  # KK-CAP-2
             self.pending, self.phase = drawn, _TAKE
         else:  # KK-CAP-1, KK-CAP-3, KK-CAP-4
             self.field, got = lands(field, d, m, 0)
@@ -669,9 +710,10 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         """KK-TURN-3, KK-TURN-4: the end of a turn: whether the yaku of the player to move now give the
         decision (the phase becomes the call) or end the round (a shōbu below koikoi_min points). When they
         do not, False, and the turn passes (unless ``passes`` is False: a decision asked before the draw)."""
-        p, r = self.turn, self.rules
+        p = self.turn
         self.pending = None
         now, seen = self.yaku(p), self.seen[p]
+        r = self.opts
         if now == seen and (not now or not r.call_on_held):  # nothing new or improved (the common case)
             if passes:
                 self._pass()
@@ -682,7 +724,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         self.seen = (now, self.seen[1]) if p == 0 else (self.seen[0], now)
         if improved:
             self.last_improver = p
-        if r.offers_call(new_yaku, improved, bool(self.hands[p])) or (r.call_on_held and now):
+        if self.rules.offers_call(new_yaku, improved, bool(self.hands[p])) or (r.call_on_held and now):
             if sum(y.points for y in now) < r.koikoi_min:
                 self._over("shobu", p)  # KK-TURN-4
             else:
@@ -697,12 +739,12 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         an improvement (KK-YAKU-17)."""
         p, (c0, c1) = self.turn, self.calls
         self.calls = (c0 + 1, c1) if p == 0 else (c0, c1 + 1)
-        if self.rules.call_revalues and self.calls[p] == 1:
+        if self.opts.call_revalues and self.calls[p] == 1:
             now = self.yaku(p)
             self.seen = (now, self.seen[1]) if p == 0 else (self.seen[0], now)
         if self.pending is not None:  # a decision before the draw (:attr:`KoiKoiRules.call_before_draw`)
             self.pending = None
-            self._draw(self.rules.keep_unmatched)
+            self._draw(self.opts.keep_unmatched)
         else:
             self._pass()
 
@@ -710,19 +752,19 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         """The turn passes to the other player. When their hand is empty the round ends (KK-END-2), unless
         under after_hands=draw-pile both hands are empty and the draw pile is not: then draw-only turns
         (KK-END-5). No card is waiting then (``pending`` is None)."""
-        p, q = self.turn, 1 - self.turn
+        q = 1 - self.turn
         if self.hands[q]:
             self.turn, self.phase = q, _PLAY
-            if self.rules.draw_first:
+            if self.opts.draw_first:
                 self._begin_turn()
-        elif self.rules.draw_only_turns and not self.hands[p] and self.top < len(self.stock):
+        elif self.opts.draw_only_turns and not self.hands[1 - q] and self.top < len(self.stock):
             self.turn, self.phase = q, _DRAW
         else:
             self.phase, self.end = _OVER, "exhaustive"  # KK-END-1/2: both hands empty, a draw
 
     def _begin_turn(self) -> None:
         """KK-TURN-6: under turn=draw-first a turn starts by drawing the top card into the hand."""
-        if self.rules.draw_first and self.top < len(self.stock):
+        if self.opts.draw_first and self.top < len(self.stock):
             self.hands[self.turn] |= self.stock[self.top].mask
             self.top += 1
 
@@ -751,10 +793,10 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def copy(self) -> KoiKoiRound:
         c = KoiKoiRound.__new__(KoiKoiRound)
         (c.rules, c.setup, c.hands, c.field, c.caps, c.stock, c.top, c.turn, c.phase, c.pending, c.calls, c.seen,
-         c.last_improver, c.end, c.winner, c.teyaku_points, c.field_brights, c.wild, c.scorers) = (
+         c.last_improver, c.end, c.winner, c.teyaku_points, c.field_brights, c.wild, c.scorers, c.opts) = (
             self.rules, self.setup, self.hands.copy(), self.field, self.caps.copy(), self.stock, self.top, self.turn,
             self.phase, self.pending, self.calls, self.seen, self.last_improver, self.end, self.winner,
-            self.teyaku_points, self.field_brights, self.wild, self.scorers)
+            self.teyaku_points, self.field_brights, self.wild, self.scorers, self.opts)
         return c
 
     def result(self) -> RoundResult:
