@@ -34,7 +34,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda._construct import HELD, SOURCE, Held, evolve, new, pair_builder
+from hanafuda._construct import HELD, LINK, SOURCE, Held, evolve, new, pair_builder, replayed
 
 __all__ = [
     "ACTION_ORDER",
@@ -591,53 +591,84 @@ class RoundGame(Game[S, R]):
         memo: dict[str, Any] | None = getattr(state, "__dict__", None)
         if memo is None:
             return tuple(self.round_of(state).legal())
-        held = memo.get(_HELD)  # _held(memo), inlined: this and apply are the path of every action
+        held = memo.get(_HELD)  # _held(memo), inlined: this, legal and apply are the path of every action
         r = held[0] if held else memo.get(SOURCE) or self.held_round(state)
         return tuple(r.legal())
 
+    def legal(self, state: S) -> tuple[Action, ...]:
+        """:meth:`Game.legal <hanafuda.engine.Game.legal>` (memoised in the state), reading the round the
+        state holds directly."""
+        memo: dict[str, Any] | None = getattr(state, "__dict__", None)
+        if memo is None:
+            return tuple(self.round_of(state).legal())
+        found: tuple[Action, ...] | None = memo.get(_LEGAL)
+        if found is None:
+            held = memo.get(_HELD)
+            r = held[0] if held else memo.get(SOURCE) or self.held_round(state)
+            found = memo[_LEGAL] = tuple(r.legal())
+        return found
+
     def apply(self, state: S, action: Action) -> S:
         """:meth:`Game.apply <hanafuda.engine.Game.apply>` on the round the state holds
-        (:meth:`~hanafuda.engine.RoundGame.held_round`): whether it is over, the legal actions (memoised in
-        the state, as :meth:`~hanafuda.engine.Game.legal`), then :meth:`~hanafuda.engine.RoundGame.do`'s
-        move."""
+        (:meth:`~hanafuda.engine.RoundGame.held_round`): the legal actions (memoised in the state, as
+        :meth:`~hanafuda.engine.RoundGame.legal`; none exactly when the round is over), then
+        :meth:`~hanafuda.engine.RoundGame.do`'s move."""
         memo: dict[str, Any] | None = getattr(state, "__dict__", None)
         if memo is None:
             return super().apply(state, action)
-        held = memo.get(_HELD)
-        r = held[0] if held else memo.get(SOURCE) or self.held_round(state)
-        if r.over():
-            raise GameOverError("the round is over: no action is legal")
-        legal = memo.get(_LEGAL)
-        if legal is None:
-            legal = memo[_LEGAL] = self.legal_actions(state)
-        self._refuse_unless_legal(state, legal, action)
-        return self._moved(memo, r, action)
+        legal = memo.get(_LEGAL) or self.legal(state)
+        for x in legal:  # the shared instance (:func:`action`) first: no comparison of values
+            if x is action:
+                break
+        else:
+            if not legal:
+                raise GameOverError("the round is over: no action is legal")
+            self._refuse_unless_legal(state, legal, action)
+        return self._moved(state, memo, action)
 
     def do(self, state: S, action: Action) -> S:
         """Play ``action`` on the round at ``state`` and return its new position, which keeps the round
         (:meth:`~hanafuda.engine.RoundGame.held_round`): the next action goes on in place, as
         :func:`~hanafuda.engine.play_match` plays."""
         memo: dict[str, Any] | None = getattr(state, "__dict__", None)
-        r = _held(memo) if memo is not None else None
-        return self._moved(memo, r or self.round_of(state), action)
+        if memo is None:
+            r = self.round_of(state)
+            r.play(action)
+            return self.holding(r)
+        return self._moved(state, memo, action)
 
-    def _moved(self, memo: dict[str, Any] | None, r: FastRound[S], action: Action) -> S:
-        """The move of :meth:`do`: round ``r``, held by the state whose ``__dict__`` is ``memo`` (if any), leaves
-        that state (no one else plays it; where the state's fields are still to be read from it, the state
-        keeps a copy instead), plays ``action`` and is held by the position it gives."""
-        if memo is not None:
-            memo.pop(_HELD, None)
-            if memo.get(SOURCE) is r:
-                memo[SOURCE] = r.copy()
+    def _moved(self, state: S, memo: dict[str, Any], action: Action) -> S:
+        """The move of :meth:`do`: the round held by ``state`` (whose ``__dict__`` is ``memo``) leaves it (no one
+        else plays it), plays ``action`` and is held by the position it gives. A state whose fields are still
+        to be read from that round keeps a way back to it: its link (:data:`hanafuda._construct.LINK`, the
+        position before and the action from it, replayed when the state is read again), else a copy of the
+        round. A deferred position made here gets its link."""
+        r: FastRound[S] | None = memo.pop(SOURCE, None)
+        if r is None:
+            held = memo.pop(_HELD, None)
+            if held:
+                r = held[0]
+            else:  # a deferred state whose round moved on (replayed, its link kept), or one holding none yet
+                r = self.held_round(state)
+                memo.pop(_HELD, None)
+                memo.pop(SOURCE, None)
+        elif LINK not in memo:
+            memo[SOURCE] = r.copy()
         r.play(action)
-        return self.holding(r)
+        after = r.position()
+        kept = getattr(after, "__dict__", None)
+        if kept is not None:
+            if kept.get(SOURCE) is r:
+                kept[LINK] = (self, state, action)
+            else:
+                kept[_HELD] = Held((r,))
+        return after
 
     def holding(self, r: FastRound[S]) -> S:
         """The position of round ``r`` (:meth:`~hanafuda.engine.FastRound.position`), holding ``r``
-        (:meth:`~hanafuda.engine.RoundGame.held_round`): for :meth:`~hanafuda.engine.RoundGame.do`, a
-        game's :meth:`~hanafuda.engine.Game.start_round` and :class:`~hanafuda.engine.Match`'s deal, whose round
-        is played nowhere else. A deferred position (its fields still to be read from ``r``) holds ``r`` as that
-        source."""
+        (:meth:`~hanafuda.engine.RoundGame.held_round`): for a game's :meth:`~hanafuda.engine.Game.start_round`
+        and :class:`~hanafuda.engine.Match`'s deal, whose round is played nowhere else. A deferred position (its
+        fields still to be read from ``r``) holds ``r`` as that source."""
         after = r.position()
         memo = getattr(after, "__dict__", None)
         if memo is not None and memo.get(SOURCE) is not r:
@@ -655,8 +686,12 @@ class RoundGame(Game[S, R]):
             return self.round_of(state)
         found = _held(memo)
         if found is None:
-            found = self.round_of(state)
-            memo[_HELD] = Held((found,))
+            link = memo.get(LINK)
+            if link is not None:  # a deferred state whose source moved on: that round again, as its source
+                found = memo[SOURCE] = replayed(link)
+            else:
+                found = self.round_of(state)
+                memo[_HELD] = Held((found,))
         return found
 
     def fast_round(self, state: S) -> FastRound[S] | None:
@@ -688,6 +723,7 @@ _new_object = object.__new__
 
 #: Called with a finished round's final position and the match info before it is settled.
 RoundObserver = Callable[[S, MatchInfo], None]
+
 
 
 @dataclass(frozen=True)

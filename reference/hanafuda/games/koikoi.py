@@ -24,7 +24,7 @@ from hanafuda_spec.cards import HANAFUDA, BaseCard, Card
 from hanafuda_spec.games import koikoi as spec
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
-from hanafuda._construct import Deferred, deferrable, deferred, new
+from hanafuda._construct import Deferred, deferrable, deferred_builder, new
 from hanafuda.engine import (
     ACTION_ORDER,
     Action,
@@ -249,6 +249,11 @@ class KoiKoiState(Deferred):
     @property
     def month(self) -> int:
         return (self.setup.number - 1) % 12 + 1
+
+
+#: ``_deferred_position(round, turn, phase)``: a :class:`KoiKoiState` holding the turn and the phase, its other
+#: fields read from the round's :meth:`~KoiKoiRound.state` on first use (:meth:`KoiKoiRound.position`).
+_deferred_position = deferred_builder(KoiKoiState, "turn", "phase")
 
 
 # -- scoring -------------------------------------------------------------------------------
@@ -788,7 +793,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
                    teyaku_points=self.teyaku_points, lightning_wild=self.wild)
 
     def position(self) -> KoiKoiState:
-        return deferred(KoiKoiState, self, turn=self.turn, phase=self.phase)
+        return _deferred_position(self, self.turn, self.phase)
 
     def copy(self) -> KoiKoiRound:
         c = KoiKoiRound.__new__(KoiKoiRound)
