@@ -9,6 +9,7 @@ bypass lives here, once, so that the modules that use it stay plain dataclass co
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -156,14 +157,18 @@ def deferrable(cls: type[T]) -> type[T]:
     return cls
 
 
-def deferred_builder(cls: type[T], first: str, second: str, /) -> Callable[[_Source, object, object], T]:
+def deferred_builder(cls: type[T], first: str, second: str, /) -> Callable[[_Source], T]:
     """A function making a deferred instance of ``cls`` (a :class:`Deferred` dataclass) in one call,
-    ``build(source, a, b)``: it holds the fields ``first`` and ``second``; its other fields are those of
-    ``source.state()``, built on first use (``source`` must not change until then, or the instance must be
-    given a :data:`LINK` back to it first). A position made on every action of a match."""
-    def build(source: _Source, a: object, b: object, /) -> T:
+    ``build(source)``: it holds the fields ``first`` and ``second``, read from ``source``'s attributes of those
+    names; its other fields are those of ``source.state()``, built on first use (``source`` must not change
+    until then, or the instance must be given a :data:`LINK` back to it first). It serves as a round's
+    ``position`` method: a position made on every action of a match."""
+    read = operator.attrgetter(first, second)
+
+    def build(source: _Source, /) -> T:
         obj = _new(cls)
         fields = obj.__dict__
-        fields[first], fields[second], fields[SOURCE] = a, b, source
+        fields[first], fields[second] = read(source)
+        fields[SOURCE] = source
         return obj
     return build

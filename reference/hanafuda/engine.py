@@ -598,8 +598,9 @@ class RoundGame(Game[S, R]):
     def legal(self, state: S) -> tuple[Action, ...]:
         """:meth:`Game.legal <hanafuda.engine.Game.legal>` (memoised in the state), reading the round the
         state holds directly."""
-        memo: dict[str, Any] | None = getattr(state, "__dict__", None)
-        if memo is None:
+        try:
+            memo: dict[str, Any] = state.__dict__
+        except AttributeError:  # a state with slots: nothing memoised
             return tuple(self.round_of(state).legal())
         found: tuple[Action, ...] | None = memo.get(_LEGAL)
         if found is None:
@@ -613,8 +614,9 @@ class RoundGame(Game[S, R]):
         (:meth:`~hanafuda.engine.RoundGame.held_round`): the legal actions (memoised in the state, as
         :meth:`~hanafuda.engine.RoundGame.legal`; none exactly when the round is over), then
         :meth:`~hanafuda.engine.RoundGame.do`'s move."""
-        memo: dict[str, Any] | None = getattr(state, "__dict__", None)
-        if memo is None:
+        try:
+            memo: dict[str, Any] = state.__dict__
+        except AttributeError:  # a state with slots: nothing memoised
             return super().apply(state, action)
         legal = memo.get(_LEGAL) or self.legal(state)
         for x in legal:  # the shared instance (:func:`action`) first: no comparison of values
@@ -656,12 +658,14 @@ class RoundGame(Game[S, R]):
             memo[SOURCE] = r.copy()
         r.play(action)
         after = r.position()
-        kept = getattr(after, "__dict__", None)
-        if kept is not None:
-            if kept.get(SOURCE) is r:
-                kept[LINK] = (self, state, action)
-            else:
-                kept[_HELD] = Held((r,))
+        try:
+            kept = after.__dict__
+        except AttributeError:  # a position with slots holds nothing
+            return after
+        if SOURCE in kept:  # deferred: its fields are to be read from r
+            kept[LINK] = (self, state, action)
+        else:
+            kept[_HELD] = Held((r,))
         return after
 
     def holding(self, r: FastRound[S]) -> S:

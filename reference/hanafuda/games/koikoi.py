@@ -251,11 +251,6 @@ class KoiKoiState(Deferred):
         return (self.setup.number - 1) % 12 + 1
 
 
-#: ``_deferred_position(round, turn, phase)``: a :class:`KoiKoiState` holding the turn and the phase, its other
-#: fields read from the round's :meth:`~KoiKoiRound.state` on first use (:meth:`KoiKoiRound.position`).
-_deferred_position = deferred_builder(KoiKoiState, "turn", "phase")
-
-
 # -- scoring -------------------------------------------------------------------------------
 
 
@@ -792,8 +787,9 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
                    last_improver=self.last_improver, field_brights=self.field_brights, end=self.end, winner=self.winner,
                    teyaku_points=self.teyaku_points, lightning_wild=self.wild)
 
-    def position(self) -> KoiKoiState:
-        return _deferred_position(self, self.turn, self.phase)
+    #: The position, deferred: a :class:`KoiKoiState` holding the turn and the phase, its other fields read from
+    #: :meth:`state` on first use.
+    position = deferred_builder(KoiKoiState, "turn", "phase")
 
     def copy(self) -> KoiKoiRound:
         c = KoiKoiRound.__new__(KoiKoiRound)
