@@ -25,6 +25,7 @@ import struct
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from operator import attrgetter
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -738,6 +739,13 @@ class Match(Generic[S, R]):
     >>> m = Match.start(GAME, GAME.rules(), seed=7)
     >>> m.deck_order[:4]
     (21, 61, 50, 12)
+
+    A match the match layer makes (the deal, :meth:`apply`) where the game plays its rounds in place
+    (:meth:`Game.deal_fast`) holds the round at its position instead of a state, and builds its ``state``
+    when first read (:meth:`RoundGame.holding`); an action then plays on the round it holds, which the match
+    it returns holds in turn, while the one left behind keeps the match before it and the action from there
+    (its state, if read later, is dealt again and replayed). Equality, ``repr``, :func:`dataclasses.replace`
+    and pickling read the state, so they see the same match.
     """
 
     game: Game[S, R]
@@ -756,46 +764,99 @@ class Match(Generic[S, R]):
     @classmethod
     def _deal(cls, game: Game[S, R], rules: R, info: MatchInfo, rng: SplitMix64) -> Match[S, R]:
         """The next deal: the deck shuffled (on its card ids) and dealt as :func:`play_match` deals, into the
-        game's round where it offers one (:meth:`Game.deal_fast`), whose position then holds it
-        (:meth:`RoundGame.holding`), else by :meth:`Game.start_round`."""
+        game's round where it offers one (:meth:`Game.deal_fast`), which the match holds, else by
+        :meth:`Game.start_round`."""
         cards = game.deck(rules).cards
         order = fast_shuffled(tuple(map(CARD_ID, cards)), rng)
-        setup = RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
+        setup = _setup(game, rules, info)
         fast = game.deal_fast(rules, order, setup)
+        if fast is not None and isinstance(game, RoundGame):  # its state built when read (_MatchState)
+            return new(cls, game=game, rules=rules, info=info, deck_order=tuple(order), rng_state=rng.state,
+                       _round=fast)  # without the frozen dataclass's __init__ (hanafuda._construct)
         if fast is None:
             by_id = {c.id: c for c in cards}
             state = game.start_round(rules, [by_id[i] for i in order], setup)
         else:
-            state = game.holding(fast) if isinstance(game, RoundGame) else fast.state()
+            state = fast.state()
         return new(cls, game=game, rules=rules, info=info, state=state, deck_order=tuple(order),
-                   rng_state=rng.state)  # without the frozen dataclass's __init__ (hanafuda._construct)
+                   rng_state=rng.state)
+
+    def _built_state(self) -> S:
+        """The match's state, built from the round it holds (which the state then holds) or, where that round
+        has moved on, from the round's deal again and the actions played since (each match made by
+        :meth:`apply` keeping the match before it and the action from there)."""
+        d = self.__dict__
+        game = self.game
+        assert isinstance(game, RoundGame)
+        r = d.pop(_ROUND, None)
+        if r is None:
+            played: list[Action] = []
+            first = self
+            while (link := first.__dict__.get(_LINK)) is not None:
+                first, a = link
+                played.append(a)
+            r = game.deal_fast(self.rules, first.deck_order, _setup(game, self.rules, first.info))
+            assert r is not None  # (it was dealt so before)
+            for a in reversed(played):
+                r.play(a)
+        state: S = game.holding(r)
+        d["state"] = state
+        return state
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle or a copy keeps: the fields (the state built first), not the round held."""
+        return {f: getattr(self, f) for f in _MATCH_FIELDS}
 
     @property
     def over(self) -> bool:
         return self.info.over
 
     def legal_actions(self) -> tuple[Action, ...]:
-        return () if self.info.over else self.game.legal(self.state)
+        if self.info.over:
+            return ()
+        d = self.__dict__
+        found: tuple[Action, ...] | None = d.get(_LEGAL)
+        if found is None:
+            r = d.get(_ROUND)
+            found = d[_LEGAL] = tuple(r.legal()) if r is not None else self.game.legal(self.state)
+        return found
 
     def apply(self, action: Action, on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:
         """Apply an action; when the round ends, settle it and deal the next one. ``on_round_end``
         sees the final position of every round that ends (see :meth:`advance`)."""
         if self.info.over:
             raise GameOverError("the match is over: no action is legal")
+        d = self.__dict__
+        r: FastRound[S] | None = d.get(_ROUND)
+        if r is not None:  # the round held: Game.apply's check and move on it (RoundGame.apply), no state built
+            for x in d.get(_LEGAL) or self.legal_actions():
+                if x is action:
+                    break
+            else:
+                r = None  # not the shared instance: the state's Game.apply says why (or takes an equal one)
         game = self.game
-        state = game.apply(self.state, action)
-        m = _new_object(Match)  # evolve(self, state=state), for the one field that changes
+        m = _new_object(Match)
         fields = m.__dict__
-        fields.update(self.__dict__)
-        fields["state"] = state
-        return self.advance(m, on_round_end) if game.is_terminal(state) else m
+        if r is None:
+            state = game.apply(self.state, action)
+            fields.update(self.__dict__)  # evolve(self, state=state), for the one field that changes
+            fields["state"] = state
+            fields.pop(_LEGAL, None)
+            fields.pop(_LINK, None)
+            return self.advance(m, on_round_end) if game.is_terminal(state) else m
+        del d[_ROUND]  # the round leaves this match (whose state is built again from the deal if read later)
+        r.play(action)
+        fields["game"], fields["rules"], fields["info"] = game, self.rules, self.info
+        fields["deck_order"], fields["rng_state"] = self.deck_order, self.rng_state
+        fields[_ROUND], fields[_LINK] = r, (self, action)
+        return self.advance(m, on_round_end) if r.over() else m
 
     @staticmethod
     def advance(m: Match[S, R], on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:
         """Settle finished rounds (including rounds over at the deal) until play is needed.
         ``on_round_end(state, info)`` is called with each finished round's final position and the
         match info before that round is settled."""
-        while not m.info.over and m.game.is_terminal(m.state):
+        while not m.info.over and _round_over(m):
             if on_round_end is not None:
                 on_round_end(m.state, m.info)
             result = m.game.round_result(m.state)
@@ -809,6 +870,34 @@ class Match(Generic[S, R]):
 
     def snapshot(self) -> Snapshot:
         return self.game.snapshot(self.state, self.info)
+
+
+#: The keys, in a :class:`Match`'s ``__dict__``, of the round it holds and of its way back to it once that round
+#: has moved on (the match before and the action from there; the round's first match deals again).
+_ROUND, _LINK = "_round", LINK
+
+
+def _setup(game: Game[Any, R], rules: R, info: MatchInfo) -> RoundSetup:
+    """The setup of the round dealt after ``info``."""
+    return RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
+_MATCH_FIELDS = tuple(f.name for f in dataclass_fields(Match))
+
+
+def _round_over(m: Match[Any, Any]) -> bool:
+    """Whether the round of match ``m`` is over, read from the round it holds where it holds one."""
+    r: FastRound[Any] | None = m.__dict__.get(_ROUND)
+    return r.over() if r is not None else m.game.is_terminal(m.state)
+
+
+class _MatchState:
+    """:attr:`Match.state` for a match holding its round instead (``Match._built_state``): built on first read,
+    then kept in the instance's ``__dict__``, which is read first (no ``__set__``)."""
+
+    def __get__(self, obj: Match[Any, Any] | None, owner: type | None = None) -> Any:
+        return self if obj is None else obj._built_state()
+
+
+setattr(Match, "state", _MatchState())  # noqa: B010  (the field, read from a match's __dict__ first)
 
 
 def play_match(game: Game[S, R], rules: R, seed: int, choose: Callable[[Sequence[Action]], Action],
