@@ -1,6 +1,6 @@
 """The immutable match layer: a :class:`~hanafuda.engine.Match` returned earlier is not changed by the ones
-applied after it (each state's round is taken by the next action, the state keeping a copy where its fields
-were not read yet), branching from an earlier match gives the game a fresh start would, and the hand plays
+applied after it (each match's or state's round is taken by the next action; the one left behind keeps the
+one before it and the action, replayed if it is read later), branching from an earlier match gives the game a fresh start would, and the hand plays
 read a hexadecimal digit at a time (:func:`~hanafuda.fishing.plays_of`) are those of
 :func:`~hanafuda.fishing.card_plays`."""
 
@@ -12,7 +12,6 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-
 from hanafuda.engine import ACTION_ORDER, Action, IllegalActionError, Match
 from hanafuda.fishing import CardIndex, card_plays, plays_of
 from hanafuda.games.koikoi import GAME as KOIKOI
