@@ -1,8 +1,8 @@
 """The immutable match layer: a :class:`~hanafuda.engine.Match` returned earlier is not changed by the ones
 applied after it (each match's or state's round is taken by the next action; the one left behind keeps the
-one before it and the action, replayed if it is read later), branching from an earlier match gives the game a fresh start would, and the hand plays
-read a hexadecimal digit at a time (:func:`~hanafuda.fishing.plays_of`) are those of
-:func:`~hanafuda.fishing.card_plays`."""
+one before it and the action, replayed if it is read later), branching from an earlier match gives the
+game a fresh start would, and the hand plays read a hexadecimal digit at a time
+(:func:`~hanafuda.fishing.plays_of`) are those of :func:`~hanafuda.fishing.card_plays`."""
 
 from __future__ import annotations
 
