@@ -1,15 +1,18 @@
 """The immutable match layer: a :class:`~hanafuda.engine.Match` returned earlier is not changed by the ones
-applied after it (each state's round is taken by the next action, the state keeping a copy where its fields
-were not read yet), branching from an earlier match gives the game a fresh start would, and the hand plays
-read a hexadecimal digit at a time (:func:`~hanafuda.fishing.plays_of`) are those of
-:func:`~hanafuda.fishing.card_plays`."""
+applied after it (each match's or state's round is taken by the next action; the one left behind keeps the
+one before it and the action, replayed if it is read later), branching from an earlier match gives the
+game a fresh start would, and the hand plays read a hexadecimal digit at a time
+(:func:`~hanafuda.fishing.plays_of`) are those of :func:`~hanafuda.fishing.card_plays`."""
 
 from __future__ import annotations
 
 import copy
+import pickle
+from dataclasses import replace
 from typing import Any
 
-from hanafuda.engine import ACTION_ORDER, Match
+import pytest
+from hanafuda.engine import ACTION_ORDER, Action, IllegalActionError, Match
 from hanafuda.fishing import CardIndex, card_plays, plays_of
 from hanafuda.games.koikoi import GAME as KOIKOI
 from hanafuda.games.kujuroku import INDEX as KJ_INDEX
@@ -85,3 +88,31 @@ def test_plays_of_reads_each_digit_as_card_plays_lists_it(data: st.DataObject) -
             if not index.id_order:
                 want = sorted(want, key=ACTION_ORDER)
             assert plays_of(index, h, f, must, named) == want
+
+
+def test_a_match_holding_its_round_refuses_and_accepts_as_game_apply_does() -> None:
+    """A match that holds its round (no state built yet) checks an action as ``Game.apply`` does: an
+    illegal one names its rule, an equal copy of a legal one is taken, and both leave the match as it was."""
+    for g in available():
+        m = Match.start(g, g.rules(), 5)
+        m = m.apply(m.legal_actions()[0])
+        legal = m.legal_actions()
+        illegal = next(Action("play", (c,)) for c in range(100) if Action("play", (c,)) not in legal)
+        with pytest.raises(IllegalActionError):
+            m.apply(illegal)
+        copied = Action(legal[-1].kind, legal[-1].cards, legal[-1].label)
+        assert copied is not legal[-1]
+        assert m.apply(copied).snapshot() == m.apply(legal[-1]).snapshot()
+        assert m.legal_actions() == legal
+
+
+def test_a_match_copied_or_compared_reads_its_state() -> None:
+    """Equality, copies and pickles of a match that holds its round see its state, built from the round or,
+    once the round has moved on, dealt again and replayed."""
+    g = KOIKOI
+    ms = _played("koikoi", 3, 4)[:12]
+    again = _played("koikoi", 3, 4)[:12]
+    for m, twin in zip(reversed(ms), reversed(again), strict=True):
+        assert m == twin and copy.copy(m) == m and pickle.loads(pickle.dumps(m)).snapshot() == m.snapshot()
+        assert replace(m, rng_state=m.rng_state) == m
+    assert g.legal(ms[5].state) == ms[5].legal_actions()

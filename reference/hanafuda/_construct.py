@@ -9,10 +9,12 @@ bypass lives here, once, so that the modules that use it stay plain dataclass co
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-__all__ = ["HELD", "SOURCE", "Deferred", "Held", "deferrable", "deferred", "evolve", "new", "pair_builder"]
+__all__ = ["HELD", "LINK", "SOURCE", "Deferred", "Held", "deferrable", "deferred_builder", "evolve", "new",
+           "pair_builder", "replayed"]
 
 T = TypeVar("T")
 
@@ -41,8 +43,8 @@ def evolve(obj: T, **changes: object) -> T:
     """A copy of a frozen dataclass instance with some fields changed: ``dataclasses.replace``
     without re-running ``__init__`` (the hot path of random play). Only for dataclasses without
     ``__post_init__`` checks or slots; memoised values are not copied."""
-    if SOURCE in obj.__dict__:  # a deferred instance: its fields first (its source may change later)
-        Deferred._fill(obj)  # type: ignore[arg-type]
+    if SOURCE in obj.__dict__ or LINK in obj.__dict__:  # a deferred instance: its fields first (its source may
+        Deferred._fill(obj)  # type: ignore[arg-type]  # change later)
     copy = _new(type(obj))
     d = copy.__dict__
     d.update(obj.__dict__)
@@ -56,11 +58,35 @@ class _Source(Protocol):
     def state(self) -> Any: ...
 
 
+class _Round(_Source, Protocol):
+    def copy(self) -> Any: ...
+
+    def play(self, action: Any, /) -> None: ...
+
+
+class _Game(Protocol):
+    def held_round(self, state: Any, /) -> _Round: ...
+
+
 #: The key, in a deferred instance's ``__dict__``, of the object its missing fields come from.
 SOURCE = "_source"
 #: The key, in an instance's ``__dict__``, of the object it holds (a :class:`Held`): for a game's position,
 #: the round at that position (``hanafuda.engine.RoundGame.held_round``).
 HELD = "_held_round"
+#: The key, in a deferred instance's ``__dict__``, of the way back to its source once that source has moved on
+#: (:func:`replayed`): ``(game, previous, action)``, the instance being ``game``'s position after ``action`` from
+#: position ``previous``.
+LINK = "_link"
+
+
+def replayed(link: tuple[_Game, Any, Any]) -> Any:
+    """The source of a deferred position whose own source has moved on (played further in place), built again
+    from its :data:`LINK`: the round of the position before (``game.held_round(previous)``, itself replayed
+    where needed), copied, with the action played on the copy."""
+    game, previous, action = link
+    r = game.held_round(previous).copy()
+    r.play(action)
+    return r
 
 
 class Held(list[Any]):
@@ -74,10 +100,11 @@ class Held(list[Any]):
 
 
 class Deferred:
-    """A mixin for a frozen dataclass some of whose instances are made by :func:`deferred`: a few fields
-    given, the others read on first use (all at once) from ``source.state()``, a complete instance of the
-    class; the source is then kept as what the instance holds (:data:`HELD`). Until then the instance costs
-    one small dictionary to make. The class is decorated with :func:`deferrable`. Equality, ``repr``,
+    """A mixin for a frozen dataclass some of whose instances are made by a :func:`deferred_builder`: a few
+    fields given, the others read on first use (all at once) from ``source.state()``, a complete instance of
+    the class; the source is then kept as what the instance holds (:data:`HELD`). Until then the instance
+    costs one small dictionary to make. Where the source has moved on since, the instance's :data:`LINK`
+    builds it again (:func:`replayed`). The class is decorated with :func:`deferrable`. Equality, ``repr``,
     hashing, :func:`dataclasses.replace` and pickling read the fields, so they see a complete instance."""
 
     __slots__ = ()
@@ -85,7 +112,9 @@ class Deferred:
     def _fill(self) -> None:
         """Read the missing fields in from the source (nothing once done)."""
         d = self.__dict__
-        source = d.pop(SOURCE, None)
+        source, link = d.pop(SOURCE, None), d.pop(LINK, None)
+        if source is None and link is not None:
+            source = replayed(link)
         if source is not None:
             full = source.state().__dict__  # a fresh instance's, dropped after
             full.update(d)  # the fields given and any memo kept
@@ -128,11 +157,18 @@ def deferrable(cls: type[T]) -> type[T]:
     return cls
 
 
-def deferred(cls: type[T], source: _Source, /, **fields: object) -> T:
-    """An instance of ``cls`` (a :class:`Deferred` dataclass) holding ``fields``; its other fields are
-    those of ``source.state()``, built on first use (``source`` must not change until then)."""
-    obj = _new(cls)
-    d = obj.__dict__
-    d.update(fields)
-    d[SOURCE] = source
-    return obj
+def deferred_builder(cls: type[T], first: str, second: str, /) -> Callable[[_Source], T]:
+    """A function making a deferred instance of ``cls`` (a :class:`Deferred` dataclass) in one call,
+    ``build(source)``: it holds the fields ``first`` and ``second``, read from ``source``'s attributes of those
+    names; its other fields are those of ``source.state()``, built on first use (``source`` must not change
+    until then, or the instance must be given a :data:`LINK` back to it first). It serves as a round's
+    ``position`` method: a position made on every action of a match."""
+    read = operator.attrgetter(first, second)
+
+    def build(source: _Source, /) -> T:
+        obj = _new(cls)
+        fields = obj.__dict__
+        fields[first], fields[second] = read(source)
+        fields[SOURCE] = source
+        return obj
+    return build

@@ -25,6 +25,7 @@ import struct
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from operator import attrgetter
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -34,7 +35,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda._construct import HELD, SOURCE, Held, evolve, new, pair_builder
+from hanafuda._construct import HELD, LINK, SOURCE, Held, evolve, new, pair_builder, replayed
 
 __all__ = [
     "ACTION_ORDER",
@@ -591,53 +592,88 @@ class RoundGame(Game[S, R]):
         memo: dict[str, Any] | None = getattr(state, "__dict__", None)
         if memo is None:
             return tuple(self.round_of(state).legal())
-        held = memo.get(_HELD)  # _held(memo), inlined: this and apply are the path of every action
+        held = memo.get(_HELD)  # _held(memo), inlined: this, legal and apply are the path of every action
         r = held[0] if held else memo.get(SOURCE) or self.held_round(state)
         return tuple(r.legal())
 
+    def legal(self, state: S) -> tuple[Action, ...]:
+        """:meth:`Game.legal <hanafuda.engine.Game.legal>` (memoised in the state), reading the round the
+        state holds directly."""
+        try:
+            memo: dict[str, Any] = state.__dict__
+        except AttributeError:  # a state with slots: nothing memoised
+            return tuple(self.round_of(state).legal())
+        found: tuple[Action, ...] | None = memo.get(_LEGAL)
+        if found is None:
+            held = memo.get(_HELD)
+            r = held[0] if held else memo.get(SOURCE) or self.held_round(state)
+            found = memo[_LEGAL] = tuple(r.legal())
+        return found
+
     def apply(self, state: S, action: Action) -> S:
         """:meth:`Game.apply <hanafuda.engine.Game.apply>` on the round the state holds
-        (:meth:`~hanafuda.engine.RoundGame.held_round`): whether it is over, the legal actions (memoised in
-        the state, as :meth:`~hanafuda.engine.Game.legal`), then :meth:`~hanafuda.engine.RoundGame.do`'s
-        move."""
-        memo: dict[str, Any] | None = getattr(state, "__dict__", None)
-        if memo is None:
+        (:meth:`~hanafuda.engine.RoundGame.held_round`): the legal actions (memoised in the state, as
+        :meth:`~hanafuda.engine.RoundGame.legal`; none exactly when the round is over), then
+        :meth:`~hanafuda.engine.RoundGame.do`'s move."""
+        try:
+            memo: dict[str, Any] = state.__dict__
+        except AttributeError:  # a state with slots: nothing memoised
             return super().apply(state, action)
-        held = memo.get(_HELD)
-        r = held[0] if held else memo.get(SOURCE) or self.held_round(state)
-        if r.over():
-            raise GameOverError("the round is over: no action is legal")
-        legal = memo.get(_LEGAL)
-        if legal is None:
-            legal = memo[_LEGAL] = self.legal_actions(state)
-        self._refuse_unless_legal(state, legal, action)
-        return self._moved(memo, r, action)
+        legal = memo.get(_LEGAL) or self.legal(state)
+        for x in legal:  # the shared instance (:func:`action`) first: no comparison of values
+            if x is action:
+                break
+        else:
+            if not legal:
+                raise GameOverError("the round is over: no action is legal")
+            self._refuse_unless_legal(state, legal, action)
+        return self._moved(state, memo, action)
 
     def do(self, state: S, action: Action) -> S:
         """Play ``action`` on the round at ``state`` and return its new position, which keeps the round
         (:meth:`~hanafuda.engine.RoundGame.held_round`): the next action goes on in place, as
         :func:`~hanafuda.engine.play_match` plays."""
         memo: dict[str, Any] | None = getattr(state, "__dict__", None)
-        r = _held(memo) if memo is not None else None
-        return self._moved(memo, r or self.round_of(state), action)
+        if memo is None:
+            r = self.round_of(state)
+            r.play(action)
+            return self.holding(r)
+        return self._moved(state, memo, action)
 
-    def _moved(self, memo: dict[str, Any] | None, r: FastRound[S], action: Action) -> S:
-        """The move of :meth:`do`: round ``r``, held by the state whose ``__dict__`` is ``memo`` (if any), leaves
-        that state (no one else plays it; where the state's fields are still to be read from it, the state
-        keeps a copy instead), plays ``action`` and is held by the position it gives."""
-        if memo is not None:
-            memo.pop(_HELD, None)
-            if memo.get(SOURCE) is r:
-                memo[SOURCE] = r.copy()
+    def _moved(self, state: S, memo: dict[str, Any], action: Action) -> S:
+        """The move of :meth:`do`: the round held by ``state`` (whose ``__dict__`` is ``memo``) leaves it (no one
+        else plays it), plays ``action`` and is held by the position it gives. A state whose fields are still
+        to be read from that round keeps a way back to it: its link (:data:`hanafuda._construct.LINK`, the
+        position before and the action from it, replayed when the state is read again), else a copy of the
+        round. A deferred position made here gets its link."""
+        r: FastRound[S] | None = memo.pop(SOURCE, None)
+        if r is None:
+            held = memo.pop(_HELD, None)
+            if held:
+                r = held[0]
+            else:  # a deferred state whose round moved on (replayed, its link kept), or one holding none yet
+                r = self.held_round(state)
+                memo.pop(_HELD, None)
+                memo.pop(SOURCE, None)
+        elif LINK not in memo:
+            memo[SOURCE] = r.copy()
         r.play(action)
-        return self.holding(r)
+        after = r.position()
+        try:
+            kept = after.__dict__
+        except AttributeError:  # a position with slots holds nothing
+            return after
+        if SOURCE in kept:  # deferred: its fields are to be read from r
+            kept[LINK] = (self, state, action)
+        else:
+            kept[_HELD] = Held((r,))
+        return after
 
     def holding(self, r: FastRound[S]) -> S:
         """The position of round ``r`` (:meth:`~hanafuda.engine.FastRound.position`), holding ``r``
-        (:meth:`~hanafuda.engine.RoundGame.held_round`): for :meth:`~hanafuda.engine.RoundGame.do`, a
-        game's :meth:`~hanafuda.engine.Game.start_round` and :class:`~hanafuda.engine.Match`'s deal, whose round
-        is played nowhere else. A deferred position (its fields still to be read from ``r``) holds ``r`` as that
-        source."""
+        (:meth:`~hanafuda.engine.RoundGame.held_round`): for a game's :meth:`~hanafuda.engine.Game.start_round`
+        and :class:`~hanafuda.engine.Match`'s deal, whose round is played nowhere else. A deferred position (its
+        fields still to be read from ``r``) holds ``r`` as that source."""
         after = r.position()
         memo = getattr(after, "__dict__", None)
         if memo is not None and memo.get(SOURCE) is not r:
@@ -655,8 +691,12 @@ class RoundGame(Game[S, R]):
             return self.round_of(state)
         found = _held(memo)
         if found is None:
-            found = self.round_of(state)
-            memo[_HELD] = Held((found,))
+            link = memo.get(LINK)
+            if link is not None:  # a deferred state whose source moved on: that round again, as its source
+                found = memo[SOURCE] = replayed(link)
+            else:
+                found = self.round_of(state)
+                memo[_HELD] = Held((found,))
         return found
 
     def fast_round(self, state: S) -> FastRound[S] | None:
@@ -690,6 +730,7 @@ _new_object = object.__new__
 RoundObserver = Callable[[S, MatchInfo], None]
 
 
+
 @dataclass(frozen=True)
 class Match(Generic[S, R]):
     """A whole match: the match info, the current round and the shuffle generator's state.
@@ -698,6 +739,13 @@ class Match(Generic[S, R]):
     >>> m = Match.start(GAME, GAME.rules(), seed=7)
     >>> m.deck_order[:4]
     (21, 61, 50, 12)
+
+    A match the match layer makes (the deal, :meth:`apply`) where the game plays its rounds in place
+    (:meth:`Game.deal_fast`) holds the round at its position instead of a state, and builds its ``state``
+    when first read (:meth:`RoundGame.holding`); an action then plays on the round it holds, which the match
+    it returns holds in turn, while the one left behind keeps the match before it and the action from there
+    (its state, if read later, is dealt again and replayed). Equality, ``repr``, :func:`dataclasses.replace`
+    and pickling read the state, so they see the same match.
     """
 
     game: Game[S, R]
@@ -716,46 +764,99 @@ class Match(Generic[S, R]):
     @classmethod
     def _deal(cls, game: Game[S, R], rules: R, info: MatchInfo, rng: SplitMix64) -> Match[S, R]:
         """The next deal: the deck shuffled (on its card ids) and dealt as :func:`play_match` deals, into the
-        game's round where it offers one (:meth:`Game.deal_fast`), whose position then holds it
-        (:meth:`RoundGame.holding`), else by :meth:`Game.start_round`."""
+        game's round where it offers one (:meth:`Game.deal_fast`), which the match holds, else by
+        :meth:`Game.start_round`."""
         cards = game.deck(rules).cards
         order = fast_shuffled(tuple(map(CARD_ID, cards)), rng)
-        setup = RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
+        setup = _setup(game, rules, info)
         fast = game.deal_fast(rules, order, setup)
+        if fast is not None and isinstance(game, RoundGame):  # its state built when read (_MatchState)
+            return new(cls, game=game, rules=rules, info=info, deck_order=tuple(order), rng_state=rng.state,
+                       _round=fast)  # without the frozen dataclass's __init__ (hanafuda._construct)
         if fast is None:
             by_id = {c.id: c for c in cards}
             state = game.start_round(rules, [by_id[i] for i in order], setup)
         else:
-            state = game.holding(fast) if isinstance(game, RoundGame) else fast.state()
+            state = fast.state()
         return new(cls, game=game, rules=rules, info=info, state=state, deck_order=tuple(order),
-                   rng_state=rng.state)  # without the frozen dataclass's __init__ (hanafuda._construct)
+                   rng_state=rng.state)
+
+    def _built_state(self) -> S:
+        """The match's state, built from the round it holds (which the state then holds) or, where that round
+        has moved on, from the round's deal again and the actions played since (each match made by
+        :meth:`apply` keeping the match before it and the action from there)."""
+        d = self.__dict__
+        game = self.game
+        assert isinstance(game, RoundGame)
+        r = d.pop(_ROUND, None)
+        if r is None:
+            played: list[Action] = []
+            first = self
+            while (link := first.__dict__.get(_LINK)) is not None:
+                first, a = link
+                played.append(a)
+            r = game.deal_fast(self.rules, first.deck_order, _setup(game, self.rules, first.info))
+            assert r is not None  # (it was dealt so before)
+            for a in reversed(played):
+                r.play(a)
+        state: S = game.holding(r)
+        d["state"] = state
+        return state
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle or a copy keeps: the fields (the state built first), not the round held."""
+        return {f: getattr(self, f) for f in _MATCH_FIELDS}
 
     @property
     def over(self) -> bool:
         return self.info.over
 
     def legal_actions(self) -> tuple[Action, ...]:
-        return () if self.info.over else self.game.legal(self.state)
+        if self.info.over:
+            return ()
+        d = self.__dict__
+        found: tuple[Action, ...] | None = d.get(_LEGAL)
+        if found is None:
+            r = d.get(_ROUND)
+            found = d[_LEGAL] = tuple(r.legal()) if r is not None else self.game.legal(self.state)
+        return found
 
     def apply(self, action: Action, on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:
         """Apply an action; when the round ends, settle it and deal the next one. ``on_round_end``
         sees the final position of every round that ends (see :meth:`advance`)."""
         if self.info.over:
             raise GameOverError("the match is over: no action is legal")
+        d = self.__dict__
+        r: FastRound[S] | None = d.get(_ROUND)
+        if r is not None:  # the round held: Game.apply's check and move on it (RoundGame.apply), no state built
+            for x in d.get(_LEGAL) or self.legal_actions():
+                if x is action:
+                    break
+            else:
+                r = None  # not the shared instance: the state's Game.apply says why (or takes an equal one)
         game = self.game
-        state = game.apply(self.state, action)
-        m = _new_object(Match)  # evolve(self, state=state), for the one field that changes
+        m = _new_object(Match)
         fields = m.__dict__
-        fields.update(self.__dict__)
-        fields["state"] = state
-        return self.advance(m, on_round_end) if game.is_terminal(state) else m
+        if r is None:
+            state = game.apply(self.state, action)
+            fields.update(self.__dict__)  # evolve(self, state=state), for the one field that changes
+            fields["state"] = state
+            fields.pop(_LEGAL, None)
+            fields.pop(_LINK, None)
+            return self.advance(m, on_round_end) if game.is_terminal(state) else m
+        del d[_ROUND]  # the round leaves this match (whose state is built again from the deal if read later)
+        r.play(action)
+        fields["game"], fields["rules"], fields["info"] = game, self.rules, self.info
+        fields["deck_order"], fields["rng_state"] = self.deck_order, self.rng_state
+        fields[_ROUND], fields[_LINK] = r, (self, action)
+        return self.advance(m, on_round_end) if r.over() else m
 
     @staticmethod
     def advance(m: Match[S, R], on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:
         """Settle finished rounds (including rounds over at the deal) until play is needed.
         ``on_round_end(state, info)`` is called with each finished round's final position and the
         match info before that round is settled."""
-        while not m.info.over and m.game.is_terminal(m.state):
+        while not m.info.over and _round_over(m):
             if on_round_end is not None:
                 on_round_end(m.state, m.info)
             result = m.game.round_result(m.state)
@@ -769,6 +870,34 @@ class Match(Generic[S, R]):
 
     def snapshot(self) -> Snapshot:
         return self.game.snapshot(self.state, self.info)
+
+
+#: The keys, in a :class:`Match`'s ``__dict__``, of the round it holds and of its way back to it once that round
+#: has moved on (the match before and the action from there; the round's first match deals again).
+_ROUND, _LINK = "_round", LINK
+
+
+def _setup(game: Game[Any, R], rules: R, info: MatchInfo) -> RoundSetup:
+    """The setup of the round dealt after ``info``."""
+    return RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
+_MATCH_FIELDS = tuple(f.name for f in dataclass_fields(Match))
+
+
+def _round_over(m: Match[Any, Any]) -> bool:
+    """Whether the round of match ``m`` is over, read from the round it holds where it holds one."""
+    r: FastRound[Any] | None = m.__dict__.get(_ROUND)
+    return r.over() if r is not None else m.game.is_terminal(m.state)
+
+
+class _MatchState:
+    """:attr:`Match.state` for a match holding its round instead (``Match._built_state``): built on first read,
+    then kept in the instance's ``__dict__``, which is read first (no ``__set__``)."""
+
+    def __get__(self, obj: Match[Any, Any] | None, owner: type | None = None) -> Any:
+        return self if obj is None else obj._built_state()
+
+
+setattr(Match, "state", _MatchState())  # noqa: B010  (the field, read from a match's __dict__ first)
 
 
 def play_match(game: Game[S, R], rules: R, seed: int, choose: Callable[[Sequence[Action]], Action],

@@ -24,7 +24,7 @@ from hanafuda_spec.cards import HANAFUDA, BaseCard, Card
 from hanafuda_spec.games import koikoi as spec
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
-from hanafuda._construct import Deferred, deferrable, deferred, new
+from hanafuda._construct import Deferred, deferrable, deferred_builder, new
 from hanafuda.engine import (
     ACTION_ORDER,
     Action,
@@ -787,8 +787,9 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
                    last_improver=self.last_improver, field_brights=self.field_brights, end=self.end, winner=self.winner,
                    teyaku_points=self.teyaku_points, lightning_wild=self.wild)
 
-    def position(self) -> KoiKoiState:
-        return deferred(KoiKoiState, self, turn=self.turn, phase=self.phase)
+    #: The position, deferred: a :class:`KoiKoiState` holding the turn and the phase, its other fields read from
+    #: :meth:`state` on first use.
+    position = deferred_builder(KoiKoiState, "turn", "phase")
 
     def copy(self) -> KoiKoiRound:
         c = KoiKoiRound.__new__(KoiKoiRound)
