@@ -19,10 +19,10 @@ instant victory, which ends the whole game.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 from collections.abc import Callable, Mapping, Sequence
-import dataclasses
 from dataclasses import dataclass
 
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card
