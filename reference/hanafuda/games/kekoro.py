@@ -353,19 +353,21 @@ class Kekoro(FishingGame[KekoroState, KekoroRules]):
 class KekoroRound(FishingRound[KekoroState, Card]):
     """A Kekoro round played in place, the one implementation of its turn: the zones as masks over
     :data:`INDEX`, the draw pile as ``stock[top:]``, and each capture pile's yaku counters
-    (:attr:`Scorer.counters`, counted when first needed, then kept up to date as cards are captured). The
-    rules' ``named_captures`` and ``scorer``, read on every turn, are kept as ``named`` and ``scorer``."""
+    (:attr:`Scorer.counters`) with the number of yaku they show (``yakus``), counted when first needed, then
+    kept up to date as cards are captured. The rules' ``named_captures`` and ``scorer``, read on every turn,
+    are kept as ``named`` and ``scorer``."""
 
     __slots__ = ("caps", "counters", "end", "field", "hands", "named", "pending", "phase", "rules", "scorer", "setup",
-                 "stock", "top", "turn", "winner")
+                 "stock", "top", "turn", "winner", "yakus")
     index = INDEX
     counters: list[int] | None
+    yakus: list[int]
 
     def __init__(self, s: KekoroState) -> None:
         t = s.table
         self.rules, self.setup, self.named, self.scorer = s.rules, s.setup, s.rules.named_captures, s.rules.scorer
         self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-        self.stock, self.top, self.counters = t.stock, 0, None
+        self.stock, self.top, self.counters, self.yakus = t.stock, 0, None, [0, 0]  # counted in _end_turn
         self.turn, self.phase, self.pending, self.end, self.winner = s.turn, s.phase, s.pending, s.end, s.winner
 
     @classmethod
@@ -373,7 +375,7 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         """The round dealt from ``order`` (card ids, top first), over at once for a misdeal."""
         r = cls.__new__(cls)
         r.hands, field = deal_two(rules.dealing, _MASK_OF, order, setup.dealer)  # KE-DEAL-1
-        r.rules, r.setup, r.field, r.caps, r.counters = rules, setup, field, [0, 0], [0, 0]  # nothing captured yet
+        r.rules, r.setup, r.field, r.caps, r.counters, r.yakus = rules, setup, field, [0, 0], [0, 0], [0, 0]
         r.named, r.scorer = rules.named_captures, rules.scorer
         r.stock, r.top = tuple(map(INDEX.by_id.__getitem__, rules.stock_order(order))), 0
         r.turn, r.phase, r.pending, r.end, r.winner = setup.dealer, _PLAYING, None, "", None  # KE-TURN-1
@@ -444,20 +446,24 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         if got | more:
             p = self.turn
             self.caps[p] |= got | more
-            if self.counters is not None:
+            counters = self.counters
+            if counters is not None:
                 counts = self.scorer.counts
-                self.counters[p] += counts[got] + counts[more]
+                add = counts[got] + counts[more]
+                if add:  # some yaku card: count the pile's yaku again
+                    counters[p] += add
+                    self.yakus[p] = self.scorer.yaku_in(counters[p])
 
     def _end_turn(self) -> None:
         """KE-IV-1: after both plays, a yaku lead of 3 or more offers the instant victory."""
         p = self.turn
-        sc = self.scorer
-        counters = self.counters
-        if counters is None:
-            counters = self.counters = [sc.count_of(self.caps[0]), sc.count_of(self.caps[1])]
-        mine = sc.yaku_in(counters[p])
-        # a lead of 3 needs 3 yaku: the opponent's are counted only then
-        if mine >= spec.YAKU_LEAD and mine - sc.yaku_in(counters[1 - p]) >= spec.YAKU_LEAD:
+        if self.counters is None:
+            sc = self.scorer
+            self.counters = [sc.count_of(self.caps[0]), sc.count_of(self.caps[1])]
+            self.yakus = [sc.yaku_in(self.counters[0]), sc.yaku_in(self.counters[1])]
+        yakus = self.yakus
+        mine = yakus[p]
+        if mine >= spec.YAKU_LEAD and mine - yakus[1 - p] >= spec.YAKU_LEAD:
             self.phase, self.pending = _DECLARING, None
             return
         self._pass()

@@ -271,6 +271,17 @@ _PLAYING, _TAKING, _OVER = Phase.PLAY, Phase.TAKE, Phase.OVER
 _STORM_OFF, _STORM_CARDS, _STORM_BANQUETS = spec.Storm.OFF, spec.Storm.CARDS, spec.Storm.BANQUETS
 
 
+def _choices(phase: Phase, hand: int, field: int, pending: Card | None, named: int = NAMED_OF_TWO) -> list[Action]:
+    """The legal actions: a hand play (MB-CAP-5), or the drawn card's choice of two field cards (MB-CAP-6);
+    ``named``: :attr:`MusashinoRules.named_captures`."""
+    if phase is _PLAYING:
+        return plays_of(INDEX, hand, field, False, named)
+    if phase is _TAKING:
+        assert pending is not None
+        return takes_of(INDEX, field, pending, named)
+    return []
+
+
 class MusashinoRound(FishingRound[MusashinoState, Card]):
     """A Musashino-Bana round played in place, the one implementation of its turn (:meth:`Musashino.do`
     plays one action on a round built from the state). The fields are :class:`MusashinoState`'s, with
@@ -295,14 +306,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        """A hand play (MB-CAP-5), or the drawn card's choice of two field cards (MB-CAP-6)."""
-        phase = self.phase
-        if phase is _PLAYING:
-            return plays_of(INDEX, self.hands[self.turn], self.field, False, self.named)
-        if phase is _TAKING:
-            assert self.pending is not None
-            return takes_of(INDEX, self.field, self.pending, self.named)
-        return []
+        return _choices(self.phase, self.hands[self.turn], self.field, self.pending, self.named)
 
     def plays_from_masks(self) -> bool:
         """A hand play is due (MB-CAP-5 lists every play the masks allow): the shared replay checks it so."""
@@ -365,9 +369,10 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         """MB-END-1 / MB-10: the first side, the mover's then in turn order, holding an insta-win wins the
         round. (What a side's dekiyaku see is part of its pile, so a row needing a card the pile lacks is
         passed over before the Storm is looked at.)"""
-        for side in self.rules.sides_from[self.turn]:
-            pile = self.piles[side]
-            for y in self.rules.insta:
+        rules, piles = self.rules, self.piles
+        for side in rules.sides_from[self.turn]:
+            pile = piles[side]
+            for y in rules.insta:
                 if pile & y.required == y.required and y.formed(self.seen(side)):
                     self.phase, self.end, self.winner = _OVER, INSTA_WIN, side
                     return True
