@@ -8,7 +8,8 @@ executes in them: a count that is the same run after run, where CPU timings on t
 ``--count`` the workload runs under a tracer of byte-code instructions and OUT gets, per function, the
 instructions executed and the calls. The difference of two values of N cancels the start-up; run it under
 ``valgrind --tool=callgrind`` for instructions of the machine (benchmarks/README.md has the commands). It
-runs whichever ``hanafuda`` it imports: an older checkout's packages go first on ``PYTHONPATH``.
+runs whichever ``hanafuda`` it imports: an older checkout's packages go first on ``PYTHONPATH``. GAME may
+carry option values, ``musashino:players=4-no-field`` (``key:name=value,name=value``).
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ from hanafuda_spec.shuffle import SplitMix64, shuffled
 
 def workload(what: str, key: str, n: int) -> Callable[[], int]:
     """The workload, ready to run (its data made): it returns what it played (rounds, actions, scorings)."""
+    key, _, opts = key.partition(":")
+    options = dict(kv.split("=", 1) for kv in opts.split(",") if kv)
     if what == "play":
         g = game(key)
-        rules = g.rules(None, {})
+        rules = g.rules(None, options)
 
         def play() -> int:
             rng = SplitMix64(1)
@@ -44,7 +47,7 @@ def workload(what: str, key: str, n: int) -> Callable[[], int]:
         return play
     if what == "validate":
         g = game(key)
-        data = "".join(json.dumps(record_match(g, None, {}, s, s), separators=(",", ":")) + "\n"
+        data = "".join(json.dumps(record_match(g, None, options, s, s), separators=(",", ":")) + "\n"
                        for s in range(40)).encode()
 
         def validate() -> int:

@@ -119,8 +119,8 @@ BUGS: tuple[Bug, ...] = (
         "        self.paid[payee] += amount\n", "        self.paid[payee] += 2 * amount\n"),
     Bug("ke-iv-lead-4", "kekoro", "reference", "the reference offers the instant victory at a four-yaku lead "
         "(KE-IV-1)", R + "games/kekoro.py",
-        "if mine >= spec.YAKU_LEAD and mine - sc.yaku_in(counters[1 - p]) >= spec.YAKU_LEAD:",
-        "if mine >= spec.YAKU_LEAD and mine - sc.yaku_in(counters[1 - p]) >= spec.YAKU_LEAD + 1:"),
+        "if mine >= spec.YAKU_LEAD and mine - yakus[1 - p] >= spec.YAKU_LEAD:",
+        "if mine >= spec.YAKU_LEAD and mine - yakus[1 - p] >= spec.YAKU_LEAD + 1:"),
     Bug("mb-sun-ignored", "musashino", "reference", "the Crane never lifts a Storm (MB-STORM-4)",
         R + "games/musashino.py", 'if (rules.sun is not spec.Sun.OFF and crane is not None and crane[0] != holder',
         'if (False and crane is not None and crane[0] != holder'),

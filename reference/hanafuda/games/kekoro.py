@@ -19,9 +19,10 @@ instant victory, which ends the whole game.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card
@@ -78,6 +79,11 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+#: The phases as module constants for the turn's steps, which read them on every action: an attribute of an
+#: enum class is a slow read (the class's metaclass defines ``__getattr__``), a module constant a fast one.
+_PLAYING, _TAKING, _DECLARING, _OVER = Phase.PLAY, Phase.TAKE, Phase.DECLARE, Phase.OVER
+
+
 # -- scoring -----------------------------------------------------------------------------------
 
 
@@ -89,6 +95,23 @@ class Scorer:
 
     yaku: tuple[tuple[ScoredYaku, int], ...]
     value_masks: tuple[tuple[int, int], ...]
+    #: The lanes' complements to 8 and their top bits (:attr:`counters`), and :meth:`count_of` by value
+    #: (``counts[got]``), filled with every set of cards of one month (what one capture takes); set from ``yaku``.
+    complement: int = dataclasses.field(init=False, repr=False, compare=False)
+    tops: int = dataclasses.field(init=False, repr=False, compare=False)
+    counts: _Counts = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        masks = [m for _, m in self.yaku]
+        if not all(1 <= m.bit_count() <= 7 for m in masks):  # pragma: no cover - the catalogue's yaku are three cards
+            raise ValueError("the yaku counters hold yaku of 1 to 7 cards")
+        object.__setattr__(self, "complement", sum([(8 - m.bit_count()) << 4 * i for i, m in enumerate(masks)]))
+        object.__setattr__(self, "tops", sum([8 << 4 * i for i in range(len(masks))]))
+        counts = _Counts(self.count_of)
+        for month in INDEX.suits.values():
+            for low in range(16):
+                counts[low * (month & -month)] = self.count_of(low * (month & -month))
+        object.__setattr__(self, "counts", counts)
 
     def yaku_of(self, pile: int) -> tuple[ScoredYaku, ...]:
         """Every yaku the pile forms, 30 points each, in table order (KE-YAKU-1, KE-YAKU-2)."""
@@ -111,8 +134,6 @@ class Scorer:
         complement reaches 8 exactly when the pile holds the whole yaku (yaku of 1 to 7 cards; the table's
         have 3)."""
         masks = [m for _, m in self.yaku]
-        if not all(1 <= m.bit_count() <= 7 for m in masks):  # pragma: no cover - the catalogue's yaku are three cards
-            raise ValueError("the yaku counters hold yaku of 1 to 7 cards")
         width = max([m.bit_length() for m in masks], default=0)
         add = [sum([1 << 4 * i for i, m in enumerate(masks) if m >> b & 1]) for b in range(width + 8)]
         tables = []
@@ -122,8 +143,7 @@ class Scorer:
                 low = v & -v
                 t[v] = t[v ^ low] + add[k + low.bit_length() - 1]
             tables.append(tuple(t))
-        complement = sum([(8 - m.bit_count()) << 4 * i for i, m in enumerate(masks)])
-        return tuple(tables), complement, sum([8 << 4 * i for i in range(len(masks))])
+        return tuple(tables), self.complement, self.tops
 
     def count_of(self, pile: int) -> int:
         """The counters of a pile (:attr:`counters`), a byte of the mask at a time up to its last card."""
@@ -137,8 +157,24 @@ class Scorer:
 
     def yaku_in(self, counts: int) -> int:
         """How many yaku the counters of a pile (:meth:`count_of`) show complete."""
-        _, complement, tops = self.counters
-        return ((counts + complement) & tops).bit_count()
+        return ((counts + self.complement) & self.tops).bit_count()
+
+
+class _Counts(dict[int, int]):
+    """A mapping of masks to their yaku counters (``Scorer.counts``) that counts a mask it lacks and keeps it
+    while it holds few."""
+
+    __slots__ = ("count_of",)
+
+    def __init__(self, count_of: Callable[[int], int]) -> None:
+        super().__init__()
+        self.count_of = count_of
+
+    def __missing__(self, mask: int) -> int:
+        n = self.count_of(mask)
+        if len(self) < 4096:
+            self[mask] = n
+        return n
 
 
 #: The 48 hanafuda cards as bits: every Kekoro table is a set of masks over this index.
@@ -317,18 +353,21 @@ class Kekoro(FishingGame[KekoroState, KekoroRules]):
 class KekoroRound(FishingRound[KekoroState, Card]):
     """A Kekoro round played in place, the one implementation of its turn: the zones as masks over
     :data:`INDEX`, the draw pile as ``stock[top:]``, and each capture pile's yaku counters
-    (:attr:`Scorer.counters`, counted when first needed, then kept up to date as cards are captured)."""
+    (:attr:`Scorer.counters`) with the number of yaku they show (``yakus``), counted when first needed, then
+    kept up to date as cards are captured. The rules' ``named_captures`` and ``scorer``, read on every turn,
+    are kept as ``named`` and ``scorer``."""
 
-    __slots__ = ("caps", "counters", "end", "field", "hands", "pending", "phase", "rules", "setup", "stock", "top",
-                 "turn", "winner")
+    __slots__ = ("caps", "counters", "end", "field", "hands", "named", "pending", "phase", "rules", "scorer", "setup",
+                 "stock", "top", "turn", "winner", "yakus")
     index = INDEX
     counters: list[int] | None
+    yakus: list[int]
 
     def __init__(self, s: KekoroState) -> None:
         t = s.table
-        self.rules, self.setup = s.rules, s.setup
+        self.rules, self.setup, self.named, self.scorer = s.rules, s.setup, s.rules.named_captures, s.rules.scorer
         self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-        self.stock, self.top, self.counters = t.stock, 0, None
+        self.stock, self.top, self.counters, self.yakus = t.stock, 0, None, [0, 0]  # counted in _end_turn
         self.turn, self.phase, self.pending, self.end, self.winner = s.turn, s.phase, s.pending, s.end, s.winner
 
     @classmethod
@@ -336,33 +375,34 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         """The round dealt from ``order`` (card ids, top first), over at once for a misdeal."""
         r = cls.__new__(cls)
         r.hands, field = deal_two(rules.dealing, _MASK_OF, order, setup.dealer)  # KE-DEAL-1
-        r.rules, r.setup, r.field, r.caps, r.counters = rules, setup, field, [0, 0], None
+        r.rules, r.setup, r.field, r.caps, r.counters, r.yakus = rules, setup, field, [0, 0], [0, 0], [0, 0]
+        r.named, r.scorer = rules.named_captures, rules.scorer
         r.stock, r.top = tuple(map(INDEX.by_id.__getitem__, rules.stock_order(order))), 0
-        r.turn, r.phase, r.pending, r.end, r.winner = setup.dealer, Phase.PLAY, None, "", None  # KE-TURN-1
+        r.turn, r.phase, r.pending, r.end, r.winner = setup.dealer, _PLAYING, None, "", None  # KE-TURN-1
         mode = rules.value(spec.Misdeal)  # KE-DEAL-3; no lucky hands are looked for (KE-DEAL-4)
         if mode is not spec.Misdeal.OFF and (_four_in(field) or (
                 mode is spec.Misdeal.FIELD_OR_HAND and any(map(_four_in, r.hands)))):
-            r.phase, r.end = Phase.OVER, MISDEAL
+            r.phase, r.end = _OVER, MISDEAL
         return r
 
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
         """A hand card (KE-CAP-5: a non-matching card may always be played), a target for the drawn card,
         or the instant-victory choice."""
         phase = self.phase
-        if phase is Phase.PLAY:
-            return plays_of(INDEX, self.hands[self.turn], self.field, False, self.rules.named_captures)
-        if phase is Phase.TAKE:
+        if phase is _PLAYING:
+            return plays_of(INDEX, self.hands[self.turn], self.field, False, self.named)
+        if phase is _TAKING:
             assert self.pending is not None
-            return takes_of(INDEX, self.field, self.pending, self.rules.named_captures)
-        if phase is Phase.DECLARE:
+            return takes_of(INDEX, self.field, self.pending, self.named)
+        if phase is _DECLARING:
             return (CONTINUE_ACTION, DECLARE_ACTION)  # sorted: 'continue' < 'declare'
         return ()
 
     def plays_from_masks(self) -> bool:
-        return self.phase is Phase.PLAY
+        return self.phase is _PLAYING
 
     def play(self, a: Action) -> None:
         if a.kind == PLAY:
@@ -376,7 +416,7 @@ class KekoroRound(FishingRound[KekoroState, Card]):
             self.pending = None
             self._end_turn()
         elif a == DECLARE_ACTION:  # KE-IV-1, KE-GAME-2
-            self.phase, self.end, self.winner = Phase.OVER, INSTANT_VICTORY, self.turn
+            self.phase, self.end, self.winner = _OVER, INSTANT_VICTORY, self.turn
         elif a == CONTINUE_ACTION:  # KE-IV-3
             self._pass()
         else:
@@ -385,37 +425,46 @@ class KekoroRound(FishingRound[KekoroState, Card]):
     def play_card(self, card: int, target: int) -> None:
         """The hand play of ``card`` on ``target`` (masks, 0 for none), then the top card of the draw pile
         (KE-TURN-2), unless it matches two field cards: the player then chooses (KE-CAP-2, KE-CAP-6)."""
-        field, got = lands(self.field, card, self.field & _SUIT_OF[card], target)  # KE-CAP-1…4
+        field = self.field
+        field, got = lands(field, card, field & _SUIT_OF[card], target)  # KE-CAP-1…4
         self.hands[self.turn] &= ~card
         drawn = self.stock[self.top]
         self.top += 1
-        if self.rules.named_captures >> (field & _SUIT_OF[drawn.mask]).bit_count() & 1:
-            self.field, self.pending, self.phase = field, drawn, Phase.TAKE
+        d = drawn.mask
+        matched = field & _SUIT_OF[d]
+        if self.named >> matched.bit_count() & 1:
+            self.field, self.pending, self.phase = field, drawn, _TAKING
             self._capture(got)
             return
-        self.field, got_drawn = lands(field, drawn.mask, field & _SUIT_OF[drawn.mask], 0)
-        self._capture(got | got_drawn)
+        self.field, got_drawn = lands(field, d, matched, 0)
+        self._capture(got, got_drawn)
         self._end_turn()
 
-    def _capture(self, got: int) -> None:
-        """The cards of ``got`` join the capture pile of the player to move, and its yaku counters."""
-        if got:
+    def _capture(self, got: int, more: int = 0) -> None:
+        """The cards of ``got`` and ``more`` (what one capture takes each: cards of one month) join the capture
+        pile of the player to move, and its yaku counters."""
+        if got | more:
             p = self.turn
-            self.caps[p] |= got
-            if self.counters is not None:
-                self.counters[p] += self.rules.scorer.count_of(got)
+            self.caps[p] |= got | more
+            counters = self.counters
+            if counters is not None:
+                counts = self.scorer.counts
+                add = counts[got] + counts[more]
+                if add:  # some yaku card: count the pile's yaku again
+                    counters[p] += add
+                    self.yakus[p] = self.scorer.yaku_in(counters[p])
 
     def _end_turn(self) -> None:
         """KE-IV-1: after both plays, a yaku lead of 3 or more offers the instant victory."""
         p = self.turn
-        sc = self.rules.scorer
-        counters = self.counters
-        if counters is None:
-            counters = self.counters = [sc.count_of(self.caps[0]), sc.count_of(self.caps[1])]
-        mine = sc.yaku_in(counters[p])
-        # a lead of 3 needs 3 yaku: the opponent's are counted only then
-        if mine >= spec.YAKU_LEAD and mine - sc.yaku_in(counters[1 - p]) >= spec.YAKU_LEAD:
-            self.phase, self.pending = Phase.DECLARE, None
+        if self.counters is None:
+            sc = self.scorer
+            self.counters = [sc.count_of(self.caps[0]), sc.count_of(self.caps[1])]
+            self.yakus = [sc.yaku_in(self.counters[0]), sc.yaku_in(self.counters[1])]
+        yakus = self.yakus
+        mine = yakus[p]
+        if mine >= spec.YAKU_LEAD and mine - yakus[1 - p] >= spec.YAKU_LEAD:
+            self.phase, self.pending = _DECLARING, None
             return
         self._pass()
 
@@ -424,13 +473,13 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         self.pending = None
         nxt = 1 - self.turn
         if not self.hands[nxt]:
-            self.phase, self.end = Phase.OVER, PLAYED_OUT
+            self.phase, self.end = _OVER, PLAYED_OUT
         else:
-            self.turn, self.phase = nxt, Phase.PLAY
+            self.turn, self.phase = nxt, _PLAYING
 
     def result(self) -> RoundResult:
         """The round's result (:meth:`Kekoro.round_result`), from the capture piles and how it ended."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             raise ValueError("the round is not over")
         dealer, piles, sc, w = self.setup.dealer, self.caps, self.rules.scorer, self.winner
         if self.end == MISDEAL:

@@ -291,10 +291,15 @@ def _cut(rules: KusuriGuiRules, amount: int, chips: int) -> int:
     return max(0, min(amount, chips)) if rules.bust_ends else amount
 
 
+#: The phases as module constants for the turn's steps, which read them on every action: an attribute of an
+#: enum class is a slow read (the class's metaclass defines ``__getattr__``), a module constant a fast one.
+_PLAYING, _OVER = Phase.PLAY, Phase.OVER
+
+
 def _legal(phase: Phase, hand: Sequence[Card], pile: bool, oni_choice: bool) -> list[Action]:
     """The legal actions: any card of ``hand`` (in id order, so its plays are sorted) is played (KG-PLAY-1);
     with oni_play=choice a willow may be discarded onto a non-empty ``pile`` (KG-ONI-1)."""
-    if phase is Phase.OVER:
+    if phase is _OVER:
         return []
     plays = [_PLAY[c.id] for c in hand]
     if oni_choice and pile:  # ('discard' sorts before 'play')
@@ -328,14 +333,14 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
         facedown, up = tuple(cards[4:7]), cards[11]
         r.pile, r.facedown, r.willows, r.stock, r.top = [up], facedown, (), tuple(cards[12:]), 0
         r.turn, r.phase, r.plays, r.redeals, r.bait, r.paid, r.eaten, r.end = \
-            setup.dealer, Phase.PLAY, 0, 0, None, [0, 0], [0, 0], ""
+            setup.dealer, _PLAYING, 0, 0, None, [0, 0], [0, 0], ""
         if up.suit == WILLOW:  # KG-DEAL-4: the face-down cards are turned in the order dealt until a non-willow
             for i, c in enumerate(facedown):
                 if c.suit != WILLOW:
                     r.pile, r.facedown, r.willows = [c], facedown[i + 1:], (up, *facedown[:i])
                     break
             else:  # KG-DEAL-5: four willows on the field, a misdeal
-                r.pile, r.facedown, r.willows, r.phase, r.end = [], (), (up, *facedown), Phase.OVER, "misdeal"
+                r.pile, r.facedown, r.willows, r.phase, r.end = [], (), (up, *facedown), _OVER, "misdeal"
         return r  # KG-DEAL-3: the dealer plays first
 
     def _give(self, ko: Sequence[Card], oya: Sequence[Card]) -> None:
@@ -345,7 +350,7 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
         self.hands[dealer] = sorted(oya, key=CARD_ORDER)
 
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
         return _legal(self.phase, self.hands[self.turn], bool(self.pile), self.rules.oni_choice)
@@ -391,7 +396,7 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
         if self.hands[0] or self.hands[1]:
             return
         if self.top >= len(self.stock):
-            self.phase, self.end = Phase.OVER, "played-out"
+            self.phase, self.end = _OVER, "played-out"
             return
         st = self.stock[self.top:self.top + 8]
         self._give(st[0:2] + st[4:6], st[2:4] + st[6:8])

@@ -264,18 +264,22 @@ def _deal(rules: MusashinoRules, cards: Sequence[Card], setup: RoundSetup) -> Mu
     return MusashinoState(rules, setup, table, setup.dealer, Phase.PLAY)
 
 
+_SUIT_OF = INDEX.suit_of
+#: The phases and the Storm's values as module constants for the turn's steps, which read them on
+#: every action: an attribute of an enum class is a slow read (the metaclass defines ``__getattr__``).
+_PLAYING, _TAKING, _OVER = Phase.PLAY, Phase.TAKE, Phase.OVER
+_STORM_OFF, _STORM_CARDS, _STORM_BANQUETS = spec.Storm.OFF, spec.Storm.CARDS, spec.Storm.BANQUETS
+
+
 def _choices(phase: Phase, hand: int, field: int, pending: Card | None, named: int = NAMED_OF_TWO) -> list[Action]:
     """The legal actions: a hand play (MB-CAP-5), or the drawn card's choice of two field cards (MB-CAP-6);
     ``named``: :attr:`MusashinoRules.named_captures`."""
-    if phase is Phase.PLAY:
+    if phase is _PLAYING:
         return plays_of(INDEX, hand, field, False, named)
-    if phase is Phase.TAKE:
+    if phase is _TAKING:
         assert pending is not None
         return takes_of(INDEX, field, pending, named)
     return []
-
-
-_SUIT_OF = INDEX.suit_of
 
 
 class MusashinoRound(FishingRound[MusashinoState, Card]):
@@ -283,10 +287,11 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
     plays one action on a round built from the state). The fields are :class:`MusashinoState`'s, with
     the hands, field and capture piles (``piles``, one per side) as masks over :data:`INDEX` and the
     draw pile as ``stock[top:]``. The methods are the steps of a turn: the hand play, a capture, the
-    draw, the drawn card's choice, the insta-win check and the end of the turn; and the round's result."""
+    draw, the drawn card's choice, the insta-win check and the end of the turn; and the round's result. The
+    rules' ``named_captures``, read on every turn, is kept as ``named``."""
 
-    __slots__ = ("end", "field", "hands", "pending", "phase", "piles", "rules", "setup", "stock", "taken", "top",
-                 "turn", "turns", "winner")
+    __slots__ = ("end", "field", "hands", "named", "pending", "phase", "piles", "rules", "setup", "stock", "taken",
+                 "top", "turn", "turns", "winner")
     index = INDEX
 
     def __init__(self, s: MusashinoState) -> None:
@@ -295,16 +300,17 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
         self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
         self.turns, self.taken, self.end, self.winner = s.turns, s.taken, s.end, s.winner
+        self.named = s.rules.named_captures
 
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        return _choices(self.phase, self.hands[self.turn], self.field, self.pending, self.rules.named_captures)
+        return _choices(self.phase, self.hands[self.turn], self.field, self.pending, self.named)
 
     def plays_from_masks(self) -> bool:
         """A hand play is due (MB-CAP-5 lists every play the masks allow): the shared replay checks it so."""
-        return self.phase is Phase.PLAY
+        return self.phase is _PLAYING
 
     def play(self, action: Action) -> None:
         if action.kind == PLAY:
@@ -322,15 +328,15 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
             return
         drawn = self.stock[self.top]  # MB-TURN-2: the top card of the draw pile
         self.top += 1
-        if self.rules.named_captures >> (self.field & _SUIT_OF[drawn.mask]).bit_count() & 1:  # MB-CAP-6: two targets
-            self.phase, self.pending = Phase.TAKE, drawn
+        if self.named >> (self.field & _SUIT_OF[drawn.mask]).bit_count() & 1:  # MB-CAP-6: two targets
+            self.phase, self.pending = _TAKING, drawn
         else:
             self.end_turn(self.capture(drawn.mask, 0))
 
     def take(self, target: int) -> None:
         """The drawn card takes ``target``, one of the two field cards of its month (MB-CAP-6)."""
         assert self.pending is not None
-        drawn, self.pending, self.phase = self.pending, None, Phase.PLAY
+        drawn, self.pending, self.phase = self.pending, None, _PLAYING
         self.end_turn(self.capture(drawn.mask, target))
 
     def capture(self, card: int, target: int) -> int:
@@ -355,7 +361,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
             return
         nxt = (self.turn + 1) % self.rules.seats
         if not self.hands[nxt]:
-            self.phase, self.end = Phase.OVER, HANDS_EMPTY
+            self.phase, self.end = _OVER, HANDS_EMPTY
         else:
             self.turn, self.turns = nxt, self.turns + 1
 
@@ -363,11 +369,12 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         """MB-END-1 / MB-10: the first side, the mover's then in turn order, holding an insta-win wins the
         round. (What a side's dekiyaku see is part of its pile, so a row needing a card the pile lacks is
         passed over before the Storm is looked at.)"""
-        for side in self.rules.sides_from[self.turn]:
-            pile = self.piles[side]
-            for y in self.rules.insta:
+        rules, piles = self.rules, self.piles
+        for side in rules.sides_from[self.turn]:
+            pile = piles[side]
+            for y in rules.insta:
                 if pile & y.required == y.required and y.formed(self.seen(side)):
-                    self.phase, self.end, self.winner = Phase.OVER, INSTA_WIN, side
+                    self.phase, self.end, self.winner = _OVER, INSTA_WIN, side
                     return True
         return False
 
@@ -375,7 +382,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
     def stormed(self, side: int) -> bool:
         """Whether an active storm card is held by an opponent of ``side`` (MB-STORM-1…4)."""
         rules, taken = self.rules, self.taken
-        if rules.storm is spec.Storm.OFF or not taken:
+        if rules.storm is _STORM_OFF or not taken:
             return False
         crane = next(((s, t) for c, s, t in taken if c == spec.SUN_CARD), None)
         for c, holder, when in taken:
@@ -390,11 +397,11 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
     def seen(self, side: int) -> int:
         """A side's pile as its dekiyaku see it: without the Storm's victim cards (storm=cards)."""
         pile = self.piles[side]
-        return pile & ~_VICTIMS if self.rules.storm is spec.Storm.CARDS and self.taken and self.stormed(side) else pile
+        return pile & ~_VICTIMS if self.rules.storm is _STORM_CARDS and self.taken and self.stormed(side) else pile
 
     def dekiyaku(self, side: int) -> tuple[ScoredYaku, ...]:
         """The dekiyaku a side scores now, the Storm and the Sun applied."""
-        return score_mask(self.rules, self.seen(side), self.rules.storm is spec.Storm.BANQUETS and self.stormed(side))
+        return score_mask(self.rules, self.seen(side), self.rules.storm is _STORM_BANQUETS and self.stormed(side))
 
     def state(self) -> MusashinoState:
         return new(MusashinoState, rules=self.rules, setup=self.setup, table=self.table_now(self.piles),
@@ -405,7 +412,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         """The result of the round once it is over: a misdeal counts for nothing (MB-DEAL-4); an insta-win
         pays its value once (MB-SCORE-1), else each side pays the difference to the best (MB-SCORE-2, ties
         to the first from the dealer, MB-SCORE-3), within the round limit (MB-SCORE-4)."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             return None
         rules, d, w = self.rules, self.setup.dealer, self.winner
         n, sides = rules.seats, range(rules.sides)
