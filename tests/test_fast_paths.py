@@ -23,6 +23,8 @@ from hanafuda.engine import (
     FastRound,
     Game,
     Match,
+    MatchInfo,
+    RoundResult,
     RoundSetup,
     _lanes,
     _outputs,
@@ -1237,3 +1239,48 @@ def test_fast_shuffled_of_more_than_64_items_takes_a_rejected_output_as_the_spec
     a, b = SplitMix64(seed), SplitMix64(seed)
     assert fast_shuffled(list(range(size)), a) == shuffled(list(range(size)), b)
     assert a.state == b.state
+
+
+# -- the per-round values and the shuffle's rejection test (benchmarks/README.md, "deal: ...") -------------
+
+
+@pytest.mark.parametrize("cls", [RoundSetup, RoundResult, MatchInfo])
+def test_round_values_keep_the_dataclass_constructor(cls: type[Any]) -> None:
+    """``_construct.dict_init`` keeps the dataclass's parameters and defaults and the instance frozen."""
+    import dataclasses
+    import inspect
+
+    fields = dataclasses.fields(cls)
+    params = list(inspect.signature(cls).parameters.values())
+    assert [p.name for p in params] == [f.name for f in fields]
+    assert [p.default for p in params] == [inspect.Parameter.empty if f.default is dataclasses.MISSING
+                                           else f.default for f in fields]
+    given_values = {f.name: (1, 2) for f in fields if f.default is dataclasses.MISSING}
+    made = cls(**given_values)
+    assert {f.name: getattr(made, f.name) for f in fields} == {
+        f.name: given_values.get(f.name, f.default) for f in fields}
+    assert made == dataclasses.replace(made) and hash(made) == hash(dataclasses.replace(made))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.dealer = 3
+
+
+def test_dict_init_refuses_what_it_cannot_build() -> None:
+    import dataclasses
+
+    from hanafuda._construct import dict_init
+
+    @dataclasses.dataclass(frozen=True)
+    class Checked:
+        a: int
+
+        def __post_init__(self) -> None:
+            pass
+
+    @dataclasses.dataclass(frozen=True)
+    class Factory:
+        a: list[int] = dataclasses.field(default_factory=list)
+
+    for cls in (Checked, Factory):
+        with pytest.raises(TypeError):
+            dict_init(cls)
+

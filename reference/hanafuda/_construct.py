@@ -13,8 +13,8 @@ import operator
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-__all__ = ["HELD", "LINK", "SOURCE", "Deferred", "Held", "deferrable", "deferred_builder", "evolve", "new",
-           "pair_builder", "replayed"]
+__all__ = ["HELD", "LINK", "SOURCE", "Deferred", "Held", "deferrable", "deferred_builder", "dict_init", "evolve",
+           "new", "pair_builder", "replayed"]
 
 T = TypeVar("T")
 
@@ -172,3 +172,32 @@ def deferred_builder(cls: type[T], first: str, second: str, /) -> Callable[[_Sou
         fields[SOURCE] = source
         return obj
     return build
+
+
+def dict_init(cls: type[T]) -> type[T]:
+    """Class decorator, above ``@dataclass(frozen=True)``: the class's ``__init__`` (same parameters, same
+    defaults) stores each field straight into the instance's ``__dict__`` instead of calling
+    ``object.__setattr__`` once per field, for the values built once a round (the setup, the result, the
+    match info). Only for dataclasses without slots, ``__post_init__``, default factories, keyword-only
+    or non-``__init__`` fields (refused)."""
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
+        raise TypeError(f"{cls.__name__}: dict_init needs no __post_init__ and no __slots__")
+    params, lines, env = [], [], {}
+    for f in fields:
+        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name}: dict_init takes plain positional fields only")
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        lines.append(f"    d[{f.name!r}] = {f.name}")
+    namespace: dict[str, Any] = {}
+    exec(f"def __init__(self, {', '.join(params)}):\n    d = self.__dict__\n" + "\n".join(lines),
+         env, namespace)
+    init = namespace["__init__"]
+    init.__qualname__, init.__module__ = f"{cls.__qualname__}.__init__", cls.__module__
+    init.__annotations__ = dict(cls.__init__.__annotations__)
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls

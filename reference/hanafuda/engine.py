@@ -35,7 +35,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda._construct import HELD, LINK, SOURCE, Held, evolve, new, pair_builder, replayed
+from hanafuda._construct import HELD, LINK, SOURCE, Held, dict_init, evolve, new, pair_builder, replayed
 
 __all__ = [
     "ACTION_ORDER",
@@ -183,6 +183,7 @@ class PileScore:
 pile_score: Callable[[tuple[ScoredYaku, ...], int | None], PileScore] = pair_builder(PileScore, "yaku", "card_points")
 
 
+@dict_init
 @dataclass(frozen=True)
 class RoundSetup:
     """What a round needs from the match: its number, dealer, seats in play and the scores."""
@@ -193,6 +194,7 @@ class RoundSetup:
     scores: tuple[int, ...]
 
 
+@dict_init
 @dataclass(frozen=True)
 class RoundResult:
     """How a round ended and what it changed.
@@ -225,6 +227,7 @@ class RoundResult:
         }
 
 
+@dict_init
 @dataclass(frozen=True)
 class MatchInfo:
     """The state of a match between rounds."""
@@ -289,7 +292,10 @@ def settled(info: MatchInfo, result: RoundResult, over: bool, reason: str,
     >>> info.scores, info.dealer, info.rounds_played, info.deals
     ((5, -5), 1, 1, 1)
     """
-    scores = tuple([a + b for a, b in zip(info.scores, result.deltas, strict=True)])
+    before, deltas = info.scores, result.deltas
+    if len(deltas) != len(before):
+        raise ValueError(f"a round result of {len(deltas)} deltas for a match of {len(before)} scores")
+    scores = tuple(map(operator.add, before, deltas))
     if over and winners is None:
         top = max(scores)
         winners = tuple([i for i, v in enumerate(scores) if v == top])
@@ -317,19 +323,23 @@ def fast_shuffled(items: Sequence[T], rng: SplitMix64) -> list[T]:
         return list(items)
     ones, lanes_mask, steps, unpack, positions, sizes = _lanes(n)
     s0 = rng.state
-    outputs = _outputs(s0, ones, lanes_mask, steps, unpack)
-    if max(outputs) >= _SAFE:  # a rejection is possible: the one-by-one steps
+    data = _output_bytes(s0, ones, lanes_mask, steps, unpack.size)
+    if _UNSAFE in data:  # a rejection is possible: the one-by-one steps
         return _stepped(items, rng)
     out = list(items)
-    for i, j in zip(positions, map(operator.mod, outputs, sizes), strict=True):
+    for i, j in zip(positions, map(_mod, unpack.unpack(data), sizes), strict=False):  # as many of each
         out[i], out[j] = out[j], out[i]
     rng.state = (s0 + (n - 1) * _GOLDEN) & _MASK64
     return out
 
 
-#: Below this, an output is accepted by ``SplitMix64.below(n)`` for every n <= 64 (its rejection
-#: limit ``2**64 - 2**64 % n`` is above it).
-_SAFE = (1 << 64) - 64
+_mod = operator.mod
+#: Seven bytes 0xFF in a row: every output that ``SplitMix64.below(n)`` may reject for some n <= 64 (at
+#: least ``2**64 - 64``, below its rejection limit ``2**64 - 2**64 % n`` otherwise) has them as its seven
+#: high bytes, so an :func:`_output_bytes` without them holds no such output (the bytes across two lanes,
+#: a lane's high half holding the next one's low bits, may show them too, rarely: the one-by-one steps
+#: then give the same answer).
+_UNSAFE = b"\xff" * 7
 #: The width of a lane in :func:`_outputs`: a 64-bit value times a 64-bit constant fits in it.
 _LANE = 128
 
@@ -348,17 +358,22 @@ def _lanes(n: int) -> tuple[int, int, int, struct.Struct, tuple[int, ...], tuple
 
 
 def _outputs(s0: int, ones: int, lanes_mask: int, steps: int, unpack: struct.Struct) -> tuple[int, ...]:
-    """The next outputs of a SplitMix64 generator in state ``s0``, all at once: lane k of one large
-    integer holds the generator state after k + 1 steps (``s0 + (k + 1)·increment`` mod 2**64, the
-    generator's state being a counter), and the output function's shifts, xors and multiplications
-    are applied to every lane together. Each lane is 128 bits wide and masked back to 64 bits before
-    each shift and multiplication, so nothing crosses from one lane into another."""
+    """The next outputs of a SplitMix64 generator in state ``s0``, all at once (:func:`_output_bytes`)."""
+    out: tuple[int, ...] = unpack.unpack(_output_bytes(s0, ones, lanes_mask, steps, unpack.size))
+    return out
+
+
+def _output_bytes(s0: int, ones: int, lanes_mask: int, steps: int, size: int) -> bytes:
+    """The next outputs of a SplitMix64 generator in state ``s0`` as the little-endian bytes of lanes of
+    16 bytes, the output in each lane's low 8: lane k of one large integer holds the generator state after
+    k + 1 steps (``s0 + (k + 1)·increment`` mod 2**64, the generator's state being a counter), and the
+    output function's shifts, xors and multiplications are applied to every lane together. Each lane is
+    128 bits wide and masked back to 64 bits before each shift and multiplication, so nothing crosses from
+    one lane into another's low half."""
     z = (s0 * ones + steps) & lanes_mask
     z = (((z ^ (z >> 30)) & lanes_mask) * 0xBF58476D1CE4E5B9) & lanes_mask
     z = (((z ^ (z >> 27)) & lanes_mask) * 0x94D049BB133111EB) & lanes_mask
-    z ^= z >> 31
-    out: tuple[int, ...] = unpack.unpack(z.to_bytes(unpack.size, "little"))
-    return out
+    return (z ^ (z >> 31)).to_bytes(size, "little")
 
 
 def _stepped(items: Sequence[T], rng: SplitMix64) -> list[T]:
