@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 from hanafuda import records, registry, yakumask
+from hanafuda.deviations import deviant_rules, deviation
+from hanafuda.deviations_other import deviant_rules as deviant_rules_other
 from hanafuda.engine import (
     Action,
     FastRound,
@@ -610,7 +612,7 @@ def _kujuroku_listed(r: kj.KujurokuRound, a: Action | None) -> Action | None:
     """What the default replay is offered in place of ``a``: where the masks decide a hand play
     (``plays_from_masks``) the shared replay finds the play by its value, so an equal copy of a listed play
     stands for the listed instance; elsewhere ``a`` itself."""
-    if a is None or not r.plays_from_masks():
+    if a is None or r.plays_from_masks() is None:
         return a
     return next((x for x in r.legal() if x == a), a)
 
@@ -1042,7 +1044,28 @@ def test_fast_replay_accepts_what_the_listed_actions_accept(data: st.DataObject,
     plays exactly the actions the default replay plays (those ``legal()`` lists, as the same objects), at
     every step of a round, to the same position."""
     game = data.draw(st.sampled_from((*_DEALT, mb.GAME)))
-    rules = _rules(game, None, data.draw(_options(game)))
+    _replays_agree(game, _rules(game, None, data.draw(_options(game))), seed, policy)
+
+
+@pytest.mark.parametrize("key", ["koikoi", "kekoro", "musashino"])
+@pytest.mark.parametrize("dev", ["two-takes-both", "three-takes-one"])
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_fast_replay_names_targets_as_capture_deviations_do(key: str, dev: str, seed: int, policy: int) -> None:
+    """Under the engine deviations of the capture (KK-CAP-2, KK-CAP-3, KE-CAP-2, KE-CAP-3, MB-CAP-2, MB-CAP-3:
+    two matches taken together, one of three named) the shared replay reads from the rules which match
+    counts name a target: it plays exactly what the default replay plays (it once took ``play c t`` with
+    two matches where the deviation lists ``play c`` alone)."""
+    game = registry.game(key)
+    values = game.spec.resolve(None, {})
+    rules = (deviant_rules(values, [deviation(dev)]) if key == "koikoi"
+             else deviant_rules_other(key, values, [deviation(dev)]))
+    _replays_agree(game, rules, seed, policy)
+
+
+def _replays_agree(game: Game[Any, Any], rules: Any, seed: int, policy: int) -> None:
+    """A round of ``game`` under ``rules`` from ``seed`` (random actions by ``policy``): at every step, each
+    candidate (:func:`_candidates`) offered twice to the game's ``replay`` and to the default
+    ``FastRound.replay`` from the same position plays as many of them, to the same position."""
     index = {kk.GAME: kk.INDEX, ke.GAME: ke.INDEX, mb.GAME: mb.INDEX}[game]
     makers: dict[Any, Callable[[Any], FastRound[Any]]] = {
         kk.GAME: kk.KoiKoiRound, ke.GAME: ke.KekoroRound,
@@ -1060,7 +1083,7 @@ def test_fast_replay_accepts_what_the_listed_actions_accept(data: st.DataObject,
             mine, default = make(state), make(state)
             got = mine.replay([a, a], 0, 2)
             # where the masks decide a hand play (FishingRound.replay), an equal copy stands for the listed play
-            from_masks = isinstance(default, FishingRound) and default.plays_from_masks()
+            from_masks = isinstance(default, FishingRound) and default.plays_from_masks() is not None
             b = next((x for x in default.legal() if x == a), a) if from_masks else a
             assert got == FastRound[Any].replay(default, [b, b], 0, 2)
             assert mine.state() == default.state()

@@ -33,7 +33,7 @@ import operator
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Deck
 from hanafuda_spec.neutral import Snapshot
@@ -60,6 +60,7 @@ __all__ = [
     "CardIndex",
     "FishingGame",
     "FishingRound",
+    "FishingRules",
     "FishingState",
     "Table",
     "bits_of",
@@ -104,8 +105,8 @@ class CardIndex(Generic[C]):
     ([10, 120], '0b1111')
     """
 
-    __slots__ = ("_id_chunks", "_nibbles", "by_id", "by_mask", "cards", "id_order", "nibble_plays", "play_masks",
-                 "plays", "plays_on", "suit_of", "suits")
+    __slots__ = ("_id_chunks", "_nibbles", "by_id", "by_mask", "byte_plays", "cards", "id_order",
+                 "play_masks", "plays", "plays_on", "suit_of", "suits", "takes")
 
     def __init__(self, cards: Iterable[C]) -> None:
         self.cards: tuple[C, ...] = tuple(sorted(cards, key=CARD_ORDER))
@@ -123,6 +124,7 @@ class CardIndex(Generic[C]):
         bits = [c.bit for c in self.cards]
         self.id_order = bits == sorted(bits)  #: ascending bits are ascending ids (not so in Daini)
         self.plays: dict[int, Action] = {c.mask: action(PLAY, (c.id,)) for c in self.cards}  #: mask -> ``play c``
+        self.takes: dict[int, Action] = {c.mask: action(TAKE, (c.id,)) for c in self.cards}  #: mask -> ``take c``
         #: mask of c -> mask of t -> ``play c t``, for t of c's suit
         self.plays_on: dict[int, dict[int, Action]] = {
             c.mask: {t.mask: action(PLAY, (c.id, t.id)) for t in self.cards if t.suit == c.suit and t is not c}
@@ -132,22 +134,38 @@ class CardIndex(Generic[C]):
             **{a.cards: (m, 0) for m, a in self.plays.items()},
             **{a.cards: (m, t) for m, on in self.plays_on.items() for t, a in on.items()}}
         self._id_chunks: tuple[tuple[tuple[int, ...], ...], ...] = ()  # built by ids_of on its first call
-        #: the bytes of a mask when every suit's cards lie in one hexadecimal digit of it (else 0): see nibble_plays
+        #: the bytes of a mask when every suit's cards lie in one hexadecimal digit of it (else 0): see byte_plays
         self._nibbles = (max(c.bit for c in self.cards) >> 3) + 1 if all(
             len({b.bit_length() - 1 >> 2 for b in bits_of(m)}) == 1 for m in suits.values()) else 0
-        #: ``named`` -> for each hexadecimal digit of a mask, for each digit of the hand (high half of the
-        #: index) and of the field (low half): :func:`card_plays` of those cards (see :func:`plays_of`)
-        self.nibble_plays: dict[int, list[list[tuple[Action, ...]]]] = {}
+        #: ``named`` -> for each byte of a mask, for each byte of the hand and each byte of the field there:
+        #: :func:`card_plays` of those cards (see :func:`plays_of`)
+        self.byte_plays: dict[int, list[list[list[tuple[Action, ...]]]]] = {}
 
-    def fill_nibble_plays(self, named: int) -> list[list[tuple[Action, ...]]]:
-        """``nibble_plays`` for ``named``, computed once (empty where a suit spans two digits)."""
-        found = self.nibble_plays.get(named)
+    def fill_byte_plays(self, named: int) -> list[list[list[tuple[Action, ...]]]]:
+        """``byte_plays`` for ``named``, computed once (empty where a suit spans two digits): each byte's entry
+        joins the plays of its two digits, :func:`card_plays` of each digit's hand and field cards."""
+        found = self.byte_plays.get(named)
         if found is None:
-            found = self.nibble_plays[named] = []
+            found = self.byte_plays[named] = []
+            every = sum(c.mask for c in self.cards)
+            digits = []
             for k in range(2 * self._nibbles):
-                cards = sum(c.mask for c in self.cards) >> 4 * k & 15
-                found.append([tuple(card_plays(self, (x >> 4) << 4 * k, (x & 15) << 4 * k, named)[0])
-                              if not (x >> 4) & x and (x >> 4 | x) & ~cards & 15 == 0 else () for x in range(256)])
+                cards = every >> 4 * k & 15
+                digits.append([tuple(card_plays(self, (x >> 4) << 4 * k, (x & 15) << 4 * k, named)[0])
+                               if not (x >> 4) & x and (x >> 4 | x) & ~cards & 15 == 0 else () for x in range(256)])
+            for k in range(self._nibbles):
+                cards, low, high = every >> 8 * k & 255, digits[2 * k], digits[2 * k + 1]
+                rows: list[list[tuple[Action, ...]]] = []
+                for h in range(256):
+                    row: list[tuple[Action, ...]] = [()] * 256
+                    free = f = cards & ~h if not h & ~cards else 0
+                    while True:  # every field byte of the cards not in the hand
+                        row[f] = low[(h & 15) << 4 | f & 15] + high[h & 240 | f >> 4]
+                        if not f:
+                            break
+                        f = (f - 1) & free
+                    rows.append(row)
+                found.append(rows)
         return found
 
     def suit_mask(self, suit: int) -> int:
@@ -285,23 +303,21 @@ def plays_of(index: CardIndex[C], hand: int, field: int, must_capture: bool = Fa
     the match counts that name a target (:data:`NAMED_OF_TWO`; an engine deviation may say otherwise).
 
     A card's plays depend on the field cards of its suit alone, so where every suit lies in one hexadecimal
-    digit of the masks they are read a digit at a time from ``CardIndex.nibble_plays``, the plays of each
-    digit's hand and field cards (a must-capture rule looks at the whole hand: :func:`card_plays`)."""
-    tables = index.nibble_plays.get(named) or index.fill_nibble_plays(named)
-    if must_capture or not tables:
+    digit of the masks they are read a byte at a time from ``CardIndex.byte_plays``, the plays of each byte's
+    hand and field cards (a must-capture rule looks at the whole hand: :func:`card_plays`)."""
+    rows = index.byte_plays.get(named) or index.fill_byte_plays(named)
+    if must_capture or not rows:
         out, capturing = card_plays(index, hand, field, named)
         if must_capture and capturing:
             out = capturing
     else:
         out = []
-        k, n = 0, len(tables) >> 1
+        n = len(rows)
         # (the field may hold cards of a wider index, Kujuroku's jokers: none of them matches a card of this one)
-        for h, f in zip(hand.to_bytes(n, "little"), (field & ~(-1 << 8 * n)).to_bytes(n, "little"), strict=True):
-            if h & 15:
-                out += tables[k][(h & 15) << 4 | f & 15]
-            if h > 15:
-                out += tables[k + 1][h & 240 | f >> 4]
-            k += 2
+        for row, h, f in zip(rows, hand.to_bytes(n, "little"), (field & ~(-1 << 8 * n)).to_bytes(n, "little"),
+                             strict=True):
+            if h:
+                out += row[h][f]
     if not index.id_order:  # in bit order the plays are already sorted when bits follow ids
         out.sort(key=ACTION_ORDER)
     return out
@@ -338,8 +354,14 @@ def takes_of(index: CardIndex[C], field: int, card: BaseCard, named: int = NAMED
     m = field & index.suits.get(card.suit, 0)
     if not named >> m.bit_count() & 1:
         return []
-    by_mask = index.by_mask
-    return sorted((action(TAKE, (by_mask[b].id,)) for b in bits_of(m)), key=ACTION_ORDER)
+    take, out = index.takes, []
+    while m:  # in bit order
+        low = m & -m
+        out.append(take[low])
+        m ^= low
+    if not index.id_order:
+        out.sort(key=ACTION_ORDER)
+    return out
 
 
 def bits_of(mask: int) -> list[int]:
@@ -489,11 +511,28 @@ def explain_hand_play(hand: Sequence[C], field: Sequence[C], action: Action, sea
     return None
 
 
+class FishingRules(Protocol):
+    """What :meth:`~hanafuda.fishing.FishingRound.replay` reads of a fishing round's rules."""
+
+    @property
+    def named_captures(self) -> int:
+        """The match counts that name a target, as ``named`` of :func:`plays_of`."""
+
+
+class _Phased(Protocol):
+    """The fields of a fishing round typed by each game (its own rules and phases) that the replay reads."""
+
+    @property
+    def rules(self) -> FishingRules: ...
+    @property
+    def phase(self) -> enum.Enum: ...
+
+
 class FishingRound(FastRound[S], Generic[S, C]):
     """A fishing round played in place over the masks of one :class:`CardIndex`: the base of each fishing
     game's round, whose methods are that game's steps. It gives the games one replay of hand plays
-    (:meth:`replay`); a round provides :attr:`index`, ``hands`` (a mask per seat), ``field``, ``turn``,
-    :meth:`plays_from_masks` and :meth:`play_card`."""
+    (:meth:`replay`); a round provides :attr:`index`, ``rules`` (:class:`FishingRules`), ``hands`` (a mask
+    per seat), ``field``, ``turn``, ``phase``, :meth:`plays_from_masks` and :meth:`play_card`."""
 
     __slots__ = ()
     index: CardIndex[C]
@@ -510,10 +549,13 @@ class FishingRound(FastRound[S], Generic[S, C]):
                    stock=self.stock[self.top:], captured_masks=tuple(captured))
 
     @abstractmethod
-    def plays_from_masks(self) -> bool:
+    def plays_from_masks(self) -> int | None:
         """Whether the next action is a hand play whose legality the masks alone decide (the listed plays are
-        exactly :func:`~hanafuda.fishing.plays_of` without a must-capture rule): then
-        :meth:`~hanafuda.fishing.FishingRound.replay` checks it so."""
+        exactly :func:`~hanafuda.fishing.plays_of` of ``rules.named_captures``, without a must-capture rule):
+        None when it is not; else the cards (a mask, 0 for none) whose presence in the mover's hand or on
+        the field may change that answer. Apart from those cards, the answer must depend on the phase
+        alone: :meth:`~hanafuda.fishing.FishingRound.replay` asks again only when the phase changes or one
+        of them shows up."""
 
     @abstractmethod
     def play_card(self, card: int, target: int) -> None:
@@ -521,14 +563,16 @@ class FishingRound(FastRound[S], Generic[S, C]):
 
     def replay(self, actions: Sequence[Action | None], pos: int, stop: int) -> int:
         """:meth:`~hanafuda.engine.FastRound.replay`, a hand play's legality read from the masks where
-        :meth:`~hanafuda.fishing.FishingRound.plays_from_masks` says so: ``play c`` is listed by
-        :func:`~hanafuda.fishing.plays_of` when c is in the hand and
-        the field does not hold exactly two cards of its month, ``play c t`` when it holds two and t is one
-        of them. Other actions are searched among the listed ones."""
-        plays, suit_of, default, from_masks = self.index.play_masks.get, self.index.suit_of, FastRound.replay, \
-            self.plays_from_masks
+        :meth:`~hanafuda.fishing.FishingRound.plays_from_masks` says so (asked once per phase): ``play c`` is
+        listed by :func:`~hanafuda.fishing.plays_of` when c is in the hand and the number of field cards of
+        its month names no target (``rules.named_captures``), ``play c t`` when it does and t is one of
+        them. Other actions are searched among the listed ones."""
+        plays, suit_of, default = self.index.play_masks.get, self.index.suit_of, FastRound.replay
+        me = cast(_Phased, self)  # (self, its rules and phase typed as the replay reads them)
+        named = me.rules.named_captures
         while pos < stop:
-            if not from_masks():
+            blockers = self.plays_from_masks()
+            if blockers is None:
                 if self.over():
                     break
                 nxt = default(self, actions, pos, pos + 1)
@@ -536,22 +580,29 @@ class FishingRound(FastRound[S], Generic[S, C]):
                     break
                 pos = nxt
                 continue
-            a = actions[pos]
-            if a is None or a.kind != PLAY or a.label:
-                break
-            found = plays(a.cards)
-            if found is None:
-                break
-            c, t = found
-            if not self.hands[self.turn] & c:
-                break
-            if (self.field & suit_of[c]).bit_count() == 2:
-                if not t & self.field:
+            phase = me.phase
+            while True:  # hand plays, while the phase lasts and none of the blockers shows up
+                a = actions[pos]
+                if a is None or a.kind != PLAY or a.label:
+                    return pos
+                found = plays(a.cards)
+                if found is None:
+                    return pos
+                c, t = found
+                if not self.hands[self.turn] & c:
+                    return pos
+                m = self.field & suit_of[c]
+                if named >> m.bit_count() & 1:  # a target is named: one of the matches
+                    if not t & m:
+                        return pos
+                elif t:
+                    return pos
+                self.play_card(c, t)
+                pos += 1
+                if pos == stop or me.phase is not phase:
                     break
-            elif t:
-                break
-            self.play_card(c, t)
-            pos += 1
+                if blockers and (self.hands[self.turn] | self.field) & blockers:
+                    break
         return pos
 
 

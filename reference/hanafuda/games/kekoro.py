@@ -401,8 +401,8 @@ class KekoroRound(FishingRound[KekoroState, Card]):
             return (CONTINUE_ACTION, DECLARE_ACTION)  # sorted: 'continue' < 'declare'
         return ()
 
-    def plays_from_masks(self) -> bool:
-        return self.phase is _PLAYING
+    def plays_from_masks(self) -> int | None:
+        return 0 if self.phase is _PLAYING else None
 
     def play(self, a: Action) -> None:
         if a.kind == PLAY:

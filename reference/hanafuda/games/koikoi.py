@@ -602,12 +602,15 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         the decision point then offers shōbu alone)."""
         return self.opts.koikoi_needs_hand and not self.hands[self.turn]
 
-    def plays_from_masks(self) -> bool:
+    def plays_from_masks(self) -> int | None:
         """A hand play, listed as :func:`plays_of` lists it: not under discard=must-capture, nor with a wild
-        Lightning in hand (KK-WILD-1 adds plays)."""
+        Lightning in hand (KK-WILD-1 adds plays), which is then the card to watch."""
         phase = self.phase
-        return ((phase is _PLAY or phase is _PLAY_SECOND) and not self.opts.must_capture
-                and not (self.wild and self.hands[self.turn] & _LIGHTNING))
+        if (phase is _PLAY or phase is _PLAY_SECOND) and not self.opts.must_capture:
+            if not self.wild:
+                return 0
+            return None if self.hands[self.turn] & _LIGHTNING else _LIGHTNING
+        return None
 
     def play(self, a: Action) -> None:
         kind, cards = a.kind, a.cards

@@ -568,10 +568,10 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
             return takes_of(INDEX, field, pending, self.named)  # KJ-CAP-3: one of its two matches
         return _deal_takes(phase, field)
 
-    def plays_from_masks(self) -> bool:
+    def plays_from_masks(self) -> int | None:
         """A hand play with no joker in the hand or on the field: the jokers match no number and have plays
         of their own (KJ-ONI-1…4, KJ-JIZO-1), which the shared replay searches among the listed ones."""
-        return self.phase is _PLAY and not (self.hands[self.turn] | self.field) & _JOKERS
+        return _JOKERS if self.phase is _PLAY and not (self.hands[self.turn] | self.field) & _JOKERS else None
 
     def play(self, a: Action) -> None:
         kind = a.kind

@@ -308,9 +308,9 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
     def legal(self) -> Sequence[Action]:
         return _choices(self.phase, self.hands[self.turn], self.field, self.pending, self.named)
 
-    def plays_from_masks(self) -> bool:
+    def plays_from_masks(self) -> int | None:
         """A hand play is due (MB-CAP-5 lists every play the masks allow): the shared replay checks it so."""
-        return self.phase is _PLAYING
+        return 0 if self.phase is _PLAYING else None
 
     def play(self, action: Action) -> None:
         if action.kind == PLAY:
