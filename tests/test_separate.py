@@ -189,7 +189,8 @@ def test_a_reader_of_the_option_elsewhere_breaks_the_restriction_argument() -> N
     from hanafuda.games import koikoi
     from hanafuda.separate_explained import option_readers, package_readers
 
-    assert option_readers(koikoi, "must_capture") == {"KoiKoiRound.legal", "KoiKoiRound.plays_from_masks"}
+    assert option_readers(koikoi, "must_capture") == {"KoiKoiRound.legal", "KoiKoiRound.plays_from_masks",
+                                                      "KoiKoiRules.turn_options"}  # (the relay to TurnOptions)
     assert "KoiKoiRound._decides" in option_readers(koikoi, "koikoi_min")
     assert package_readers("Discard", "discard") == {"hanafuda.games.koikoi:KoiKoiRules.must_capture"}
     assert "hanafuda.games.koikoi:KoiKoiRound._decides" in package_readers("koikoi_min")
@@ -288,3 +289,20 @@ def test_suite_update_names_the_rule_ids_afresh_and_drops_a_record_that_no_longe
     broken = json.loads(json.dumps(entry))
     broken["a_not_b"]["record"]["meta"]["fails_under"] = broken["a_not_b"]["record"]["rules"]  # fails nowhere
     assert recheck(g, broken) is None
+
+
+def test_KK_CAP_5_KK_TURN_8_KK_TURN_9_the_relay_keeps_each_reading_under_its_name() -> None:
+    """KoiKoiRules.turn_options may pass a restricted reading on (RELAYS) only because it keeps the attribute
+    name, so the scan by name still sees every reader of the copy, and the value, under both values."""
+    from hanafuda.games.koikoi import GAME, TurnOptions
+    from hanafuda.separate_explained import RELAYS, RESTRICTIONS
+
+    assert RELAYS == {"koikoi": ("KoiKoiRules.turn_options",)}
+    for key, option, narrow, wide, attr, *_ in RESTRICTIONS:
+        if key != "koikoi":
+            continue
+        assert attr in TurnOptions.__dataclass_fields__
+        for value in (narrow, wide):
+            rules = GAME.rules(None, {option: value})
+            assert getattr(rules.turn_options, attr) == getattr(rules, attr)
+        assert GAME.rules(None, {option: narrow}).turn_options != GAME.rules(None, {option: wide}).turn_options
