@@ -163,11 +163,15 @@ class KoiKoiRules(RulesOptions):
     field_multiplier = member(spec.FieldMultiplier, "KK-SCORE-3: how Brights dealt to the table multiply a shōbu.")
     start_points = number(spec.StartPoints, "KK-GAME-3: each player's points at the start of a game.")
     to_fifty = flag(spec.Length.TO_50, "KK-GAME-1: the game is played until a player reaches 50 points.")
-    length = member(spec.Length, "KK-GAME-1: the rounds of a game (unless played to 50 points).")
     zero_ends = flag(spec.GameEnd.ZERO, "KK-GAME-3: the game ends after a round that leaves a player with 0 points "
                      "or fewer (game_end=zero).")
     dealer_stays = flag(spec.DrawDealer.STAY, "KK-END-3: the dealer deals again after a drawn round "
                         "(draw_dealer=stay).")
+
+    @functools.cached_property
+    def rounds(self) -> int:
+        """KK-GAME-1: the rounds of a game (0 for a game played to 50 points, :attr:`to_fifty`)."""
+        return 0 if self.to_fifty else int(self.value(spec.Length))
 
     @functools.cached_property
     def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
@@ -476,7 +480,7 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
         if rules.to_fifty:
             over, reason = max(after.scores) >= 50, "target"  # KK-GAME-2
         else:
-            over, reason = after.rounds_played >= int(rules.length), "rounds"  # KK-GAME-1
+            over, reason = after.rounds_played >= rules.rounds, "rounds"  # KK-GAME-1
             if not over and rules.zero_ends and min(after.scores) <= 0:
                 over, reason = True, "zero"  # KK-GAME-3
         return settled(info, result, over, reason) if over else after  # the top scores win
