@@ -781,15 +781,15 @@ class Match(Generic[S, R]):
         """The next deal: the deck shuffled (on its card ids) and dealt as :func:`play_match` deals, into the
         game's round where it offers one (:meth:`Game.deal_fast`), which the match holds, else by
         :meth:`Game.start_round`."""
-        cards = game.deck(rules).cards
-        order = fast_shuffled(tuple(map(CARD_ID, cards)), rng)
+        deck = game.deck(rules)
+        order = fast_shuffled(_deck_ids(deck), rng)
         setup = _setup(game, rules, info)
         fast = game.deal_fast(rules, order, setup)
         if fast is not None and isinstance(game, RoundGame):  # its state built when read (_MatchState)
             return new(cls, game=game, rules=rules, info=info, deck_order=tuple(order), rng_state=rng.state,
                        _round=fast)  # without the frozen dataclass's __init__ (hanafuda._construct)
         if fast is None:
-            by_id = {c.id: c for c in cards}
+            by_id = {c.id: c for c in deck.cards}
             state = game.start_round(rules, [by_id[i] for i in order], setup)
         else:
             state = fast.state()
@@ -874,13 +874,21 @@ class Match(Generic[S, R]):
         while not m.info.over and _round_over(m):
             if on_round_end is not None:
                 on_round_end(m.state, m.info)
-            result = m.game.round_result(m.state)
+            r: FastRound[S] | None = m.__dict__.get(_ROUND)  # the round held gives its result as in play_match
+            found = r.result() if r is not None else None  # (no state built for it)
+            result = found if found is not None else m.game.round_result(m.state)
             info = m.game.settle(m.rules, m.info, result)
             if info.over:
-                return replace(m, info=info)
-            rng = SplitMix64(0)
-            rng.state = m.rng_state
-            m = Match._deal(m.game, m.rules, info, rng)
+                d = m.__dict__
+                if _ROUND not in d or _LINK not in d:  # (a round over at its deal is dealt again with m's info)
+                    return replace(m, info=info)
+                last = _new_object(Match)  # the last match holds the round instead, as Match.apply moves it on
+                last.__dict__.update(d)
+                last.__dict__["info"] = info
+                last.__dict__.pop(_LEGAL, None)
+                del d[_ROUND]  # (m's state is built again from the deal if read later)
+                return last
+            m = Match._deal(m.game, m.rules, info, SplitMix64(m.rng_state))
         return m
 
     def snapshot(self) -> Snapshot:
@@ -890,6 +898,19 @@ class Match(Generic[S, R]):
 #: The keys, in a :class:`Match`'s ``__dict__``, of the round it holds and of its way back to it once that round
 #: has moved on (the match before and the action from there; the round's first match deals again).
 _ROUND, _LINK = "_round", LINK
+
+
+#: The card ids of each deck a match has dealt, in deck order, by the deck's identity (the deck kept with them, so
+#: that the identity stays its own): read once per deck rather than once per deal.
+_DECK_IDS: dict[int, tuple[Deck, tuple[int, ...]]] = {}
+
+
+def _deck_ids(deck: Deck) -> tuple[int, ...]:
+    """The ids of ``deck``'s cards in deck order, the input of every deal's shuffle."""
+    found = _DECK_IDS.get(id(deck))
+    if found is None:
+        found = _DECK_IDS[id(deck)] = (deck, tuple(map(CARD_ID, deck.cards)))
+    return found[1]
 
 
 def _setup(game: Game[Any, R], rules: R, info: MatchInfo) -> RoundSetup:

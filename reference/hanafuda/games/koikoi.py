@@ -56,7 +56,7 @@ from hanafuda.fishing import (
     takes_of,
     two_hand_dealing,
 )
-from hanafuda.games._options import flag, number
+from hanafuda.games._options import flag, member, number
 from hanafuda.yakumask import YakuRow, table_scorer
 
 __all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRound", "KoiKoiRules", "KoiKoiState", "Phase"]
@@ -134,6 +134,44 @@ class KoiKoiRules(RulesOptions):
     koikoi_needs_hand = flag(spec.KoikoiLastTurn.FORBIDDEN, "KK-TURN-9: no koi-koi with an empty hand.")
     hand_size = number(spec.HandSize, "KK-DEAL-1: the cards dealt to each hand.")
     packets = number(spec.Packets, "KK-DEAL-1: the packet size of the deal.")
+    # ... the deal's checks make (read once a round) ...
+    lightning_wild = flag(spec.Lightning.WILD, "KK-WILD-1: the Lightning is wild in every round (lightning=wild).")
+    lightning_wild_if_susuki = flag(spec.Lightning.WILD_IF_SUSUKI, "KK-WILD-5: the Lightning is wild in a round "
+                                    "whose dealt table holds a Susuki card (lightning=wild-if-susuki).")
+    field_four_void = flag(spec.FieldTeyaku.MISDEAL, "KK-DEAL-3: four of a month on the dealt table is a misdeal "
+                           "(field_teyaku=misdeal).")
+    dealer_captures_four = flag(spec.FieldTeyaku.DEALER_CAPTURES, "KK-DEAL-8: the dealer captures four of a month "
+                                "on the dealt table (field_teyaku=dealer-captures).")
+    dealer_wins_four = flag(spec.FieldTeyaku.DEALER_WINS, "KK-DEAL-3: four of a month on the dealt table wins the "
+                            "round for the dealer (field_teyaku=dealer-wins).")
+    field_three_void = flag(spec.FieldThree.MISDEAL, "KK-DEAL-9: three of a month on the dealt table is a misdeal.")
+    field_pairs_void = flag(spec.FieldPairs.MISDEAL, "KK-DEAL-10: four pairs on the dealt table is a misdeal.")
+    lucky_hands = flag(spec.Teyaku.OFF, "KK-DEAL-4: lucky hands count (not teyaku=off).", unless=True)
+    lucky_hand_void = flag(spec.Teyaku.MISDEAL, "KK-DEAL-4: a lucky hand makes the deal a misdeal "
+                           "(teyaku=misdeal).")
+    hand_pairs = flag(spec.HandPairs.ON, "KK-DEAL-11: four pairs in a hand is a lucky hand (hand_pairs=on).")
+    teyaku_both = number(spec.TeyakuBoth, "KK-DEAL-5: the points of a hand holding both lucky hands.")
+    # ... the round's result and the match (read once a round).
+    zero_sum = flag(spec.ZeroSum.ON, "KK-SCORE-2: the winner's points are taken from the loser (zero_sum=on).")
+    last_yaku_wins = flag(spec.Exhaustive.LAST_YAKU, "KK-END-4: an exhaustive draw scores for the last player to "
+                          "form or improve a yaku (exhaustive=last-yaku).")
+    oyaken = number(spec.Oyaken, "KK-END-2: the dealer's points in a drawn round (the dealer's privilege).")
+    both_players_yaku = flag(spec.YakuCount.BOTH_PLAYERS, "KK-SCORE-5: the stopper also scores the opponent's "
+                             "yaku (yaku_count=both-players).")
+    seven_double = flag(spec.SevenDouble.ON, "KK-SCORE-4: a base score of 7 or more is doubled (seven_double=on).")
+    multiplier = member(spec.Multiplier, "KK-SCORE-1, KK-SCORE-6: how the koi-koi calls multiply a shōbu.")
+    field_multiplier = member(spec.FieldMultiplier, "KK-SCORE-3: how Brights dealt to the table multiply a shōbu.")
+    start_points = number(spec.StartPoints, "KK-GAME-3: each player's points at the start of a game.")
+    to_fifty = flag(spec.Length.TO_50, "KK-GAME-1: the game is played until a player reaches 50 points.")
+    zero_ends = flag(spec.GameEnd.ZERO, "KK-GAME-3: the game ends after a round that leaves a player with 0 points "
+                     "or fewer (game_end=zero).")
+    dealer_stays = flag(spec.DrawDealer.STAY, "KK-END-3: the dealer deals again after a drawn round "
+                        "(draw_dealer=stay).")
+
+    @functools.cached_property
+    def rounds(self) -> int:
+        """KK-GAME-1: the rounds of a game (0 for a game played to 50 points, :attr:`to_fifty`)."""
+        return 0 if self.to_fifty else int(self.value(spec.Length))
 
     @functools.cached_property
     def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
@@ -201,7 +239,7 @@ class KoiKoiRules(RulesOptions):
         """KK-END-3: the winner deals the next round; after a drawn round, draw_dealer says who."""
         if winner is not None:
             return winner
-        return dealer if self.value(spec.DrawDealer) is spec.DrawDealer.STAY else 1 - dealer
+        return dealer if self.dealer_stays else 1 - dealer
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,16 +472,16 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
 
     # -- the match -----------------------------------------------------------------------------
     def new_match(self, rules: KoiKoiRules, first_dealer: int = 0) -> MatchInfo:
-        start = int(rules.value(spec.StartPoints))  # KK-GAME-3
+        start = rules.start_points  # KK-GAME-3
         return MatchInfo((start, start), first_dealer)  # KK-GAME-3; KK-DEAL-2: the first dealer as given
 
     def settle(self, rules: KoiKoiRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
-        after, length = settled(info, result, False, ""), rules.value(spec.Length)
-        if length is spec.Length.TO_50:
+        after = settled(info, result, False, "")
+        if rules.to_fifty:
             over, reason = max(after.scores) >= 50, "target"  # KK-GAME-2
         else:
-            over, reason = after.rounds_played >= int(length), "rounds"  # KK-GAME-1
-            if not over and rules.value(spec.GameEnd) is spec.GameEnd.ZERO and min(after.scores) <= 0:
+            over, reason = after.rounds_played >= rules.rounds, "rounds"  # KK-GAME-1
+            if not over and rules.zero_ends and min(after.scores) <= 0:
                 over, reason = True, "zero"  # KK-GAME-3
         return settled(info, result, over, reason) if over else after  # the top scores win
 
@@ -508,9 +546,8 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         r.stock, r.top = tuple(map(_CARD.__getitem__, rules.stock_order(order))), 0
         r.turn, r.phase, r.pending, r.calls, r.seen = setup.dealer, _PLAY, None, (0, 0), ((), ())
         r.last_improver, r.end, r.winner, r.teyaku_points = None, "", None, (0, 0)
-        r.field_brights, r.scorers, wild = (field & _BRIGHTS).bit_count(), None, rules.value(spec.Lightning)
-        r.wild = wild is spec.Lightning.WILD or (  # KK-WILD-5
-            wild is spec.Lightning.WILD_IF_SUSUKI and bool(field & _SUSUKI))
+        r.field_brights, r.scorers = (field & _BRIGHTS).bit_count(), None
+        r.wild = rules.lightning_wild or (rules.lightning_wild_if_susuki and bool(field & _SUSUKI))  # KK-WILD-5
         end = r._deal_end()
         if end is not None:
             r._over(*end)
@@ -521,34 +558,31 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def _deal_end(self) -> tuple[str, int | None] | None:
         """The deal's checks, on the table (KK-DEAL-3, KK-DEAL-7…10) then the hands (KK-DEAL-4, KK-DEAL-11):
         how the round ends at once (the end and the winner), or None when play begins."""
-        rules, d, ft, teyaku = self.rules, self.setup.dealer, spec.FieldTeyaku, spec.Teyaku
-        mode, hand_teyaku = rules.value(ft), rules.value(teyaku)
-        three_void = rules.value(spec.FieldThree) is spec.FieldThree.MISDEAL
+        rules, d = self.rules, self.setup.dealer
         n = suit_counts(self.field)
-        if (mode is ft.MISDEAL and n & FOURS) or (three_void and _three(n)):
+        if (rules.field_four_void and n & FOURS) or (rules.field_three_void and _three(n)):
             return MISDEAL, None  # KK-DEAL-3, KK-DEAL-9
-        if mode is ft.DEALER_CAPTURES and n & FOURS:
+        if rules.dealer_captures_four and n & FOURS:
             found = self._dealer_captures()
             if found is None:
                 return MISDEAL, None  # KK-DEAL-8: the draw pile cannot replace the four cards
             n = found
-        pairs_void = rules.value(spec.FieldPairs) is spec.FieldPairs.MISDEAL
-        if pairs_void and _pairs(n) >= 4:  # KK-DEAL-10: on the table the play begins with
+        if rules.field_pairs_void and _pairs(n) >= 4:  # KK-DEAL-10: on the table the play begins with
             return MISDEAL, None  # KK-DEAL-3
-        if mode is ft.DEALER_WINS and n & FOURS:  # KK-DEAL-3; under field_teyaku=play the four stays (KK-DEAL-12)
+        if rules.dealer_wins_four and n & FOURS:  # KK-DEAL-3; under field_teyaku=play the four stays (KK-DEAL-12)
             self.teyaku_points = (6, 0) if d == 0 else (0, 6)  # KK-DEAL-3: the dealer scores 6
             return "field-teyaku", d
-        if hand_teyaku is teyaku.OFF:  # KK-DEAL-4: no lucky hands
+        if not rules.lucky_hands:  # KK-DEAL-4: no lucky hands
             return None
         pts = []
         for h in self.hands:  # four of a month, or four pairs under hand_pairs=on (KK-DEAL-11)
             n = suit_counts(h)
-            a, b = bool(n & FOURS), rules.value(spec.HandPairs) is spec.HandPairs.ON and _pairs(n) >= 4
-            pts.append(int(rules.value(spec.TeyakuBoth)) if a and b else 6 if a or b else 0)  # KK-DEAL-4/5
+            a, b = bool(n & FOURS), rules.hand_pairs and _pairs(n) >= 4
+            pts.append(rules.teyaku_both if a and b else 6 if a or b else 0)  # KK-DEAL-4/5
         if not any(pts):
             return None
-        if hand_teyaku is teyaku.MISDEAL or all(pts):
-            return (MISDEAL if hand_teyaku is teyaku.MISDEAL else "teyaku-draw"), None
+        if rules.lucky_hand_void or all(pts):
+            return (MISDEAL if rules.lucky_hand_void else "teyaku-draw"), None
         self.teyaku_points = (pts[0], pts[1])  # KK-DEAL-4; points not multiplied (KK-DEAL-6)
         return "teyaku", 0 if pts[0] else 1
 
@@ -808,7 +842,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if self.phase is not _OVER:
             raise ValueError("the round is not over")
         rules, d, end, w = self.rules, self.setup.dealer, self.end, self.winner
-        zero = rules.value(spec.ZeroSum) is spec.ZeroSum.ON
+        zero = rules.zero_sum
         if end == MISDEAL:
             return RoundResult(MISDEAL, (0, 0), counts=False, next_dealer=d)
         if end in ("teyaku", "field-teyaku"):
@@ -816,7 +850,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             pts = max(self.teyaku_points)
             return RoundResult(end, _deltas(w, pts, zero), w, next_dealer=self.rules.next_dealer(d, w))
         yaku = (self.yaku(0), self.yaku(1))
-        if end == "exhaustive" and rules.value(spec.Exhaustive) is spec.Exhaustive.LAST_YAKU:
+        if end == "exhaustive" and rules.last_yaku_wins:
             w = self.last_improver  # the last player to form or improve a yaku wins (KK-END-4)
         elif end != "shobu":
             w = None  # KK-END-2: an exhaustive draw scores for nobody
@@ -825,7 +859,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             return RoundResult(end, _deltas(w, pts, zero), w, yaku, next_dealer=self.rules.next_dealer(d, w),
                                notes=notes)
         # an exhaustive draw, or both players holding lucky hands: a drawn round (KK-END-2)
-        priv = int(rules.value(spec.Oyaken))
+        priv = rules.oyaken
         return RoundResult(end, _deltas(d, priv, zero), None, yaku, next_dealer=self.rules.next_dealer(d, None),
                            notes=(("oyaken", priv),))
 
@@ -834,19 +868,26 @@ def _shobu_points(rules: KoiKoiRules, calls: Sequence[int], field_brights: int, 
                   yaku: tuple[tuple[ScoredYaku, ...], ...]) -> tuple[int, tuple[tuple[str, int], ...]]:
     """The points of seat ``w``'s shōbu (or last-yaku win) and the notes saying how they are made."""
     base = sum(y.points for y in yaku[w])
-    if rules.value(spec.YakuCount) is spec.YakuCount.BOTH_PLAYERS:
+    if rules.both_players_yaku:
         base += sum(y.points for y in yaku[1 - w])
-    seven = 2 if rules.value(spec.SevenDouble) is spec.SevenDouble.ON and base >= 7 else 1
+    seven = 2 if rules.seven_double and base >= 7 else 1
     own, other = calls[w], calls[1 - w]
-    mode, m, fmode, n = rules.value(spec.Multiplier), spec.Multiplier, rules.value(spec.FieldMultiplier), field_brights
-    fm = 1 if fmode is spec.FieldMultiplier.OFF else (2 if n else 1) if fmode is spec.FieldMultiplier.DOUBLE else n + 1
-    if mode is m.ADDITIVE:  # KK-SCORE-6: the scorer's own calls add 1-3, then multiply by calls - 2
+    mode, fmode, n = rules.multiplier, rules.field_multiplier, field_brights
+    fm = 1 if fmode is _FIELD_OFF else (2 if n else 1) if fmode is _FIELD_DOUBLE else n + 1
+    if mode is _ADDITIVE:  # KK-SCORE-6: the scorer's own calls add 1-3, then multiply by calls - 2
         bonus = own if own <= 3 else base * seven * (own - 3)
         return (base * seven + bonus) * fm, (("base", base), ("seven", seven), ("koikoi_bonus", bonus),
                                              ("field", fm))
-    koi = {m.OPPONENT: 2 if other else 1, m.SELF: 2 if own else 1, m.ANYONE: 2 if own or other else 1,
-           m.COUNT: other + 1, m.NONE: 1}[mode]
+    koi = {_OPPONENT: 2 if other else 1, _SELF: 2 if own else 1, _ANYONE: 2 if own or other else 1,
+           _COUNT: other + 1, _NONE: 1}[mode]
     return base * seven * koi * fm, (("base", base), ("seven", seven), ("koikoi", koi), ("field", fm))
+
+
+#: The multiplier options' values as plain names (the same reason as the phases').
+_OPPONENT, _SELF, _ANYONE, _COUNT, _NONE, _ADDITIVE = (spec.Multiplier.OPPONENT, spec.Multiplier.SELF,
+                                                      spec.Multiplier.ANYONE, spec.Multiplier.COUNT,
+                                                      spec.Multiplier.NONE, spec.Multiplier.ADDITIVE)
+_FIELD_OFF, _FIELD_DOUBLE = spec.FieldMultiplier.OFF, spec.FieldMultiplier.DOUBLE
 
 
 def _deltas(winner: int, pts: int, zero_sum: bool) -> tuple[int, int]:
