@@ -757,7 +757,7 @@ class Match(Generic[S, R]):
 
     A match the match layer makes (the deal, :meth:`apply`) where the game plays its rounds in place
     (:meth:`Game.deal_fast`) holds the round at its position instead of a state, and builds its ``state``
-    when first read (:meth:`RoundGame.holding`); an action then plays on the round it holds, which the match
+    when first read (``RoundGame.holding``); an action then plays on the round it holds, which the match
     it returns holds in turn, while the one left behind keeps the match before it and the action from there
     (its state, if read later, is dealt again and replayed). Equality, ``repr``, :func:`dataclasses.replace`
     and pickling read the state, so they see the same match.
