@@ -858,10 +858,11 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
 
     def deal_fast(self, rules: KujurokuRules, order: Sequence[int],
                   setup: RoundSetup) -> FastRound[KujurokuState] | None:
-        """:meth:`start_round` then :meth:`~hanafuda.engine.RoundGame.fast_round`, for the deals where
-        ``start_round`` gives the first position at once: the dealer to play, nothing taken (no misdeal,
-        KJ-DEAL-3; nothing for the dealer to take, KJ-DEAL-4…6). Every other deal, and an order that is
-        not the deck, gets None."""
+        """:meth:`start_round` then :meth:`~hanafuda.engine.RoundGame.fast_round`: the round at the first
+        position ``start_round`` gives (the dealer's takes at the deal played as far as they go without a
+        choice, KJ-DEAL-4…6), played in place. A round over at the deal (a misdeal, KJ-DEAL-3, or a dekiyaku
+        of the dealer's takes, KJ-YAKU-1), which ``fast_round`` does not play, and an order that is not the
+        deck get None."""
         try:
             bits = list(map(_BIT_OF_ID.__getitem__, order))
         except KeyError:
@@ -869,7 +870,7 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
         if not _whole_deck(rules.readings.deck, bits):
             return None
         r = KujurokuRound.deal(rules, setup, bits, tuple(map(INDEX.by_id.__getitem__, order[_DEALT:])))
-        return r if r.phase is _PLAY and not any(r.piles) else None
+        return None if r.phase is _OVER else r
 
     def round_of(self, state: KujurokuState) -> KujurokuRound:
         return KujurokuRound(state)
