@@ -709,20 +709,15 @@ def test_kujuroku_records_validate_the_same_with_the_fast_paths_under_every_comb
         assert reports[0] == reports[1] and reports[0][0].ok, opts
 
 
-def _kujuroku_dealt_plainly(state: kj.KujurokuState) -> bool:
-    """Whether ``start_round`` gave its first position at once: the dealer to play, nothing taken (no
-    misdeal, no joker on the field, no three of a number: KJ-DEAL-3…6)."""
-    return state.phase is kj.Phase.PLAY and not any(state.table.captured_masks)
-
-
 def _check_kujuroku_deal_fast(rules: kj.KujurokuRules, order: Sequence[int], setup: RoundSetup,
                               policy: int) -> bool:
-    """``deal_fast`` against ``start_round``: None exactly for the deals not dealt plainly; otherwise the
-    round's first position is the reference's, and it plays the same (legal actions, positions, result)
-    to the end. Return whether it dealt."""
+    """``deal_fast`` against ``start_round``: None exactly for the rounds over at the deal (a misdeal, a
+    dekiyaku of the dealer's takes: KJ-DEAL-3, KJ-YAKU-1); otherwise the round's first position is the
+    reference's (a deal phase's too), and it plays the same (legal actions, positions, result) to the end.
+    Return whether it dealt."""
     state = kj.GAME.start_round(rules, [_KJ_CARDS[i] for i in order], setup)
     fast = kj.GAME.deal_fast(rules, order, setup)
-    assert (fast is not None) == _kujuroku_dealt_plainly(state)
+    assert (fast is None) == (state.phase is kj.Phase.OVER)
     if fast is None:
         return False
     rng = SplitMix64(policy)
@@ -761,7 +756,7 @@ def test_kujuroku_deal_fast_is_start_round_then_fast_round(opts: dict[str, str],
                                                            number: int, dealer: int, put: tuple[int, ...]) -> None:
     """KJ-DEAL-2…6: a deal (the jokers and three or four of a number put on the field, or not) dealt by
     ``deal_fast`` is the round ``start_round`` deals, played the same way to the same result; None
-    exactly for the deals ``start_round`` does not give at once."""
+    exactly for the rounds over at the deal."""
     rules = _rules(kj.GAME, None, opts)
     ids = [c.id for c in rules.deck.cards]
     if not set(put) <= set(ids):

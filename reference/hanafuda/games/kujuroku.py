@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 from itertools import combinations
 from operator import attrgetter, or_
+from typing import NamedTuple, cast
 
 from hanafuda_spec.cards import DAINI, DAINI_JIZO, BaseCard, DainiCard, Deck
 from hanafuda_spec.games import kujuroku as spec
@@ -189,6 +190,31 @@ class KujurokuRules(RulesOptions):
         """KJ-JIZO-2: a drawn Jizo sends the card the Oni captured from the hand this turn back to the field."""
         return True
 
+    @functools.cached_property
+    def readings(self) -> _Readings:
+        """The readings above that a round reads, read once: a round reads this one attribute where it read
+        one a reading (an attribute of a rules object costs several times an item of a tuple)."""
+        named = self.named_captures
+        return _Readings(self.seats, _DECK_MASKS[self.jizo], _TURN_ORDER[self.seats], self.check_after_draw,
+                         self.confirmed, self.dekiyaku, named, _plays_by_card(named), self.dealt_to_dealer,
+                         self.pile_points, self.draw_dealer_stays)
+
+
+class _Readings(NamedTuple):
+    """What a round reads of its rules (:attr:`KujurokuRules.readings`), in the order a round unpacks it."""
+
+    seats: int
+    deck: int  #: the deck's cards as a mask (KJ-EQ-1, KJ-EQ-2)
+    orders: tuple[dict[int, tuple[int, ...]], ...]  #: by dealer, seat -> the participants in turn order from it
+    after_draw: bool
+    confirmed: bool
+    table: _DekiyakuTable
+    named: int
+    by_card: dict[int, dict[int, tuple[Action, ...]]]
+    dealt_to_dealer: int
+    pile_points: Callable[[int], int]
+    draw_dealer_stays: bool
+
 
 @dataclass(frozen=True)
 class KujurokuState:
@@ -237,22 +263,30 @@ def _oni_holder(piles: Sequence[int]) -> int | None:
     return None
 
 
-#: The fields of a first position but its rules, setup, table and turn: the dealer plays (KJ-TURN-1).
-_DEALT_STATE = {f.name: f.default for f in fields(KujurokuState) if f.default is not MISSING} | {"phase": Phase.PLAY}
+#: The fields of a position that a round holds as they are, in the order :meth:`KujurokuRound._begin` sets them,
+#: and of a first position (the dealer plays, KJ-TURN-1; the others' defaults).
+_HELD = ("phase", "pending", "out", "captive", "oni_from_hand", "draws", "end", "winner", "won", "remaining")
+_Held = tuple[Phase, DainiCard | None, tuple[DainiCard, ...], DainiCard | None, bool, int, str, int | None,
+              tuple[ScoredYaku, ...], DainiCard | None]
+_held: Callable[[KujurokuState], _Held] = attrgetter(*_HELD)
+_FIRST: dict[str, object] = {f.name: f.default for f in fields(KujurokuState) if f.default is not MISSING}
+_FIRST["phase"] = Phase.PLAY
+_FIRST_HELD = cast(_Held, tuple(_FIRST[n] for n in _HELD))
 
 #: KJ-DEAL-2: the cards of the 2nd player, the 3rd player, the dealer and the field, picked out of the
 #: deck order (top first); the rest of the deck is the stock.
 _DEAL_WANTED = (("2nd", 6), ("3rd", 6), ("dealer", 6), ("field", 6))
 assert packet_plan(_DEAL_WANTED, 3) == spec.DEAL_PLAN
 _DEAL = packet_getters(_DEAL_WANTED, 3)
+_DEAL_2ND, _DEAL_3RD, _DEAL_DEALER, _DEAL_FIELD = (_DEAL[k] for k, _ in _DEAL_WANTED)
 _DEALT = sum(n for _, n in _DEAL_WANTED)
 _MASK = attrgetter("mask")  #: a card's one-bit mask, for ``map``
 
 
-def _whole_deck(rules: KujurokuRules, bits: Sequence[int]) -> bool:
-    """Whether the one-bit masks of a deck order are the whole deck of these rules: as many as it has cards,
+def _whole_deck(deck: int, bits: Sequence[int]) -> bool:
+    """Whether the one-bit masks of a deck order are the whole deck ``deck`` (a mask): as many as it has cards,
     summing to its mask (so they are distinct: adding a bit already set carries, and sets no new bit)."""
-    return len(bits) == len(rules.deck) and sum(bits) == _DECK_MASKS[rules.jizo]
+    return len(bits) == deck.bit_count() and sum(bits) == deck
 
 
 #: The numbered cards of number r are the four bits 4(r-1) to 4(r-1)+3, what :func:`~hanafuda.fishing.suit_counts`
@@ -355,9 +389,9 @@ def _triple_rank(field: int) -> int | None:
 def _deal_takes(phase: Phase, field: int) -> tuple[Action, ...]:
     """The dealer's choices at the deal (``collect``) in a deal phase, given the field; none in any
     other phase."""
-    if phase is Phase.DEAL_ONI:  # KJ-DEAL-4
+    if phase is _DEAL_ONI:  # KJ-DEAL-4
         return tuple(action(COLLECT, (ONI, c.id)) for c in INDEX.cards_of(field & ~_ONI))
-    if phase is Phase.DEAL_TRIPLE:  # KJ-DEAL-6
+    if phase is _DEAL_TRIPLE:  # KJ-DEAL-6
         r = _triple_rank(field)
         three = INDEX.cards_of(field & INDEX.suit_mask(r or 0))
         return tuple(action(COLLECT, (a.id, b.id)) for a, b in combinations(three, 2))
@@ -399,11 +433,12 @@ def _deal_lost(result: RoundResult) -> int:
     return dict(result.notes).get("deal-lost", 0)
 
 
-def _result(rules: KujurokuRules, d: int, end: str, captive: DainiCard | None, remaining: DainiCard | None,
-            winner: int | None, won: tuple[ScoredYaku, ...], piles: Sequence[int]) -> RoundResult:
+def _result(rules: KujurokuRules, readings: _Readings, d: int, end: str, captive: DainiCard | None,
+            remaining: DainiCard | None, winner: int | None, won: tuple[ScoredYaku, ...],
+            piles: Sequence[int]) -> RoundResult:
     """:meth:`Kujuroku.round_result` of a round over, from its fields (``d`` the dealer, ``piles`` the
-    captured masks), for the state and for :meth:`KujurokuRound.result`."""
-    seats = rules.seats
+    captured masks), for the state and for :meth:`KujurokuRound.result`; ``readings`` are the rules'."""
+    seats = readings.seats
     parts = _PARTICIPANTS[seats][d]
     zeros = (0,) * seats
     if end == "misdeal":  # KJ-DEAL-3
@@ -425,7 +460,7 @@ def _result(rules: KujurokuRules, d: int, end: str, captive: DainiCard | None, r
         yaku = tuple([won if i == w else () for i in range(seats)])
         return new(RoundResult, reason="dekiyaku", deltas=tuple(deltas), winner=w, yaku=yaku, card_points=None,
                    counts=True, ends_game=False, next_dealer=rules.next_dealer(d, not lost), notes=tuple(notes))
-    points = rules.pile_points
+    points = readings.pile_points
     pts = [points(piles[i]) if i in parts else 0 for i in range(seats)]
     chips = [spec.chip_score(pts[i]) for i in parts]  # KJ-SCORE-2
     case = spec.settlement_case(chips)
@@ -443,7 +478,7 @@ def _result(rules: KujurokuRules, d: int, end: str, captive: DainiCard | None, r
                 deltas[i] = c
                 deltas[loser] -= c
     keeps = pts[d] >= max(pts[i] for i in parts)  # KJ-END-1, a tie keeps the deal (KJ-15)
-    if case in ("all-positive", "all-negative") and rules.draw_dealer_stays:
+    if case in ("all-positive", "all-negative") and readings.draw_dealer_stays:
         keeps = True  # KJ-SCORE-5/6, KJ-END-3 (decision KJ-14)
     notes.append(("deal-lost", int(not keeps)))
     notes += [(_CHIP_NOTES[i], c) for i, c in zip(parts, chips, strict=True)]
@@ -492,35 +527,39 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
     (``_dekiyaku``)."""
 
     __slots__ = ("after_draw", "by_card", "captive", "confirmed", "draws", "end", "field", "hands", "named",
-                 "oni_from_hand", "orders", "out", "pending", "phase", "piles", "remaining", "rules", "setup", "stock",
-                 "table", "top", "turn", "winner", "won")
+                 "oni_from_hand", "orders", "out", "pending", "phase", "piles", "readings", "remaining", "rules",
+                 "setup", "stock", "table", "top", "turn", "winner", "won")
     index = INDEX
 
     def __init__(self, s: KujurokuState) -> None:
-        t, rules = s.table, s.rules
-        self.rules, self.setup = rules, s.setup
-        self.after_draw, self.confirmed, self.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
-        self.named = rules.named_captures
-        self.by_card = _plays_by_card(self.named)
-        self.orders = _TURN_ORDER[rules.seats][s.setup.dealer]  #: seat -> participants in turn order from it
-        self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]; the cards drawn, draws + top
-        self.phase, self.turn, self.pending = s.phase, s.turn, s.pending
-        self.out, self.captive, self.oni_from_hand, self.draws = s.out, s.captive, s.oni_from_hand, s.draws
-        self.end, self.winner, self.won, self.remaining = s.end, s.winner, s.won, s.remaining
+        t = s.table
+        self._begin(s.rules, s.setup, list(t.hand_masks), t.field_mask, list(t.captured_masks), t.stock, s.turn,
+                    _held(s))
+
+    def _begin(self, rules: KujurokuRules, setup: RoundSetup, hands: list[int], field: int, piles: list[int],
+               stock: tuple[DainiCard, ...], turn: int, held: _Held) -> None:
+        """The round's fields: the rules' readings (:attr:`KujurokuRules.readings`), the zones, the turn and the
+        position's other fields (``held``, in the order of :data:`_HELD`)."""
+        readings = rules.readings
+        self.rules, self.setup, self.readings = rules, setup, readings
+        _, _, orders, self.after_draw, self.confirmed, self.table, self.named, self.by_card, _, _, _ = readings
+        self.orders = orders[setup.dealer]  #: seat -> participants in turn order from it
+        self.hands, self.field, self.piles, self.turn = hands, field, piles, turn
+        self.stock, self.top = stock, 0  # the draw pile is stock[top:]; the cards drawn, draws + top
+        (self.phase, self.pending, self.out, self.captive, self.oni_from_hand, self.draws, self.end, self.winner,
+         self.won, self.remaining) = held
 
     @classmethod
     def deal(cls, rules: KujurokuRules, setup: RoundSetup, bits: Sequence[int],
              stock: tuple[DainiCard, ...]) -> KujurokuRound:
         """The round dealt from the one-bit masks of the whole deck in order, top first (KJ-DEAL-2), and the
         dealer's takes played as far as they go without a choice; ``stock`` is the cards left to draw."""
-        seats, d = rules.seats, setup.dealer
+        seats, d = rules.readings.seats, setup.dealer
         hands = [0] * seats  # (the masks are distinct bits: their sum is their union)
-        hands[(d + 1) % seats], hands[(d + 2) % seats] = sum(_DEAL["2nd"](bits)), sum(_DEAL["3rd"](bits))
-        hands[d], field = sum(_DEAL["dealer"](bits)), sum(_DEAL["field"](bits))
-        table = new(Table, index=INDEX, hand_masks=tuple(hands), field_mask=field, stock=stock,
-                    captured_masks=(0,) * seats)
-        r = cls(new(KujurokuState, rules=rules, setup=setup, table=table, turn=d, **_DEALT_STATE))
+        hands[(d + 1) % seats], hands[(d + 2) % seats] = sum(_DEAL_2ND(bits)), sum(_DEAL_3RD(bits))
+        hands[d], field = sum(_DEAL_DEALER(bits)), sum(_DEAL_FIELD(bits))
+        r = cls.__new__(cls)
+        r._begin(rules, setup, hands, field, [0] * seats, stock, d, _FIRST_HELD)
         if suit_counts(field & _NUMBERED) & FOURS:  # KJ-DEAL-3: four of a number on the field, checked first (KJ-4)
             r._end("misdeal")
         else:
@@ -603,7 +642,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         """The dealer's takes at the deal, in the order of decision KJ-4, then the first turn: the dealer
         plays first unless the takes formed a dekiyaku (KJ-YAKU-1)."""
         field = self.field
-        if field & self.rules.dealt_to_dealer:  # KJ-DEAL-5: the Jizo, and the Oni with it if dealt too
+        if field & self.readings.dealt_to_dealer:  # KJ-DEAL-5: the Jizo, and the Oni with it if dealt too
             self.field = field & ~_JOKERS
             self.piles[self.setup.dealer] |= field & _JOKERS
         elif field & _ONI:  # KJ-DEAL-4: the dealer chooses the Oni's capture
@@ -790,8 +829,8 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         """:meth:`Kujuroku.round_result` of :meth:`state`, from the round's own fields."""
         if self.phase is not _OVER:
             raise ValueError("the round is not over")
-        return _result(self.rules, self.setup.dealer, self.end, self.captive, self.remaining, self.winner, self.won,
-                       self.piles)
+        return _result(self.rules, self.readings, self.setup.dealer, self.end, self.captive, self.remaining,
+                       self.winner, self.won, self.piles)
 
 
 class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
@@ -813,24 +852,25 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
     def start_round(self, rules: KujurokuRules, order: Sequence[BaseCard], setup: RoundSetup) -> KujurokuState:
         cards = [c for c in order if isinstance(c, DainiCard)]
         bits = list(map(_MASK, cards))
-        if not _whole_deck(rules, bits):
+        if not _whole_deck(rules.readings.deck, bits):
             raise ValueError(f"Kujuroku deals the whole {rules.deck.name} deck ({len(rules.deck)} cards)")
         return KujurokuRound.deal(rules, setup, bits, tuple(cards[_DEALT:])).state()
 
     def deal_fast(self, rules: KujurokuRules, order: Sequence[int],
                   setup: RoundSetup) -> FastRound[KujurokuState] | None:
-        """:meth:`start_round` then :meth:`~hanafuda.engine.RoundGame.fast_round`, for the deals where
-        ``start_round`` gives the first position at once: the dealer to play, nothing taken (no misdeal,
-        KJ-DEAL-3; nothing for the dealer to take, KJ-DEAL-4…6). Every other deal, and an order that is
-        not the deck, gets None."""
+        """:meth:`start_round` then :meth:`~hanafuda.engine.RoundGame.fast_round`: the round at the first
+        position ``start_round`` gives (the dealer's takes at the deal played as far as they go without a
+        choice, KJ-DEAL-4…6), played in place. A round over at the deal (a misdeal, KJ-DEAL-3, or a dekiyaku
+        of the dealer's takes, KJ-YAKU-1), which ``fast_round`` does not play, and an order that is not the
+        deck get None."""
         try:
             bits = list(map(_BIT_OF_ID.__getitem__, order))
         except KeyError:
             return None
-        if not _whole_deck(rules, bits):
+        if not _whole_deck(rules.readings.deck, bits):
             return None
         r = KujurokuRound.deal(rules, setup, bits, tuple(map(INDEX.by_id.__getitem__, order[_DEALT:])))
-        return r if r.phase is _PLAY and not any(r.piles) else None
+        return None if r.phase is _OVER else r
 
     def round_of(self, state: KujurokuState) -> KujurokuRound:
         return KujurokuRound(state)
