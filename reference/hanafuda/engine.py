@@ -745,7 +745,6 @@ _new_object = object.__new__
 RoundObserver = Callable[[S, MatchInfo], None]
 
 
-
 @dataclass(frozen=True)
 class Match(Generic[S, R]):
     """A whole match: the match info, the current round and the shuffle generator's state.
@@ -782,7 +781,7 @@ class Match(Generic[S, R]):
         game's round where it offers one (:meth:`Game.deal_fast`), which the match holds, else by
         :meth:`Game.start_round`."""
         deck = game.deck(rules)
-        order = fast_shuffled(_deck_ids(deck), rng)
+        order = fast_shuffled(deck.ids, rng)
         setup = _setup(game, rules, info)
         fast = game.deal_fast(rules, order, setup)
         if fast is not None and isinstance(game, RoundGame):  # its state built when read (_MatchState)
@@ -900,22 +899,11 @@ class Match(Generic[S, R]):
 _ROUND, _LINK = "_round", LINK
 
 
-#: The card ids of each deck a match has dealt, in deck order, by the deck's identity (the deck kept with them, so
-#: that the identity stays its own): read once per deck rather than once per deal.
-_DECK_IDS: dict[int, tuple[Deck, tuple[int, ...]]] = {}
-
-
-def _deck_ids(deck: Deck) -> tuple[int, ...]:
-    """The ids of ``deck``'s cards in deck order, the input of every deal's shuffle."""
-    found = _DECK_IDS.get(id(deck))
-    if found is None:
-        found = _DECK_IDS[id(deck)] = (deck, tuple(map(CARD_ID, deck.cards)))
-    return found[1]
-
-
 def _setup(game: Game[Any, R], rules: R, info: MatchInfo) -> RoundSetup:
     """The setup of the round dealt after ``info``."""
     return RoundSetup(info.rounds_played + 1, info.dealer, game.seats_in_play(rules, info), info.scores)
+
+
 _MATCH_FIELDS = tuple(f.name for f in dataclass_fields(Match))
 
 

@@ -24,6 +24,7 @@ hanafuda_spec.cards.UnknownCardError: card '72' is not in the kusurigui deck
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -318,6 +319,11 @@ class Deck:
 
     def __contains__(self, item: object) -> bool:
         return item in self.cards
+
+    @functools.cached_property
+    def ids(self) -> tuple[int, ...]:
+        """The card ids in canonical order: what a shuffle starts from (see ``hanafuda_spec.shuffle``)."""
+        return tuple([c.id for c in self.cards])
 
     @property
     def full_mask(self) -> int:
