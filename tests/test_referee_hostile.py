@@ -9,6 +9,7 @@ so that a hang would be caught by the test's outer bound rather than hang the su
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -19,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hanafuda_spec.referee import PROTOCOL_RULES, EngineError, Limits, ProcessEngine, escaped
@@ -260,3 +262,40 @@ def test_an_engine_that_broke_the_protocol_is_replaced_not_asked_again() -> None
         assert e.value.code == "REF-ACTION-1"
         engine.start("koikoi", values, 1)
         assert engine._p is not None and engine._p.pid != first and not _alive(first)
+
+
+def test_an_interrupt_while_the_engine_starts_leaves_no_engine_process(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interrupt that lands while the engine's process is being started (after the fork, before the
+    referee holds the process) still ends the engine and the grandchild it left in a session of its
+    own. The window is widened: the start returns only once both have noted their pids, and the
+    interrupt is sent to the main thread inside it."""
+    pids = tmp_path / "pids"
+    real = subprocess.Popen
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def slow_start(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started = real(*args, **kwargs)
+        deadline = time.monotonic() + 60
+        while len(pids.read_text().split() if pids.exists() else []) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        signal.pthread_kill(main, signal.SIGINT)
+        time.sleep(0.5)
+        return started
+
+    engine = ProcessEngine([sys.executable, str(HOSTILE), "fork-setsid", "--pids", str(pids)],
+                           limits=Limits(reply_timeout=20, grace=1))
+    monkeypatch.setattr(subprocess, "Popen", slow_start)
+    listed: list[int] = []
+    try:
+        with pytest.raises(KeyboardInterrupt), engine:
+            engine.request({"cmd": "state"})
+        monkeypatch.undo()
+        listed = [int(x) for x in pids.read_text().split()]
+        assert len(listed) == 2
+        _check_clean(Run(130, "", "", 0.0, listed))
+    finally:
+        for pid in listed:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

@@ -74,6 +74,7 @@ import selectors
 import shlex
 import signal
 import subprocess
+import threading
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
@@ -292,6 +293,8 @@ class ProcessEngine:
         self.timeout = self.limits.reply_timeout
         self.env = dict(env) if env is not None else None
         self._p: subprocess.Popen[bytes] | None = None
+        self._starting: threading.Event | None = None  # set once a start under way is over
+        self._start_error: BaseException | None = None
         self._mark = b""
         self._sel: selectors.BaseSelector | None = None
         self._err = _Ring(self.limits.stderr_lines, self.limits.stderr_chars)
@@ -316,13 +319,19 @@ class ProcessEngine:
         env[_MARK] = token
         self._mark = f"{_MARK}={token}".encode()
         self._err = _Ring(self.limits.stderr_lines, self.limits.stderr_chars)
-        try:
-            self._p = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, env=env, start_new_session=True)
-        except (OSError, ValueError) as e:
+        _LIVE.add(self)
+        self._start_error = None
+        self._starting = done = threading.Event()
+        threading.Thread(target=self._spawn, args=(env, done), name="engine start", daemon=True).start()
+        done.wait()
+        self._starting = None
+        e = self._start_error
+        if isinstance(e, (OSError, ValueError)):
             raise EngineError(f"cannot start engine {escaped(self.argv[0])!r}: "
                               f"{escaped(str(getattr(e, 'strerror', None) or e))}", "REF-START-1") from None
-        _LIVE.add(self)
+        if e is not None:
+            raise e
+        assert self._p is not None
         sel = selectors.DefaultSelector()
         for stream in (self._p.stdin, self._p.stdout, self._p.stderr):
             assert stream is not None
@@ -376,9 +385,24 @@ class ProcessEngine:
                 got += len(chunk)
                 self._err.feed(chunk)
 
+    def _spawn(self, env: dict[str, str], done: threading.Event) -> None:
+        """Start the engine's process (in a thread of its own: an interrupt, raised in the main
+        thread, cannot fall between the fork and the moment :meth:`close` can see the process)."""
+        try:
+            self._p = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, env=env, start_new_session=True)
+        except Exception as e:  # handed to the caller's thread as it is
+            self._start_error = e
+        finally:
+            done.set()
+
     def close(self) -> None:
         """End the engine and every process it started; never blocks for long (about
         ``2 * limits.grace`` seconds at most for an engine that ignores quit and SIGTERM)."""
+        starting = self._starting
+        if starting is not None:  # interrupted while the engine starts: its process is ended too
+            starting.wait()
+            self._starting = None
         p = self._p
         self._p = None
         self._cmd = ""
