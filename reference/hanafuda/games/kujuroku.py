@@ -249,7 +249,6 @@ assert packet_plan(_DEAL_WANTED, 3) == spec.DEAL_PLAN
 _DEAL = packet_getters(_DEAL_WANTED, 3)
 _DEAL_2ND, _DEAL_3RD, _DEAL_DEALER, _DEAL_FIELD = (_DEAL[k] for k, _ in _DEAL_WANTED)
 _DEALT = sum(n for _, n in _DEAL_WANTED)
-_MASK = attrgetter("mask")  #: a card's one-bit mask, for ``map``
 
 
 def _whole_deck(deck: int, bits: Sequence[int]) -> bool:
@@ -759,7 +758,7 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
     # -- a round -----------------------------------------------------------------------------------------
     def start_round(self, rules: KujurokuRules, order: Sequence[BaseCard], setup: RoundSetup) -> KujurokuState:
         cards = [c for c in order if isinstance(c, DainiCard)]
-        bits = list(map(_MASK, cards))
+        bits = [c.mask for c in cards]
         if not _whole_deck(_DECK_MASKS[rules.jizo], bits):
             raise ValueError(f"Kujuroku deals the whole {rules.deck.name} deck ({len(rules.deck)} cards)")
         return KujurokuRound.deal(rules, setup, bits, tuple(cards[_DEALT:])).state()
