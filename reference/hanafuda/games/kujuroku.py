@@ -32,10 +32,10 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass, fields
 from itertools import combinations
 from operator import attrgetter, or_
-from typing import NamedTuple, cast
+from typing import cast
 
 from hanafuda_spec.cards import DAINI, DAINI_JIZO, BaseCard, DainiCard, Deck
 from hanafuda_spec.games import kujuroku as spec
@@ -91,11 +91,9 @@ INDEX: CardIndex[DainiCard] = CardIndex(c for c in DAINI_JIZO.cards if isinstanc
 _ONI_CARD, _JIZO_CARD = INDEX.by_id[ONI], INDEX.by_id[JIZO]
 _ONI, _JIZO = _ONI_CARD.mask, _JIZO_CARD.mask  #: the Oni-fuda and the Jizo-fuda as one-bit masks
 _JOKERS = _ONI | _JIZO
-#: The numbered cards (all but the jokers), as a mask and as an index of their own: their bits ascend with
-#: their ids, so :func:`~hanafuda.fishing.plays_of` lists their plays in order without sorting them.
+#: The numbered cards (all but the jokers): their bits ascend with their ids, so a mask lists them in id order.
 _NUMBERED = INDEX.mask_of(c for c in INDEX.cards if c.suit)
-_NUMBERED_INDEX: CardIndex[DainiCard] = CardIndex(c for c in INDEX.cards if c.suit)
-assert _NUMBERED_INDEX.id_order
+assert CardIndex(c for c in INDEX.cards if c.suit).id_order
 #: KJ-CAP-1: each numbered card (by its bit) and the cards of its number, which it matches.
 _MATCHED_BY = {c.mask: INDEX.suits[c.suit] for c in INDEX.cards if c.suit}
 
@@ -121,8 +119,7 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-#: The phases as module constants (reading a member from the enum class costs about 0.1 µs; the hot
-#: paths compare with these).
+#: The phases as module constants, which the steps compare with (an enum class's attribute is a slow read).
 _DEAL_ONI, _DEAL_TRIPLE, _PLAY, _TAKE, _OVER = Phase.DEAL_ONI, Phase.DEAL_TRIPLE, Phase.PLAY, Phase.TAKE, Phase.OVER
 
 
@@ -134,14 +131,12 @@ class KujurokuRules(RulesOptions):
     values: tuple[tuple[str, str], ...]
 
     # The options' readings the steps use (:mod:`hanafuda.games._options`), each with the rule it decides.
-    seats = number(spec.Players, "KJ-EQ-3: the seats at the table (players=3: all three play every round).")
-    jizo = flag(spec.Jizo.ON, "KJ-EQ-2: the Jizo-fuda is in the deck (jizo=on).")
+    seats = number(spec.Players, "KJ-EQ-3: the seats at the table (with three, all play every round).")
+    jizo = flag(spec.Jizo.ON, "KJ-EQ-2: the Jizo-fuda is in the deck.")
     configuration = member(spec.Configuration, "KJ-YAKU-3: the dekiyaku table played.")
-    stack = flag(spec.DekiyakuCount.STACK, "KJ-YAKU-4: every dekiyaku formed at once pays (dekiyaku_count=stack).")
-    confirmed = flag(spec.RemainingCard.CONFIRMED, "KJ-ONI-7: the confirmed remaining card counts as the "
-                     "Oni-holder's at once (remaining_card=confirmed).")
-    draw_dealer_stays = flag(spec.DrawDealer.STAY, "KJ-END-3: after a drawn round the dealer deals again "
-                             "(draw_dealer=stay).")
+    stack = flag(spec.DekiyakuCount.STACK, "KJ-YAKU-4: every dekiyaku formed at once pays.")
+    confirmed = flag(spec.RemainingCard.CONFIRMED, "KJ-ONI-7: the confirmed remaining card counts at once.")
+    draw_dealer_stays = flag(spec.DrawDealer.STAY, "KJ-END-3: after a drawn round the dealer deals again.")
 
     @functools.cached_property
     def check_after_draw(self) -> bool:
@@ -189,31 +184,6 @@ class KujurokuRules(RulesOptions):
     def jizo_undoes_oni(self) -> bool:
         """KJ-JIZO-2: a drawn Jizo sends the card the Oni captured from the hand this turn back to the field."""
         return True
-
-    @functools.cached_property
-    def readings(self) -> _Readings:
-        """The readings above that a round reads, read once: a round reads this one attribute where it read
-        one a reading (an attribute of a rules object costs several times an item of a tuple)."""
-        named = self.named_captures
-        return _Readings(self.seats, _DECK_MASKS[self.jizo], _TURN_ORDER[self.seats], self.check_after_draw,
-                         self.confirmed, self.dekiyaku, named, _plays_by_card(named), self.dealt_to_dealer,
-                         self.pile_points, self.draw_dealer_stays)
-
-
-class _Readings(NamedTuple):
-    """What a round reads of its rules (:attr:`KujurokuRules.readings`), in the order a round unpacks it."""
-
-    seats: int
-    deck: int  #: the deck's cards as a mask (KJ-EQ-1, KJ-EQ-2)
-    orders: tuple[dict[int, tuple[int, ...]], ...]  #: by dealer, seat -> the participants in turn order from it
-    after_draw: bool
-    confirmed: bool
-    table: _DekiyakuTable
-    named: int
-    by_card: dict[int, dict[int, tuple[Action, ...]]]
-    dealt_to_dealer: int
-    pile_points: Callable[[int], int]
-    draw_dealer_stays: bool
 
 
 @dataclass(frozen=True)
@@ -269,8 +239,7 @@ _HELD = ("phase", "pending", "out", "captive", "oni_from_hand", "draws", "end", 
 _Held = tuple[Phase, DainiCard | None, tuple[DainiCard, ...], DainiCard | None, bool, int, str, int | None,
               tuple[ScoredYaku, ...], DainiCard | None]
 _held: Callable[[KujurokuState], _Held] = attrgetter(*_HELD)
-_FIRST: dict[str, object] = {f.name: f.default for f in fields(KujurokuState) if f.default is not MISSING}
-_FIRST["phase"] = Phase.PLAY
+_FIRST = {f.name: f.default for f in fields(KujurokuState)} | {"phase": _PLAY}
 _FIRST_HELD = cast(_Held, tuple(_FIRST[n] for n in _HELD))
 
 #: KJ-DEAL-2: the cards of the 2nd player, the 3rd player, the dealer and the field, picked out of the
@@ -280,7 +249,6 @@ assert packet_plan(_DEAL_WANTED, 3) == spec.DEAL_PLAN
 _DEAL = packet_getters(_DEAL_WANTED, 3)
 _DEAL_2ND, _DEAL_3RD, _DEAL_DEALER, _DEAL_FIELD = (_DEAL[k] for k, _ in _DEAL_WANTED)
 _DEALT = sum(n for _, n in _DEAL_WANTED)
-_MASK = attrgetter("mask")  #: a card's one-bit mask, for ``map``
 
 
 def _whole_deck(deck: int, bits: Sequence[int]) -> bool:
@@ -312,34 +280,22 @@ class _DekiyakuTable(dict[int, tuple[ScoredYaku, ...]]):
         if any(y.formed(0) for y in self.rows):  # (so an empty pile need not be looked up)
             raise ValueError(f"a dekiyaku formed by no cards: {', '.join(y.yid for y in self.rows if y.formed(0))}")
         self.stack = stack
-        self.counted = 0
-        for y in self.rows:
-            self.counted |= y.required | y.pool
+        self.counted = functools.reduce(or_, (y.required | y.pool for y in self.rows), 0)
         #: the numbered cards of every number with a counted card: only an Oni's capture among them can be
         #: owed a remaining card (KJ-ONI-7) that changes what a pile forms
-        self.owed = 0
-        for suit in _MATCHED_BY.values():
-            if suit & self.counted:
-                self.owed |= suit
+        self.owed = sum(suit for suit in INDEX.suits.values() if suit & self.counted)
 
     def __missing__(self, pile: int) -> tuple[ScoredYaku, ...]:
         """The dekiyaku formed by a pile of counted cards: the most valuable only, or all with
         ``dekiyaku_count=stack`` (KJ-YAKU-3, KJ-YAKU-4)."""
         formed = [y for y in self.rows if y.formed(pile)]
-        if not formed:
-            found: tuple[ScoredYaku, ...] = ()
-        elif self.stack:
-            found = tuple(ScoredYaku(y.yid, y.points) for y in formed)
-        else:
-            best = max(formed, key=lambda y: y.points)
-            found = (ScoredYaku(best.yid, best.points),)
-        self[pile] = found
+        if formed and not self.stack:
+            formed = [max(formed, key=lambda y: y.points)]
+        found = self[pile] = tuple(ScoredYaku(y.yid, y.points) for y in formed)
         return found
 
 
-@functools.cache
-def _dekiyaku_table(rows: tuple[YakuDef, ...], stack: bool) -> _DekiyakuTable:
-    return _DekiyakuTable(rows, stack)
+_dekiyaku_table = functools.cache(_DekiyakuTable)  #: the table of each configuration and count rule
 
 
 def score_mask(rules: KujurokuRules, pile: int) -> tuple[ScoredYaku, ...]:
@@ -358,25 +314,6 @@ def _remaining(captive: DainiCard | None, taken: int) -> int:
         return 0
     outside = _MATCHED_BY.get(captive.mask, 0) & ~taken  # (none for a joker: it has no number)
     return outside if outside.bit_count() == 1 else 0
-
-
-def _point_values(jizo: bool) -> tuple[tuple[int, int], ...]:
-    """Each card-point value (:func:`hanafuda_spec.games.kujuroku.card_points`) and the cards worth it."""
-    values: dict[int, int] = {}
-    for c in INDEX.cards:
-        v = spec.card_points(c.id, jizo)
-        values[v] = values.get(v, 0) | c.mask
-    return tuple(sorted(values.items()))
-
-
-#: KJ-SCORE-1 / KJ-JIZO-5 as masks, without and with the Jizo variant.
-_POINT_VALUES = {jizo: _point_values(jizo) for jizo in (False, True)}
-
-
-def _pile_points(jizo: bool, pile: int) -> int:
-    """The card points of a capture pile (a mask): :func:`hanafuda_spec.games.kujuroku.card_points`
-    summed over its cards."""
-    return sum(v * (pile & cards).bit_count() for v, cards in _POINT_VALUES[jizo])
 
 
 def _triple_rank(field: int) -> int | None:
@@ -404,18 +341,17 @@ def _deal_takes(phase: Phase, field: int) -> tuple[Action, ...]:
 _SETTLEMENT_REASONS = {"two-negative": "card-points", "two-positive": "card-points", "all-positive": "draw",
                        "all-negative": "draw-all-negative"}
 _CHIP_NOTES = tuple(f"chips.{i}" for i in range(4))  #: the note naming each seat's chip score
+_DEAL_LOST = ("deal-lost", 1)  #: the note of a round in which the dealer lost the deal (KJ-END-1, KJ-GAME-1)
 _NO_YAKU = {n: ((),) * n for n in (3, 4)}  #: no dekiyaku for any of the seats
 
 
-def _point_tables(jizo: bool) -> tuple[tuple[int, ...], ...]:
-    """:func:`_pile_points` of every value of each byte of a mask (bytes 0 to 5, bits 0 to 47)."""
-    return tuple(tuple(_pile_points(jizo, b << 8 * k) for b in range(256)) for k in range(6))
-
-
-def _pile_points_by_bytes(jizo: bool) -> Callable[[int], int]:
-    """:func:`_pile_points` for ``jizo`` as six table lookups, one per byte of the mask."""
-    t0, t1, t2, t3, t4, t5 = _point_tables(jizo)
+def _pile_points(jizo: bool) -> Callable[[int], int]:
+    """KJ-SCORE-1 / KJ-JIZO-5: the card points of a capture pile (a mask), each card's
+    :func:`hanafuda_spec.games.kujuroku.card_points` summed, read from a table of each byte of the mask."""
     assert max(INDEX.by_mask).bit_length() <= 48
+    value = {c.mask: spec.card_points(c.id, jizo) for c in INDEX.cards}
+    t0, t1, t2, t3, t4, t5 = (tuple(sum(value.get(1 << 8 * k + i, 0) for i in range(8) if b >> i & 1)
+                                    for b in range(256)) for k in range(6))
 
     def points(pile: int) -> int:
         return (t0[pile & 255] + t1[pile >> 8 & 255] + t2[pile >> 16 & 255] + t3[pile >> 24 & 255]
@@ -424,77 +360,15 @@ def _pile_points_by_bytes(jizo: bool) -> Callable[[int], int]:
     return points
 
 
-#: :func:`_pile_points` by table lookups, without and with the Jizo variant.
-_PILE_POINTS = {jizo: _pile_points_by_bytes(jizo) for jizo in (False, True)}
-
-
-def _deal_lost(result: RoundResult) -> int:
-    """A round's note ``deal-lost`` (KJ-GAME-1), 0 if it has none."""
-    return dict(result.notes).get("deal-lost", 0)
-
-
-def _result(rules: KujurokuRules, readings: _Readings, d: int, end: str, captive: DainiCard | None,
-            remaining: DainiCard | None, winner: int | None, won: tuple[ScoredYaku, ...],
-            piles: Sequence[int]) -> RoundResult:
-    """:meth:`Kujuroku.round_result` of a round over, from its fields (``d`` the dealer, ``piles`` the
-    captured masks), for the state and for :meth:`KujurokuRound.result`; ``readings`` are the rules'."""
-    seats = readings.seats
-    parts = _PARTICIPANTS[seats][d]
-    zeros = (0,) * seats
-    if end == "misdeal":  # KJ-DEAL-3
-        return RoundResult("misdeal", zeros, counts=False, next_dealer=d, notes=(("dealer", d), ("deal-lost", 0)))
-    notes: list[tuple[str, int]] = [("dealer", d)]
-    if captive is not None:
-        notes.append(("oni-captive", captive.id))
-    if remaining is not None:
-        notes.append(("remaining-card", remaining.id))
-    if end == "dekiyaku":
-        w = winner
-        assert w is not None
-        value = sum(y.points for y in won)  # one row unless dekiyaku_count=stack (KJ-YAKU-4)
-        deltas = [0] * seats
-        for i in parts:  # KJ-YAKU-2
-            deltas[i] = 2 * value if i == w else -value
-        lost = w != d  # KJ-END-1
-        notes += [("deal-lost", int(lost)), ("value", value)]
-        yaku = tuple([won if i == w else () for i in range(seats)])
-        return new(RoundResult, reason="dekiyaku", deltas=tuple(deltas), winner=w, yaku=yaku, card_points=None,
-                   counts=True, ends_game=False, next_dealer=rules.next_dealer(d, not lost), notes=tuple(notes))
-    points = readings.pile_points
-    pts = [points(piles[i]) if i in parts else 0 for i in range(seats)]
-    chips = [spec.chip_score(pts[i]) for i in parts]  # KJ-SCORE-2
-    case = spec.settlement_case(chips)
-    deltas = [0] * seats
-    if case == "two-negative":  # KJ-SCORE-3
-        w = next(i for i, c in zip(parts, chips, strict=True) if c > 0)
-        for i, c in zip(parts, chips, strict=True):
-            if i != w:
-                deltas[i] = c
-                deltas[w] -= c
-    elif case == "two-positive":  # KJ-SCORE-4
-        loser = next(i for i, c in zip(parts, chips, strict=True) if c < 0)
-        for i, c in zip(parts, chips, strict=True):
-            if i != loser:
-                deltas[i] = c
-                deltas[loser] -= c
-    keeps = pts[d] >= max(pts[i] for i in parts)  # KJ-END-1, a tie keeps the deal (KJ-15)
-    if case in ("all-positive", "all-negative") and readings.draw_dealer_stays:
-        keeps = True  # KJ-SCORE-5/6, KJ-END-3 (decision KJ-14)
-    notes.append(("deal-lost", int(not keeps)))
-    notes += [(_CHIP_NOTES[i], c) for i, c in zip(parts, chips, strict=True)]
-    gainers = [i for i in range(seats) if deltas[i] > 0]
-    return new(RoundResult, reason=_SETTLEMENT_REASONS[case], deltas=tuple(deltas),
-               winner=gainers[0] if len(gainers) == 1 else None, yaku=_NO_YAKU[seats], card_points=tuple(pts),
-               counts=True, ends_game=False, next_dealer=rules.next_dealer(d, keeps), notes=tuple(notes))
+_PILE_POINTS = {jizo: _pile_points(jizo) for jizo in (False, True)}  #: without and with the Jizo variant
 
 
 # -- the round ---------------------------------------------------------------------------------------
 
 _BIT_OF_ID = {c.id: c.mask for c in INDEX.cards}  #: card id -> the card's one-bit mask
-#: One-bit mask of a field card -> ``play 0 <card>`` (the Oni from the hand captures it).
-_ONI_PLAYS = {c.mask: action(PLAY, (ONI, c.id)) for c in INDEX.cards if c.id != ONI}
-_ONI_ALONE, _JIZO_PLAY = action(PLAY, (ONI,)), action(PLAY, (JIZO,))
-_TAKES = {c.mask: action(TAKE, (c.id,)) for c in INDEX.cards}  #: one-bit mask -> ``take <card>``
+#: The id of a field card -> ``play 0 <card>`` (the Oni from the hand captures it).
+_ONI_PLAYS = {c.id: action(PLAY, (ONI, c.id)) for c in INDEX.cards if c.id != ONI}
+_ONI_ALONE, _JIZO_PLAY = INDEX.plays[_ONI], INDEX.plays[_JIZO]
 
 
 @functools.cache
@@ -503,18 +377,18 @@ def _plays_by_card(named: int) -> dict[int, dict[int, tuple[Action, ...]]]:
     for ``named``: by the card's bit, then by every set of the other cards of its number that the field may
     hold, so that a hand's plays are one lookup a card (:meth:`KujurokuRound.legal`)."""
     found: dict[int, dict[int, tuple[Action, ...]]] = {}
-    for c in _NUMBERED_INDEX.cards:
+    for c in INDEX.cards_of(_NUMBERED):
         on = found[c.mask] = {}
         others = sub = _MATCHED_BY[c.mask] & ~c.mask
         while True:  # every subset of the other cards of the number
-            on[sub] = tuple(card_plays(_NUMBERED_INDEX, c.mask, sub, named)[0])
+            on[sub] = tuple(card_plays(INDEX, c.mask, sub, named)[0])
             if not sub:
                 break
             sub = (sub - 1) & others
     return found
 #: The cards of every hand play -> the masks of the card played and of its target (0 for none): the numbered
 #: cards' plays (:attr:`~hanafuda.fishing.CardIndex.play_masks`), the jokers' alone, the Oni's on a card.
-_PLAY_MASKS = INDEX.play_masks | {a.cards: (_ONI, m) for m, a in _ONI_PLAYS.items()}
+_PLAY_MASKS = INDEX.play_masks | {a.cards: (_ONI, _BIT_OF_ID[i]) for i, a in _ONI_PLAYS.items()}
 
 
 class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
@@ -527,8 +401,8 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
     (``_dekiyaku``)."""
 
     __slots__ = ("after_draw", "by_card", "captive", "confirmed", "draws", "end", "field", "hands", "named",
-                 "oni_from_hand", "orders", "out", "pending", "phase", "piles", "readings", "remaining", "rules",
-                 "setup", "stock", "table", "top", "turn", "winner", "won")
+                 "oni_from_hand", "orders", "out", "pending", "phase", "piles", "remaining", "rules", "setup", "stock",
+                 "table", "top", "turn", "winner", "won")
     index = INDEX
 
     def __init__(self, s: KujurokuState) -> None:
@@ -538,12 +412,12 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
 
     def _begin(self, rules: KujurokuRules, setup: RoundSetup, hands: list[int], field: int, piles: list[int],
                stock: tuple[DainiCard, ...], turn: int, held: _Held) -> None:
-        """The round's fields: the rules' readings (:attr:`KujurokuRules.readings`), the zones, the turn and the
-        position's other fields (``held``, in the order of :data:`_HELD`)."""
-        readings = rules.readings
-        self.rules, self.setup, self.readings = rules, setup, readings
-        _, _, orders, self.after_draw, self.confirmed, self.table, self.named, self.by_card, _, _, _ = readings
-        self.orders = orders[setup.dealer]  #: seat -> participants in turn order from it
+        """The round's fields: the readings of the rules its turns make, the zones, the turn and the position's
+        other fields (``held``, in the order of :data:`_HELD`)."""
+        self.rules, self.setup, self.named = rules, setup, rules.named_captures
+        self.after_draw, self.confirmed, self.table = rules.check_after_draw, rules.confirmed, rules.dekiyaku
+        self.orders = _TURN_ORDER[len(hands)][setup.dealer]  #: seat -> participants in turn order from it
+        self.by_card = _plays_by_card(self.named)
         self.hands, self.field, self.piles, self.turn = hands, field, piles, turn
         self.stock, self.top = stock, 0  # the draw pile is stock[top:]; the cards drawn, draws + top
         (self.phase, self.pending, self.out, self.captive, self.oni_from_hand, self.draws, self.end, self.winner,
@@ -554,7 +428,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
              stock: tuple[DainiCard, ...]) -> KujurokuRound:
         """The round dealt from the one-bit masks of the whole deck in order, top first (KJ-DEAL-2), and the
         dealer's takes played as far as they go without a choice; ``stock`` is the cards left to draw."""
-        seats, d = rules.readings.seats, setup.dealer
+        seats, d = rules.seats, setup.dealer
         hands = [0] * seats  # (the masks are distinct bits: their sum is their union)
         hands[(d + 1) % seats], hands[(d + 2) % seats] = sum(_DEAL_2ND(bits)), sum(_DEAL_3RD(bits))
         hands[d], field = sum(_DEAL_DEALER(bits)), sum(_DEAL_FIELD(bits))
@@ -580,16 +454,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
             plays: list[Action] = []
             if hand & _JOKERS:
                 if hand & _ONI:  # KJ-ONI-1/2: it captures a field card of the player's choice; KJ-ONI-4: none is there
-                    if field & _JOKERS:  # (a joker on the field sorts first by id)
-                        plays = [_ONI_PLAYS[c.mask] for c in INDEX.cards_of(field)]
-                    else:
-                        on = field
-                        while on:  # numbered cards: bit order is id order
-                            low = on & -on
-                            on ^= low
-                            plays.append(_ONI_PLAYS[low])
-                        if not plays:
-                            plays.append(_ONI_ALONE)
+                    plays = list(map(_ONI_PLAYS.__getitem__, INDEX.ids_of(field))) or [_ONI_ALONE]
                 if hand & _JIZO:  # KJ-JIZO-1
                     plays.append(_JIZO_PLAY)
                 hand &= _NUMBERED
@@ -603,7 +468,7 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
             pending = self.pending
             assert pending is not None
             if pending.mask == _ONI:  # KJ-ONI-3: any field card
-                return [_TAKES[c.mask] for c in INDEX.cards_of(field)]
+                return [INDEX.takes[c.mask] for c in INDEX.cards_of(field)]
             return takes_of(INDEX, field, pending, self.named)  # KJ-CAP-3: one of its two matches
         return _deal_takes(phase, field)
 
@@ -642,7 +507,8 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         """The dealer's takes at the deal, in the order of decision KJ-4, then the first turn: the dealer
         plays first unless the takes formed a dekiyaku (KJ-YAKU-1)."""
         field = self.field
-        if field & self.readings.dealt_to_dealer:  # KJ-DEAL-5: the Jizo, and the Oni with it if dealt too
+        # KJ-DEAL-5: the Jizo, and the Oni with it if dealt too (the rules asked only when a joker was dealt)
+        if field & _JOKERS and field & self.rules.dealt_to_dealer:
             self.field = field & ~_JOKERS
             self.piles[self.setup.dealer] |= field & _JOKERS
         elif field & _ONI:  # KJ-DEAL-4: the dealer chooses the Oni's capture
@@ -829,8 +695,49 @@ class KujurokuRound(FishingRound[KujurokuState, DainiCard]):
         """:meth:`Kujuroku.round_result` of :meth:`state`, from the round's own fields."""
         if self.phase is not _OVER:
             raise ValueError("the round is not over")
-        return _result(self.rules, self.readings, self.setup.dealer, self.end, self.captive, self.remaining,
-                       self.winner, self.won, self.piles)
+        rules, d, end, captive, remaining = self.rules, self.setup.dealer, self.end, self.captive, self.remaining
+        seats = len(self.hands)  # (a hand per seat)
+        parts = _PARTICIPANTS[seats][d]
+        if end == "misdeal":  # KJ-DEAL-3
+            return RoundResult("misdeal", (0,) * seats, counts=False, next_dealer=d,
+                               notes=(("dealer", d), ("deal-lost", 0)))
+        notes: list[tuple[str, int]] = [("dealer", d)]
+        if captive is not None:
+            notes.append(("oni-captive", captive.id))
+        if remaining is not None:
+            notes.append(("remaining-card", remaining.id))
+        deltas = [0] * seats
+        if end == "dekiyaku":
+            w, won = self.winner, self.won
+            assert w is not None
+            value = sum(y.points for y in won)  # one row unless dekiyaku_count=stack (KJ-YAKU-4)
+            for i in parts:  # KJ-YAKU-2
+                deltas[i] = 2 * value if i == w else -value
+            lost = w != d  # KJ-END-1
+            notes += [("deal-lost", int(lost)), ("value", value)]
+            yaku = tuple([won if i == w else () for i in range(seats)])
+            return new(RoundResult, reason="dekiyaku", deltas=tuple(deltas), winner=w, yaku=yaku, card_points=None,
+                       counts=True, ends_game=False, next_dealer=rules.next_dealer(d, not lost), notes=tuple(notes))
+        points, piles = rules.pile_points, self.piles
+        pts = [points(piles[i]) if i in parts else 0 for i in range(seats)]
+        chips = [spec.chip_score(pts[i]) for i in parts]  # KJ-SCORE-2
+        case = spec.settlement_case(chips)
+        if case in ("two-negative", "two-positive"):  # KJ-SCORE-3, KJ-SCORE-4
+            # the one seat whose chips have the other sign collects from (pays) each of the other two
+            one = next(i for i, c in zip(parts, chips, strict=True) if (c > 0) == (case == "two-negative"))
+            for i, c in zip(parts, chips, strict=True):
+                if i != one:
+                    deltas[i] = c
+                    deltas[one] -= c
+        keeps = pts[d] >= max(pts[i] for i in parts)  # KJ-END-1, a tie keeps the deal (KJ-15)
+        if case in ("all-positive", "all-negative") and rules.draw_dealer_stays:
+            keeps = True  # KJ-SCORE-5/6, KJ-END-3 (decision KJ-14)
+        notes.append(("deal-lost", int(not keeps)))
+        notes += [(_CHIP_NOTES[i], c) for i, c in zip(parts, chips, strict=True)]
+        gainers = [i for i in range(seats) if deltas[i] > 0]
+        return new(RoundResult, reason=_SETTLEMENT_REASONS[case], deltas=tuple(deltas),
+                   winner=gainers[0] if len(gainers) == 1 else None, yaku=_NO_YAKU[seats], card_points=tuple(pts),
+                   counts=True, ends_game=False, next_dealer=rules.next_dealer(d, keeps), notes=tuple(notes))
 
 
 class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
@@ -851,8 +758,8 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
     # -- a round -----------------------------------------------------------------------------------------
     def start_round(self, rules: KujurokuRules, order: Sequence[BaseCard], setup: RoundSetup) -> KujurokuState:
         cards = [c for c in order if isinstance(c, DainiCard)]
-        bits = list(map(_MASK, cards))
-        if not _whole_deck(rules.readings.deck, bits):
+        bits = [c.mask for c in cards]
+        if not _whole_deck(_DECK_MASKS[rules.jizo], bits):
             raise ValueError(f"Kujuroku deals the whole {rules.deck.name} deck ({len(rules.deck)} cards)")
         return KujurokuRound.deal(rules, setup, bits, tuple(cards[_DEALT:])).state()
 
@@ -867,7 +774,7 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
             bits = list(map(_BIT_OF_ID.__getitem__, order))
         except KeyError:
             return None
-        if not _whole_deck(rules.readings.deck, bits):
+        if not _whole_deck(_DECK_MASKS[rules.jizo], bits):
             return None
         r = KujurokuRound.deal(rules, setup, bits, tuple(map(INDEX.by_id.__getitem__, order[_DEALT:])))
         return None if r.phase is _OVER else r
@@ -927,7 +834,8 @@ class Kujuroku(FishingGame[KujurokuState, KujurokuRules]):
         return _PARTICIPANTS[rules.seats][info.dealer]  # the dealer and the next two to the right (KJ-EQ-3)
 
     def settle(self, rules: KujurokuRules, info: MatchInfo, result: RoundResult) -> MatchInfo:
-        over = _deal_lost(result) + sum(map(_deal_lost, info.history)) >= rules.seats  # KJ-GAME-1
+        lost = (_DEAL_LOST in result.notes) + sum(_DEAL_LOST in r.notes for r in info.history)  # KJ-GAME-1
+        over = lost >= rules.seats
         return settled(info, result, over, "every player dealt and lost the deal")  # KJ-GAME-2: the top scores win
 
 
