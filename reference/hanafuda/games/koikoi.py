@@ -75,10 +75,8 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-#: The phases as plain names, for the round's steps (an enum member read through its class costs more than
-#: the step that reads it).
-_PLAY, _PLAY_SECOND, _DRAW, _TAKE, _CALL, _OVER = (Phase.PLAY, Phase.PLAY_SECOND, Phase.DRAW, Phase.TAKE, Phase.CALL,
-                                                   Phase.OVER)
+#: The phases as plain names, in definition order (an enum member read through its class is a slow lookup).
+_PLAY, _PLAY_SECOND, _DRAW, _TAKE, _CALL, _OVER = Phase
 
 
 @dataclass(frozen=True)
@@ -113,60 +111,42 @@ class KoiKoiRules(RulesOptions):
         return (self.value(spec.Viewing) in (spec.Viewing.ON, spec.Viewing.OFF) and self.value(spec.YakuCount)
                 is not spec.YakuCount.BEST and self.value(spec.SakeCup) is not spec.SakeCup.EITHER)
 
-    # The options' readings the steps use (:mod:`hanafuda.games._options`), each with the rule it decides.
-    month_cards = flag(spec.MonthCards.ON, "KK-YAKU-14: the Cards of the Month score (month_cards=on).")
+    # The options' readings the steps use (:mod:`hanafuda.games._options`): flags, then numbers and members.
+    month_cards = flag(spec.MonthCards.ON, "KK-YAKU-14: the Cards of the Month score.")
     weather_viewing = flag(spec.Viewing.WEATHER, "viewing=weather: the viewing yaku depend on the cards on the table.")
-    call_revalues = flag(spec.ViewingValue.N5, "KK-YAKU-17: a koi-koi call re-values the caller's viewing yaku "
-                         "(viewing_value other than 5).", unless=True)
-    must_capture = flag(spec.Discard.MUST_CAPTURE, "KK-CAP-5: no non-capturing hand play while a capture is "
-                        "possible (discard=must-capture).")
-    draw_first = flag(spec.Turn.DRAW_FIRST, "KK-TURN-6: a turn draws a card into the hand, then plays two hand "
-                      "cards (turn=draw-first).")
-    keep_unmatched = flag(spec.Turn.KEEP_UNMATCHED, "KK-TURN-7: a drawn card that matches nothing goes to the hand "
-                          "for a second play (turn=keep-unmatched).")
-    draw_only_turns = flag(spec.AfterHands.DRAW_PILE, "KK-END-5: once both hands are empty, turns draw from the "
-                           "pile until it is empty (after_hands=draw-pile).")
-    koikoi_on_new = flag(spec.KoikoiOn.NEW, "KK-TURN-3: only a new yaku, not an improved one, gives the call "
-                         "(koikoi_on=new).")
-    koikoi_min = number(spec.KoikoiMin, "KK-TURN-4: below this many points a yaku ends the round without a call.")
-    koikoi_once = flag(spec.KoikoiLimit.ONCE_PER_ROUND, "KK-TURN-8: one koi-koi per round for both players "
-                       "together.")
+    must_capture = flag(spec.Discard.MUST_CAPTURE, "KK-CAP-5: no non-capturing hand play while a capture is possible.")
+    draw_first = flag(spec.Turn.DRAW_FIRST, "KK-TURN-6: a turn draws a card into the hand, then plays two hand cards.")
+    keep_unmatched = flag(spec.Turn.KEEP_UNMATCHED, "KK-TURN-7: a drawn card matching nothing goes to the hand.")
+    draw_only_turns = flag(spec.AfterHands.DRAW_PILE, "KK-END-5: with both hands empty, turns draw from the pile.")
+    koikoi_on_new = flag(spec.KoikoiOn.NEW, "KK-TURN-3: only a new yaku, not an improved one, gives the call.")
+    koikoi_once = flag(spec.KoikoiLimit.ONCE_PER_ROUND, "KK-TURN-8: one koi-koi per round for both players together.")
     koikoi_needs_hand = flag(spec.KoikoiLastTurn.FORBIDDEN, "KK-TURN-9: no koi-koi with an empty hand.")
-    hand_size = number(spec.HandSize, "KK-DEAL-1: the cards dealt to each hand.")
-    packets = number(spec.Packets, "KK-DEAL-1: the packet size of the deal.")
-    # ... the deal's checks make (read once a round) ...
-    lightning_wild = flag(spec.Lightning.WILD, "KK-WILD-1: the Lightning is wild in every round (lightning=wild).")
-    lightning_wild_if_susuki = flag(spec.Lightning.WILD_IF_SUSUKI, "KK-WILD-5: the Lightning is wild in a round "
-                                    "whose dealt table holds a Susuki card (lightning=wild-if-susuki).")
-    field_four_void = flag(spec.FieldTeyaku.MISDEAL, "KK-DEAL-3: four of a month on the dealt table is a misdeal "
-                           "(field_teyaku=misdeal).")
-    dealer_captures_four = flag(spec.FieldTeyaku.DEALER_CAPTURES, "KK-DEAL-8: the dealer captures four of a month "
-                                "on the dealt table (field_teyaku=dealer-captures).")
-    dealer_wins_four = flag(spec.FieldTeyaku.DEALER_WINS, "KK-DEAL-3: four of a month on the dealt table wins the "
-                            "round for the dealer (field_teyaku=dealer-wins).")
+    lightning_wild = flag(spec.Lightning.WILD, "KK-WILD-1: the Lightning is wild in every round.")
+    lightning_wild_if_susuki = flag(spec.Lightning.WILD_IF_SUSUKI, "KK-WILD-5: wild if the dealt table holds a Susuki.")
+    field_four_void = flag(spec.FieldTeyaku.MISDEAL, "KK-DEAL-3: four of a month on the dealt table is a misdeal.")
+    dealer_captures_four = flag(spec.FieldTeyaku.DEALER_CAPTURES, "KK-DEAL-8: the dealer captures a dealt four.")
+    dealer_wins_four = flag(spec.FieldTeyaku.DEALER_WINS, "KK-DEAL-3: a dealt four wins the round for the dealer.")
     field_three_void = flag(spec.FieldThree.MISDEAL, "KK-DEAL-9: three of a month on the dealt table is a misdeal.")
     field_pairs_void = flag(spec.FieldPairs.MISDEAL, "KK-DEAL-10: four pairs on the dealt table is a misdeal.")
-    lucky_hands = flag(spec.Teyaku.OFF, "KK-DEAL-4: lucky hands count (not teyaku=off).", unless=True)
-    lucky_hand_void = flag(spec.Teyaku.MISDEAL, "KK-DEAL-4: a lucky hand makes the deal a misdeal "
-                           "(teyaku=misdeal).")
-    hand_pairs = flag(spec.HandPairs.ON, "KK-DEAL-11: four pairs in a hand is a lucky hand (hand_pairs=on).")
+    lucky_hand_void = flag(spec.Teyaku.MISDEAL, "KK-DEAL-4: a lucky hand makes the deal a misdeal.")
+    hand_pairs = flag(spec.HandPairs.ON, "KK-DEAL-11: four pairs in a hand is a lucky hand.")
+    zero_sum = flag(spec.ZeroSum.ON, "KK-SCORE-2: the winner's points are taken from the loser.")
+    last_yaku_wins = flag(spec.Exhaustive.LAST_YAKU, "KK-END-4: an exhaustive draw goes to the last to form or improve a yaku.")
+    both_players_yaku = flag(spec.YakuCount.BOTH_PLAYERS, "KK-SCORE-5: the stopper also scores the opponent's yaku.")
+    seven_double = flag(spec.SevenDouble.ON, "KK-SCORE-4: a base score of 7 or more is doubled.")
+    to_fifty = flag(spec.Length.TO_50, "KK-GAME-1: the game is played until a player reaches 50 points.")
+    zero_ends = flag(spec.GameEnd.ZERO, "KK-GAME-3: a round leaving a player at 0 points or fewer ends the game.")
+    dealer_stays = flag(spec.DrawDealer.STAY, "KK-END-3: the dealer deals again after a drawn round.")
+    call_revalues = flag(spec.ViewingValue.N5, "KK-YAKU-17: a koi-koi call re-values the viewing yaku.", unless=True)
+    lucky_hands = flag(spec.Teyaku.OFF, "KK-DEAL-4: lucky hands count.", unless=True)
+    koikoi_min = number(spec.KoikoiMin, "KK-TURN-4: below this many points a yaku ends the round without a call.")
+    hand_size = number(spec.HandSize, "KK-DEAL-1: the cards dealt to each hand.")
+    packets = number(spec.Packets, "KK-DEAL-1: the packet size of the deal.")
     teyaku_both = number(spec.TeyakuBoth, "KK-DEAL-5: the points of a hand holding both lucky hands.")
-    # ... the round's result and the match (read once a round).
-    zero_sum = flag(spec.ZeroSum.ON, "KK-SCORE-2: the winner's points are taken from the loser (zero_sum=on).")
-    last_yaku_wins = flag(spec.Exhaustive.LAST_YAKU, "KK-END-4: an exhaustive draw scores for the last player to "
-                          "form or improve a yaku (exhaustive=last-yaku).")
     oyaken = number(spec.Oyaken, "KK-END-2: the dealer's points in a drawn round (the dealer's privilege).")
-    both_players_yaku = flag(spec.YakuCount.BOTH_PLAYERS, "KK-SCORE-5: the stopper also scores the opponent's "
-                             "yaku (yaku_count=both-players).")
-    seven_double = flag(spec.SevenDouble.ON, "KK-SCORE-4: a base score of 7 or more is doubled (seven_double=on).")
+    start_points = number(spec.StartPoints, "KK-GAME-3: each player's points at the start of a game.")
     multiplier = member(spec.Multiplier, "KK-SCORE-1, KK-SCORE-6: how the koi-koi calls multiply a shōbu.")
     field_multiplier = member(spec.FieldMultiplier, "KK-SCORE-3: how Brights dealt to the table multiply a shōbu.")
-    start_points = number(spec.StartPoints, "KK-GAME-3: each player's points at the start of a game.")
-    to_fifty = flag(spec.Length.TO_50, "KK-GAME-1: the game is played until a player reaches 50 points.")
-    zero_ends = flag(spec.GameEnd.ZERO, "KK-GAME-3: the game ends after a round that leaves a player with 0 points "
-                     "or fewer (game_end=zero).")
-    dealer_stays = flag(spec.DrawDealer.STAY, "KK-END-3: the dealer deals again after a drawn round "
-                        "(draw_dealer=stay).")
 
     @functools.cached_property
     def rounds(self) -> int:
@@ -176,14 +156,8 @@ class KoiKoiRules(RulesOptions):
     @functools.cached_property
     def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
         """KK-DEAL-1 as positions in the deck order: the cards dealt to the ko (the dealer's opponent), the
-        table and the dealer, in packets of ``packets`` cards (the rest, from :attr:`stock_start`, is the
-        draw pile)."""
+        table and the dealer, in packets of ``packets`` cards (the rest is the draw pile, :meth:`stock_order`)."""
         return two_hand_dealing(self.hand_size, 8, self.packets)
-
-    @property
-    def stock_start(self) -> int:
-        """The position of the draw pile's top card in the deck order (after the deal)."""
-        return 2 * self.hand_size + 8
 
     # Hooks: the steps read these, and :mod:`hanafuda.deviations` overrides them to replay a record as an
     # engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
@@ -195,8 +169,8 @@ class KoiKoiRules(RulesOptions):
         return False
 
     def stock_order(self, order: Sequence[int]) -> Sequence[int]:
-        """KK-DEAL-1: the draw pile, top first: the deck order's cards after the deal."""
-        return order[self.stock_start:]
+        """KK-DEAL-1: the draw pile, top first: the deck order's cards after the deal (two hands and 8)."""
+        return order[2 * self.hand_size + 8:]
 
     @functools.cached_property
     def named_captures(self) -> int:
@@ -303,16 +277,6 @@ _SUIT_OF: dict[int, int] = INDEX.suit_of
 _PLAY_MASKS = INDEX.play_masks  #: a listed play's card ids -> the masks of the card and its target
 
 
-def _mask(ids: frozenset[int]) -> int:
-    return sum(_MASK_OF[i] for i in ids)
-
-
-def _rows(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
-          called: bool = False) -> tuple[YakuRow, ...]:
-    """The catalogue's yaku table for these options, compiled to masks."""
-    return tuple(YakuRow.of(y, _MASK_OF) for y in spec.yaku_table(dict(values), month, sake, called))
-
-
 _WILLOW = INDEX.suit_mask(11)
 _PAULOWNIA = INDEX.suit_mask(12)
 _VIEWING = ("flower-viewing", "moon-viewing")
@@ -322,7 +286,7 @@ _VIEWING = ("flower-viewing", "moon-viewing")
 def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
             called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
     """The scorer of the catalogue's table for these options (:func:`~hanafuda.yakumask.table_scorer`)."""
-    return table_scorer(_rows(values, month, sake, called))
+    return scorer_of_table(spec.yaku_table(dict(values), month, sake, called))
 
 
 def scorer_of_table(table: Sequence[YakuDef]) -> Callable[[int], tuple[ScoredYaku, ...]]:
@@ -368,7 +332,7 @@ def _filter(mode: spec.Viewing, found: list[ScoredYaku], field: int) -> list[Sco
 
 LIGHTNING = 113
 _LIGHTNING = _CARD[LIGHTNING].mask
-_BRIGHTS = _mask(frozenset(spec.BRIGHTS))
+_BRIGHTS = sum(_MASK_OF[i] for i in spec.BRIGHTS)
 _SUSUKI = INDEX.suit_mask(8)
 
 
@@ -883,11 +847,9 @@ def _shobu_points(rules: KoiKoiRules, calls: Sequence[int], field_brights: int, 
     return base * seven * koi * fm, (("base", base), ("seven", seven), ("koikoi", koi), ("field", fm))
 
 
-#: The multiplier options' values as plain names (the same reason as the phases').
-_OPPONENT, _SELF, _ANYONE, _COUNT, _NONE, _ADDITIVE = (spec.Multiplier.OPPONENT, spec.Multiplier.SELF,
-                                                      spec.Multiplier.ANYONE, spec.Multiplier.COUNT,
-                                                      spec.Multiplier.NONE, spec.Multiplier.ADDITIVE)
-_FIELD_OFF, _FIELD_DOUBLE = spec.FieldMultiplier.OFF, spec.FieldMultiplier.DOUBLE
+#: The multiplier options' values as plain names, in definition order (the same reason as the phases').
+_OPPONENT, _SELF, _ANYONE, _COUNT, _NONE, _ADDITIVE = spec.Multiplier
+_FIELD_OFF, _FIELD_DOUBLE, _ = spec.FieldMultiplier
 
 
 def _deltas(winner: int, pts: int, zero_sum: bool) -> tuple[int, int]:
