@@ -4,26 +4,41 @@ computed once per rules object, the first time a step reads it, with a docstring
 decides. A game's rules class lists them as a table::
 
     must_capture = flag(spec.Discard.MUST_CAPTURE, "KK-CAP-5: no non-capturing play while a capture is possible")
+
+A frozen dataclass decorated with :func:`plain` computes its readings when it is made instead, into plain
+instance attributes: CPython 3.11 reads those as it reads a field, where a read through a cached property
+(a descriptor of the class) is never specialised and costs several times as much.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from hanafuda.engine import RulesOptions
 
-__all__ = ["flag", "member", "number"]
+__all__ = ["Memo", "Reading", "fill", "flag", "member", "number", "plain", "reading"]
 
 E = TypeVar("E", bound=enum.StrEnum)
 T = TypeVar("T")
+C = TypeVar("C", bound=type)
 
 
-def _reading(doc: str, read: Callable[[RulesOptions], T]) -> functools.cached_property[T]:
+class Reading(functools.cached_property[T]):
+    """A reading of the rules (a cached property, or under :func:`plain` a field computed by :func:`fill`);
+    as a decorator, a hook computed from a method (its value in the reference; a subclass may answer
+    otherwise with a property of the same name)."""
+
+
+reading = Reading
+
+
+def _reading(doc: str, read: Callable[[RulesOptions], T]) -> Reading[T]:
     read.__doc__ = doc
-    return functools.cached_property(read)
+    return Reading(read)
 
 
 def flag(value: enum.StrEnum, doc: str, *, unless: bool = False) -> functools.cached_property[bool]:
@@ -41,3 +56,33 @@ def number(kind: type[enum.StrEnum], doc: str) -> functools.cached_property[int]
 def member(kind: type[E], doc: str) -> functools.cached_property[E]:
     """The value of the option whose values are ``kind``, as the catalogue's enum member."""
     return _reading(doc, lambda rules: rules.value(kind))
+
+
+def plain(cls: C) -> C:
+    """The class's :class:`Reading` attributes made fields of the dataclass it then becomes (not
+    parameters, not compared), which :func:`fill` computes from ``__post_init__``."""
+    notes = cls.__dict__["__annotations__"]
+    for name, value in list(vars(cls).items()):
+        if isinstance(value, Reading):
+            notes[name] = Any
+            setattr(cls, name, dataclasses.field(init=False, repr=False, compare=False,
+                                                 metadata={"read": value.func, "doc": value.__doc__}))
+    return cls
+
+
+def fill(rules: Any) -> None:
+    """Compute the :func:`plain` readings of ``rules`` (a subclass's property of the same name still answers
+    its reads: a deviation's hook)."""
+    for f in dataclasses.fields(rules):
+        read = f.metadata.get("read")
+        if read is not None:
+            rules.__dict__[f.name] = read(rules)
+
+
+class Memo(dict[Any, Any]):
+    """A dictionary a rules object fills as it is used (compiled scorers): a pickle keeps it empty."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[Memo], tuple[()]]:
+        return Memo, ()

@@ -56,7 +56,7 @@ from hanafuda.fishing import (
     takes_of,
     two_hand_dealing,
 )
-from hanafuda.games._options import flag, member, number
+from hanafuda.games._options import Memo, fill, flag, member, number, plain, reading
 from hanafuda.yakumask import YakuRow, table_scorer
 
 __all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRound", "KoiKoiRules", "KoiKoiState", "Phase"]
@@ -80,17 +80,21 @@ _PLAY, _PLAY_SECOND, _DRAW, _TAKE, _CALL, _OVER = Phase
 
 
 @dataclass(frozen=True)
+@plain
 class KoiKoiRules(RulesOptions):
     """Typed Koi-Koi rules, built from resolved option values (see the catalogue's options): the steps
     read them as the catalogue's enums (:meth:`~hanafuda.engine.RulesOptions.value`) or through the
-    properties below, each read once per rules object."""
+    readings below, computed when the rules object is made (:func:`~hanafuda.games._options.plain`)."""
 
     catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
 
-    @functools.cached_property
-    def _scorers(self) -> dict[object, Callable[[int], tuple[ScoredYaku, ...]]]:
-        return {}
+    def __post_init__(self) -> None:
+        fill(self)
+
+    @reading
+    def _scorers(self) -> Memo:
+        return Memo()
 
     def scorer(self, month: int | None, sake: str | None,
                called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
@@ -104,7 +108,7 @@ class KoiKoiRules(RulesOptions):
             found = self._scorers[key] = _scorer(self.values, month, sake, called and self.call_revalues)
         return found
 
-    @functools.cached_property
+    @reading
     def plain_scoring(self) -> bool:
         """No option filters a table's answer: the viewing yaku score on their own (viewing=on),
         every yaku counts (yaku_count=all) and the Sake Cup has one reading (not sake_cup=either)."""
@@ -162,7 +166,7 @@ class KoiKoiRules(RulesOptions):
     # Hooks: the steps read these, and :mod:`hanafuda.deviations` overrides them to replay a record as an
     # engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
 
-    @functools.cached_property
+    @reading
     def call_on_held(self) -> bool:
         """KK-TURN-3: whether the decision also comes after a turn that changed no yaku but ends holding one
         (never in the reference: only after a new or improved yaku)."""
@@ -172,32 +176,24 @@ class KoiKoiRules(RulesOptions):
         """KK-DEAL-1: the draw pile, top first: the deck order's cards after the deal (two hands and 8)."""
         return order[2 * self.hand_size + 8:]
 
-    @functools.cached_property
+    @reading
     def named_captures(self) -> int:
         """KK-CAP-2, KK-CAP-3: the numbers of matching table cards among which a played or drawn card names
         the one it takes, as a bit set (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are
         taken whole)."""
         return NAMED_OF_TWO
 
-    @functools.cached_property
+    @reading
     def call_before_draw(self) -> bool:
         """KK-TURN-3: whether a hand play that forms a yaku gives the koi-koi decision before the draw (never
         in the reference: the decision comes after both plays)."""
         return False
 
-    @functools.cached_property
-    def turn_options(self) -> TurnOptions:
-        """The readings above that a turn makes, in one object the round holds (read once per rules object,
-        the hooks of a deviation included)."""
-        return TurnOptions(self.must_capture, self.named_captures, self.draw_first, self.keep_unmatched,
-                           self.call_before_draw, self.call_on_held, self.koikoi_min, self.call_revalues,
-                           self.draw_only_turns, self.koikoi_once, self.koikoi_needs_hand)
-
-    @functools.cached_property
-    def plain_scorers(self) -> dict[int | None, Callable[[int], tuple[ScoredYaku, ...]]] | None:
+    @reading
+    def plain_scorers(self) -> Memo | None:
         """The scorers of :meth:`KoiKoi.score`'s plain tables by the month it is given (filled as asked), or
         None when an option filters a table's answer (not :attr:`plain_scoring`)."""
-        return {} if self.plain_scoring else None
+        return Memo() if self.plain_scoring else None
 
     def offers_call(self, new: bool, improved: bool, holds_card: bool) -> bool:
         """KK-TURN-3: whether a turn that formed a ``new`` or ``improved`` yaku gives the koi-koi decision
@@ -214,24 +210,6 @@ class KoiKoiRules(RulesOptions):
         if winner is not None:
             return winner
         return dealer if self.dealer_stays else 1 - dealer
-
-
-@dataclass(frozen=True, slots=True)
-class TurnOptions:
-    """The rules' readings a Koi-Koi turn makes (:attr:`KoiKoiRules.turn_options`, each named as the rules name it),
-    held by the round: attribute reads of a slotted object are the cheap ones on the turn's path."""
-
-    must_capture: bool
-    named_captures: int
-    draw_first: bool
-    keep_unmatched: bool
-    call_before_draw: bool
-    call_on_held: bool
-    koikoi_min: int
-    call_revalues: bool
-    draw_only_turns: bool
-    koikoi_once: bool
-    koikoi_needs_hand: bool
 
 
 @deferrable
@@ -478,19 +456,18 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     checks, a hand play, the draw, a drawn card's choice of target, the end of a turn, the koi-koi call,
     the passing of the turn and the result."""
 
-    __slots__ = ("calls", "caps", "end", "field", "field_brights", "hands", "last_improver", "opts", "pending",
+    __slots__ = ("calls", "caps", "end", "field", "field_brights", "hands", "last_improver", "pending",
                  "phase", "rules", "scorers", "seen", "setup", "stock", "teyaku_points", "top", "turn", "wild",
                  "winner")
     index = INDEX
     calls: tuple[int, int]
     seen: tuple[tuple[ScoredYaku, ...], tuple[ScoredYaku, ...]]
     scorers: tuple[Callable[[int], tuple[ScoredYaku, ...]], Callable[[int], tuple[ScoredYaku, ...]]] | None
-    opts: TurnOptions  #: the rules' readings the turn makes (:attr:`KoiKoiRules.turn_options`)
 
     def __init__(self, s: KoiKoiState) -> None:
         """The round from position ``s``."""
         t = s.table
-        self.rules, self.setup, self.opts = s.rules, s.setup, s.rules.turn_options
+        self.rules, self.setup = s.rules, s.setup
         self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
         self.stock, self.top = t.stock, 0
         self.turn, self.phase, self.pending = s.turn, s.phase, s.pending
@@ -506,7 +483,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             raise ValueError("Koi-Koi deals from the 48-card hanafuda deck")
         r = cls.__new__(cls)
         r.hands, field = deal_two(rules.dealing, _MASK_OF, order, setup.dealer)  # KK-DEAL-1
-        r.rules, r.setup, r.field, r.caps, r.opts = rules, setup, field, [0, 0], rules.turn_options
+        r.rules, r.setup, r.field, r.caps = rules, setup, field, [0, 0]
         r.stock, r.top = tuple(map(_CARD.__getitem__, rules.stock_order(order))), 0
         r.turn, r.phase, r.pending, r.calls, r.seen = setup.dealer, _PLAY, None, (0, 0), ((), ())
         r.last_improver, r.end, r.winner, r.teyaku_points = None, "", None, (0, 0)
@@ -577,7 +554,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def legal(self) -> Sequence[Action]:
         phase = self.phase
         if phase is _PLAY or phase is _PLAY_SECOND:
-            hand, o = self.hands[self.turn], self.opts
+            hand, o = self.hands[self.turn], self.rules
             if self.wild and hand & _LIGHTNING:
                 return _plays(o.must_capture, True, hand, self.field, o.named_captures)
             return plays_of(INDEX, hand, self.field, o.must_capture, o.named_captures)
@@ -586,25 +563,25 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             assert d is not None
             if self.wild and d.mask == _LIGHTNING:  # KK-WILD-3
                 return [action(TAKE, (f.id,)) for f in INDEX.cards_of(self.field & ~_WILLOW)]
-            return takes_of(INDEX, self.field, d, self.opts.named_captures)
+            return takes_of(INDEX, self.field, d, self.rules.named_captures)
         if phase is _CALL:
             return _STOP_ONLY if self.called_once() or self.empty_handed() else _CALLS
         return _DRAW_ONLY if phase is _DRAW else ()
 
     def called_once(self) -> bool:
         """KK-TURN-8: koi-koi was called this round under koikoi_limit=once-per-round: no second call."""
-        return self.opts.koikoi_once and bool(self.calls[0] or self.calls[1])
+        return self.rules.koikoi_once and bool(self.calls[0] or self.calls[1])
 
     def empty_handed(self) -> bool:
         """KK-TURN-9: the caller's hand is empty under koikoi_last_turn=forbidden: no call (decision KK-25:
         the decision point then offers shōbu alone)."""
-        return self.opts.koikoi_needs_hand and not self.hands[self.turn]
+        return self.rules.koikoi_needs_hand and not self.hands[self.turn]
 
     def plays_from_masks(self) -> int | None:
         """A hand play, listed as :func:`plays_of` lists it: not under discard=must-capture, nor with a wild
         Lightning in hand (KK-WILD-1 adds plays), which is then the card to watch."""
         phase = self.phase
-        if (phase is _PLAY or phase is _PLAY_SECOND) and not self.opts.must_capture:
+        if (phase is _PLAY or phase is _PLAY_SECOND) and not self.rules.must_capture:
             if not self.wild:
                 return 0
             return None if self.hands[self.turn] & _LIGHTNING else _LIGHTNING
@@ -638,7 +615,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         self.field, got = lands(field, card, field & _SUIT_OF[card], target)
         self.caps[p] |= got
         if self.phase is _PLAY:  # the turn's first hand card
-            r = self.opts
+            r = self.rules
             if r.draw_first:
                 if self.hands[p]:
                     self.phase = _PLAY_SECOND
@@ -687,7 +664,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if keep and not m:  # KK-TURN-7
             self.hands[p] |= d
             self.phase = _PLAY_SECOND
-        elif self.opts.named_captures >> m.bit_count() & 1:  # KK-CAP-2
+        elif self.rules.named_captures >> m.bit_count() & 1:  # KK-CAP-2
             self.pending, self.phase = drawn, _TAKE
         else:  # KK-CAP-1, KK-CAP-3, KK-CAP-4
             self.field, got = lands(field, d, m, 0)
@@ -714,7 +691,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         p = self.turn
         self.pending = None
         now, seen = self.yaku(p), self.seen[p]
-        r = self.opts
+        r = self.rules
         if now == seen and (not now or not r.call_on_held):  # nothing new or improved (the common case)
             if passes:
                 self._pass()
@@ -740,12 +717,12 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         an improvement (KK-YAKU-17)."""
         p, (c0, c1) = self.turn, self.calls
         self.calls = (c0 + 1, c1) if p == 0 else (c0, c1 + 1)
-        if self.opts.call_revalues and self.calls[p] == 1:
+        if self.rules.call_revalues and self.calls[p] == 1:
             now = self.yaku(p)
             self.seen = (now, self.seen[1]) if p == 0 else (self.seen[0], now)
         if self.pending is not None:  # a decision before the draw (:attr:`KoiKoiRules.call_before_draw`)
             self.pending = None
-            self._draw(self.opts.keep_unmatched)
+            self._draw(self.rules.keep_unmatched)
         else:
             self._pass()
 
@@ -756,16 +733,16 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         q = 1 - self.turn
         if self.hands[q]:
             self.turn, self.phase = q, _PLAY
-            if self.opts.draw_first:
+            if self.rules.draw_first:
                 self._begin_turn()
-        elif self.opts.draw_only_turns and not self.hands[1 - q] and self.top < len(self.stock):
+        elif self.rules.draw_only_turns and not self.hands[1 - q] and self.top < len(self.stock):
             self.turn, self.phase = q, _DRAW
         else:
             self.phase, self.end = _OVER, "exhaustive"  # KK-END-1/2: both hands empty, a draw
 
     def _begin_turn(self) -> None:
         """KK-TURN-6: under turn=draw-first a turn starts by drawing the top card into the hand."""
-        if self.opts.draw_first and self.top < len(self.stock):
+        if self.rules.draw_first and self.top < len(self.stock):
             self.hands[self.turn] |= self.stock[self.top].mask
             self.top += 1
 
@@ -795,10 +772,10 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def copy(self) -> KoiKoiRound:
         c = KoiKoiRound.__new__(KoiKoiRound)
         (c.rules, c.setup, c.hands, c.field, c.caps, c.stock, c.top, c.turn, c.phase, c.pending, c.calls, c.seen,
-         c.last_improver, c.end, c.winner, c.teyaku_points, c.field_brights, c.wild, c.scorers, c.opts) = (
+         c.last_improver, c.end, c.winner, c.teyaku_points, c.field_brights, c.wild, c.scorers) = (
             self.rules, self.setup, self.hands.copy(), self.field, self.caps.copy(), self.stock, self.top, self.turn,
             self.phase, self.pending, self.calls, self.seen, self.last_improver, self.end, self.winner,
-            self.teyaku_points, self.field_brights, self.wild, self.scorers, self.opts)
+            self.teyaku_points, self.field_brights, self.wild, self.scorers)
         return c
 
     def result(self) -> RoundResult:
