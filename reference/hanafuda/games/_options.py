@@ -5,9 +5,8 @@ decides. A game's rules class lists them as a table::
 
     must_capture = flag(spec.Discard.MUST_CAPTURE, "KK-CAP-5: no non-capturing play while a capture is possible")
 
-A frozen dataclass decorated with :func:`plain` computes its readings when it is made instead, into plain
-instance attributes: CPython 3.11 reads those as it reads a field, where a read through a cached property
-(a descriptor of the class) is never specialised and costs several times as much.
+Under :func:`plain` a frozen dataclass computes its readings when it is made, into instance attributes
+(CPython 3.11 specialises no read of a name that is a descriptor of the class: a cached property).
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from typing import Any, TypeVar
 
 from hanafuda.engine import RulesOptions
 
-__all__ = ["Memo", "Reading", "fill", "flag", "member", "number", "plain", "reading"]
+__all__ = ["Reading", "fill", "flag", "member", "number", "plain"]
 
 E = TypeVar("E", bound=enum.StrEnum)
 T = TypeVar("T")
@@ -28,12 +27,8 @@ C = TypeVar("C", bound=type)
 
 
 class Reading(functools.cached_property[T]):
-    """A reading of the rules (a cached property, or under :func:`plain` a field computed by :func:`fill`);
-    as a decorator, a hook computed from a method (its value in the reference; a subclass may answer
-    otherwise with a property of the same name)."""
-
-
-reading = Reading
+    """A reading of the rules, a cached property or under :func:`plain` a field; as a decorator, a hook (a
+    subclass may answer otherwise with a property of the same name)."""
 
 
 def _reading(doc: str, read: Callable[[RulesOptions], T]) -> Reading[T]:
@@ -61,7 +56,7 @@ def member(kind: type[E], doc: str) -> functools.cached_property[E]:
 def plain(cls: C) -> C:
     """The class's :class:`Reading` attributes made fields of the dataclass it then becomes (not
     parameters, not compared), which :func:`fill` computes from ``__post_init__``."""
-    notes = cls.__dict__["__annotations__"]
+    notes = cls.__annotations__
     for name, value in list(vars(cls).items()):
         if isinstance(value, Reading):
             notes[name] = Any
@@ -77,12 +72,3 @@ def fill(rules: Any) -> None:
         read = f.metadata.get("read")
         if read is not None:
             rules.__dict__[f.name] = read(rules)
-
-
-class Memo(dict[Any, Any]):
-    """A dictionary a rules object fills as it is used (compiled scorers): a pickle keeps it empty."""
-
-    __slots__ = ()
-
-    def __reduce__(self) -> tuple[type[Memo], tuple[()]]:
-        return Memo, ()

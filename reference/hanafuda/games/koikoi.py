@@ -56,7 +56,7 @@ from hanafuda.fishing import (
     takes_of,
     two_hand_dealing,
 )
-from hanafuda.games._options import Memo, fill, flag, member, number, plain, reading
+from hanafuda.games._options import Reading, fill, flag, member, number, plain
 from hanafuda.yakumask import YakuRow, table_scorer
 
 __all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRound", "KoiKoiRules", "KoiKoiState", "Phase"]
@@ -92,28 +92,23 @@ class KoiKoiRules(RulesOptions):
     def __post_init__(self) -> None:
         fill(self)
 
-    @reading
-    def _scorers(self) -> Memo:
-        return Memo()
+    def __getstate__(self) -> dict[str, object]:
+        """The fields and readings, without the compiled scorers (closures, rebuilt as asked)."""
+        return {**super().__getstate__(), "_scorers": {}, "plain_scorers": None if self.plain_scorers is None else {}}
+
+    @Reading
+    def _scorers(self) -> dict[object, Callable[[int], tuple[ScoredYaku, ...]]]:
+        return {}
 
     def scorer(self, month: int | None, sake: str | None,
                called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
         """The scorer of the compiled yaku table for a month, sake-cup reading and whether the holder has
-        called koi-koi (viewing_value=1-3): pile mask in, yaku in table order out; built once per rules
-        object (so that scoring never hashes the long option tuple; the plain table of a month, the one
-        ``KoiKoi.score`` asks for, is kept under the month alone)."""
+        called koi-koi (viewing_value=1-3): pile mask in, yaku in table order out; built once per rules object."""
         key = month if sake is None and not called else (month, sake, called and self.call_revalues)
         found = self._scorers.get(key)
         if found is None:
             found = self._scorers[key] = _scorer(self.values, month, sake, called and self.call_revalues)
         return found
-
-    @reading
-    def plain_scoring(self) -> bool:
-        """No option filters a table's answer: the viewing yaku score on their own (viewing=on),
-        every yaku counts (yaku_count=all) and the Sake Cup has one reading (not sake_cup=either)."""
-        return (self.value(spec.Viewing) in (spec.Viewing.ON, spec.Viewing.OFF) and self.value(spec.YakuCount)
-                is not spec.YakuCount.BEST and self.value(spec.SakeCup) is not spec.SakeCup.EITHER)
 
     # The options' readings the steps use (:mod:`hanafuda.games._options`): flags, then numbers and members.
     month_cards = flag(spec.MonthCards.ON, "KK-YAKU-14: the Cards of the Month score.")
@@ -135,7 +130,7 @@ class KoiKoiRules(RulesOptions):
     lucky_hand_void = flag(spec.Teyaku.MISDEAL, "KK-DEAL-4: a lucky hand makes the deal a misdeal.")
     hand_pairs = flag(spec.HandPairs.ON, "KK-DEAL-11: four pairs in a hand is a lucky hand.")
     zero_sum = flag(spec.ZeroSum.ON, "KK-SCORE-2: the winner's points are taken from the loser.")
-    last_yaku_wins = flag(spec.Exhaustive.LAST_YAKU, "KK-END-4: an exhaustive draw goes to the last to form or improve a yaku.")
+    last_yaku_wins = flag(spec.Exhaustive.LAST_YAKU, "KK-END-4: the last to better a yaku wins an exhaustive draw.")
     both_players_yaku = flag(spec.YakuCount.BOTH_PLAYERS, "KK-SCORE-5: the stopper also scores the opponent's yaku.")
     seven_double = flag(spec.SevenDouble.ON, "KK-SCORE-4: a base score of 7 or more is doubled.")
     to_fifty = flag(spec.Length.TO_50, "KK-GAME-1: the game is played until a player reaches 50 points.")
@@ -152,7 +147,7 @@ class KoiKoiRules(RulesOptions):
     multiplier = member(spec.Multiplier, "KK-SCORE-1, KK-SCORE-6: how the koi-koi calls multiply a shōbu.")
     field_multiplier = member(spec.FieldMultiplier, "KK-SCORE-3: how Brights dealt to the table multiply a shōbu.")
 
-    @functools.cached_property
+    @Reading
     def rounds(self) -> int:
         """KK-GAME-1: the rounds of a game (0 for a game played to 50 points, :attr:`to_fifty`)."""
         return 0 if self.to_fifty else int(self.value(spec.Length))
@@ -166,7 +161,7 @@ class KoiKoiRules(RulesOptions):
     # Hooks: the steps read these, and :mod:`hanafuda.deviations` overrides them to replay a record as an
     # engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
 
-    @reading
+    @Reading
     def call_on_held(self) -> bool:
         """KK-TURN-3: whether the decision also comes after a turn that changed no yaku but ends holding one
         (never in the reference: only after a new or improved yaku)."""
@@ -176,24 +171,27 @@ class KoiKoiRules(RulesOptions):
         """KK-DEAL-1: the draw pile, top first: the deck order's cards after the deal (two hands and 8)."""
         return order[2 * self.hand_size + 8:]
 
-    @reading
+    @Reading
     def named_captures(self) -> int:
         """KK-CAP-2, KK-CAP-3: the numbers of matching table cards among which a played or drawn card names
         the one it takes, as a bit set (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are
         taken whole)."""
         return NAMED_OF_TWO
 
-    @reading
+    @Reading
     def call_before_draw(self) -> bool:
         """KK-TURN-3: whether a hand play that forms a yaku gives the koi-koi decision before the draw (never
         in the reference: the decision comes after both plays)."""
         return False
 
-    @reading
-    def plain_scorers(self) -> Memo | None:
-        """The scorers of :meth:`KoiKoi.score`'s plain tables by the month it is given (filled as asked), or
-        None when an option filters a table's answer (not :attr:`plain_scoring`)."""
-        return Memo() if self.plain_scoring else None
+    @Reading
+    def plain_scorers(self) -> dict[int | None, Callable[[int], tuple[ScoredYaku, ...]]] | None:
+        """The scorers of :meth:`KoiKoi.score`'s plain tables by the month it is given (filled as asked); None when
+        an option filters a table's answer: the viewing yaku do not score on their own (viewing other than on and
+        off), the best yaku alone counts (yaku_count=best) or the Sake Cup has two readings (sake_cup=either)."""
+        filtered = (self.value(spec.Viewing) not in (spec.Viewing.ON, spec.Viewing.OFF) or self.value(spec.YakuCount)
+                    is spec.YakuCount.BEST or self.value(spec.SakeCup) is spec.SakeCup.EITHER)
+        return None if filtered else {}
 
     def offers_call(self, new: bool, improved: bool, holds_card: bool) -> bool:
         """KK-TURN-3: whether a turn that formed a ``new`` or ``improved`` yaku gives the koi-koi decision
@@ -278,7 +276,7 @@ def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
     """The yaku of a capture pile given as a bit mask, after every scoring option
     (KK-YAKU-1…19; viewing, sake_cup and yaku_count options). ``called``: the holder has called
     koi-koi this round (KK-YAKU-17)."""
-    if rules.plain_scoring:  # no option filters the table's answer (the default rules)
+    if rules.plain_scorers is not None:  # no option filters the table's answer (the default rules)
         return rules.scorer(month, None, called)(pile)
     viewing = rules.value(spec.Viewing)
     if rules.value(spec.SakeCup) is spec.SakeCup.EITHER:
@@ -289,8 +287,7 @@ def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
     else:
         found = _filter(viewing, list(rules.scorer(month, None, called)(pile)), field)
     if rules.value(spec.YakuCount) is spec.YakuCount.BEST and found:
-        top = max(found, key=lambda y: y.points)
-        found = [top]
+        found = [max(found, key=lambda y: y.points)]
     return tuple(found)
 
 
@@ -350,8 +347,7 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
         return self.holding(KoiKoiRound.dealt(rules, [c.id for c in order if isinstance(c, Card)], setup))
 
     def deal_fast(self, rules: KoiKoiRules, order: Sequence[int], setup: RoundSetup) -> KoiKoiRound | None:
-        """The round :meth:`start_round` deals, played in place; None for a deal over at once (a misdeal or
-        a lucky hand), left to :meth:`start_round`."""
+        """The round :meth:`start_round` deals, played in place; None for a deal over at once (left to it)."""
         r = KoiKoiRound.dealt(rules, order, setup)
         return None if r.phase is _OVER else r
 
@@ -392,8 +388,9 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
             pile |= c.mask
         plain = rules.plain_scorers  # score_mask, without the options' filters where none applies
         if plain is not None:
-            found = plain.get(month)
-            if found is None:
+            try:
+                found = plain[month]
+            except KeyError:
                 found = plain[month] = rules.scorer(month if rules.month_cards else None, None)
             return pile_score(found(pile), None)
         return pile_score(score_mask(rules, pile, month if rules.month_cards else None), None)
@@ -431,14 +428,11 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
 # -- the round ---------------------------------------------------------------------------------------
 
 
-def _plays(must: bool, wild: bool, hand: int, field: int, named: int = NAMED_OF_TWO) -> list[Action]:
-    """The hand plays: :func:`plays_of` (``must``: discard=must-capture, KK-CAP-5), and with the wild
-    Lightning in hand (``wild``) its plays on any non-Willow field card, which count as captures (KK-WILD-1)."""
-    plays = plays_of(INDEX, hand, field, must, named)
-    if not (wild and hand & _LIGHTNING):
-        return plays
+def _plays(must: bool, hand: int, field: int, named: int) -> list[Action]:
+    """The hand plays with the wild Lightning in hand: :func:`plays_of` (``must``: discard=must-capture,
+    KK-CAP-5) and the Lightning's plays on any non-Willow field card, which count as captures (KK-WILD-1)."""
     on = {action(PLAY, (LIGHTNING, f.id)) for f in INDEX.cards_of(field & ~_WILLOW)}
-    plays = sorted(set(plays) | on, key=ACTION_ORDER)
+    plays = sorted(set(plays_of(INDEX, hand, field, must, named)) | on, key=ACTION_ORDER)
     if must and on:
         plays = [a for a in plays if a in on or field & _SUIT_OF[_MASK_OF[a.cards[0]]]]
     return plays
@@ -452,9 +446,7 @@ _STOP_ONLY = (action(STOP),)
 
 class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     """A Koi-Koi round played in place, the one implementation of its turn: the zones as masks over
-    :data:`INDEX`, the draw pile as ``stock[top:]``. Its methods are the steps of the round: the deal's
-    checks, a hand play, the draw, a drawn card's choice of target, the end of a turn, the koi-koi call,
-    the passing of the turn and the result."""
+    :data:`INDEX`, the draw pile as ``stock[top:]``; its methods are the round's steps."""
 
     __slots__ = ("calls", "caps", "end", "field", "field_brights", "hands", "last_improver", "pending",
                  "phase", "rules", "scorers", "seen", "setup", "stock", "teyaku_points", "top", "turn", "wild",
@@ -528,10 +520,9 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         return "teyaku", 0 if pts[0] else 1
 
     def _dealer_captures(self) -> int | None:
-        """KK-DEAL-8 (field_teyaku=dealer-captures): the dealer captures each four of a month on the table,
-        the earliest month first, and four cards of the draw pile replace it, until no four is left; the
-        month counts of the table then (:func:`~hanafuda.fishing.suit_counts`), or None, the table unchanged, when the
-        draw pile runs short."""
+        """KK-DEAL-8: the dealer captures each four of a month on the table, the earliest month first, and four
+        cards of the draw pile replace it, until no four is left; the month counts of the table then
+        (:func:`~hanafuda.fishing.suit_counts`), or None, the table unchanged, when the draw pile runs short."""
         field, stock, got = self.field, self.stock, 0
         while (n := suit_counts(field)) & FOURS:
             if len(stock) < 4:
@@ -556,7 +547,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if phase is _PLAY or phase is _PLAY_SECOND:
             hand, o = self.hands[self.turn], self.rules
             if self.wild and hand & _LIGHTNING:
-                return _plays(o.must_capture, True, hand, self.field, o.named_captures)
+                return _plays(o.must_capture, hand, self.field, o.named_captures)
             return plays_of(INDEX, hand, self.field, o.must_capture, o.named_captures)
         if phase is _TAKE:
             d = self.pending
@@ -742,7 +733,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
 
     def _begin_turn(self) -> None:
         """KK-TURN-6: under turn=draw-first a turn starts by drawing the top card into the hand."""
-        if self.rules.draw_first and self.top < len(self.stock):
+        if self.top < len(self.stock):
             self.hands[self.turn] |= self.stock[self.top].mask
             self.top += 1
 
@@ -753,9 +744,8 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if plain is None:
             r = self.rules
             month = (self.setup.number - 1) % 12 + 1 if r.month_cards else None
-            if not r.plain_scoring:
+            if r.plain_scorers is None:
                 return score_mask(r, self.caps[seat], month, self.field if r.weather_viewing else 0, called)
-            # score_mask without the options' filters where none applies: the round's scorers, read once
             plain = self.scorers = (r.scorer(month, None), r.scorer(month, None, True))
         return plain[called](self.caps[seat])
 
