@@ -205,6 +205,13 @@ def test_koikoi_round_plays_the_options_the_earlier_fast_round_left_to_the_refer
 _CARD_IDS = sorted(kk.INDEX.by_id)
 
 
+def _kk_rows(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
+             called: bool) -> tuple[yakumask.YakuRow, ...]:
+    """Koi-Koi's catalogue table for these options compiled to masks (what ``koikoi._scorer`` compiles)."""
+    masks = {c.id: c.mask for c in kk.INDEX.cards}
+    return tuple(yakumask.YakuRow.of(y, masks) for y in kk_spec.yaku_table(dict(values), month, sake, called))
+
+
 @given(st.integers(0, 2**48 - 1), st.integers(0, 2**48 - 1), st.booleans(), st.sampled_from((None, *range(1, 13))),
        st.sampled_from((None, "animal", "chaff")), st.booleans(), _options(kk.GAME))
 def test_KK_YAKU_1_koikoi_table_driven_scorer_agrees_with_the_rows(
@@ -216,7 +223,7 @@ def test_KK_YAKU_1_koikoi_table_driven_scorer_agrees_with_the_rows(
     rules = _rules(kk.GAME, None, opts)
     values = rules.values
     key = (month, sake, called and rules.call_revalues)
-    table = yakumask.blocks(kk._rows(values, *key))
+    table = yakumask.blocks(_kk_rows(values, *key))
     got = tuple(kk._scorer(values, *key)(pile))
     assert got == tuple(yakumask.score_with(table, pile))
     ids = [i for n, i in enumerate(kk.INDEX.cards) if pile >> n & 1]
@@ -229,7 +236,7 @@ def test_KK_YAKU_1_every_koikoi_table_gets_the_table_driven_scorer() -> None:
                  {"sake_cup": "animal"}, {"yaku_set": "flower-card-game"}, {"viewing_value": "1-3"}):
         rules = kk.GAME.rules(None, opts)
         for month in (None, 4):
-            table = yakumask.blocks(kk._rows(rules.values, month, None, rules.call_revalues))
+            table = yakumask.blocks(_kk_rows(rules.values, month, None, rules.call_revalues))
             assert yakumask.TableScorer.applies(table), opts
             if not opts:  # the default tables get the written-out closure
                 scorer = yakumask.TableScorer(table)
@@ -241,7 +248,7 @@ def test_KK_YAKU_1_koikoi_written_out_scorer_is_the_table_scorer(pile: int, mont
                                                               opts: dict[str, str]) -> None:
     """``TableScorer.function`` (the lookups written out) answers what ``TableScorer.__call__`` answers."""
     rules = _rules(kk.GAME, None, opts)
-    table = yakumask.blocks(kk._rows(rules.values, month, None, called and rules.call_revalues))
+    table = yakumask.blocks(_kk_rows(rules.values, month, None, called and rules.call_revalues))
     if yakumask.TableScorer.applies(table):
         scorer = yakumask.TableScorer(table)
         assert scorer.function()(pile) == scorer(pile)

@@ -485,20 +485,24 @@ def test_KK_YAKU_1_the_compiled_scorer_agrees_with_the_catalogue_rows(
     {"turn": "keep-unmatched"},
 ])
 def test_KK_TURN_3_the_round_reads_the_rules_own_readings(options: dict[str, str]) -> None:
-    """The readings a round holds for its turn (KoiKoiRules.turn_options: KK-CAP-2, KK-CAP-5, KK-TURN-3…9,
-    KK-END-5) are the rules' own, a deviation's hooks included, and every round of those rules holds them."""
-    from dataclasses import fields
-
+    """The readings a turn makes (KK-CAP-2, KK-CAP-5, KK-TURN-3…9, KK-END-5) are the rules' own, computed when
+    the rules object is made into plain instance attributes (no descriptor of the class: the quick read), a
+    deviation's hooks answered by its properties; every round of those rules reads the rules it holds."""
     from hanafuda.deviations import deviant_rules, deviation
-    from hanafuda.games.koikoi import KoiKoiRound
+    from hanafuda.games.koikoi import KoiKoiRound, KoiKoiRules
 
+    turn = ("must_capture", "named_captures", "draw_first", "keep_unmatched", "call_before_draw", "call_on_held",
+            "koikoi_min", "call_revalues", "draw_only_turns", "koikoi_once", "koikoi_needs_hand")
     values = SPEC.resolve(None, options)
-    for rules in (GAME.make_rules(values),
-                  deviant_rules(values, tuple(deviation(d) for d in ("call-before-draw", "three-takes-one",
-                                                                     "call-on-any-yaku")))):
-        held = rules.turn_options
-        assert {f.name: getattr(held, f.name) for f in fields(held)} == {
-            f.name: getattr(rules, f.name) for f in fields(held)}
+    reference = GAME.make_rules(values)
+    deviant = deviant_rules(values, tuple(deviation(d) for d in ("call-before-draw", "three-takes-one",
+                                                                 "call-on-any-yaku")))
+    for rules in (reference, deviant):
+        assert all(name in vars(rules) and name not in vars(KoiKoiRules) for name in turn)
         m = Match.start(GAME, rules, seed=3)
         r = GAME.round_of(m.state)
-        assert r.opts is held and r.copy().opts is held and isinstance(r, KoiKoiRound)
+        assert r.rules is rules and r.copy().rules is rules and isinstance(r, KoiKoiRound)
+    assert reference.must_capture is (values["discard"] == "must-capture")
+    assert reference.koikoi_min == int(values["koikoi_min"])
+    assert (reference.named_captures, reference.call_before_draw, reference.call_on_held) == (1 << 2, False, False)
+    assert (deviant.named_captures, deviant.call_before_draw, deviant.call_on_held) == (1 << 2 | 1 << 3, True, True)

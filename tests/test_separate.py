@@ -189,8 +189,7 @@ def test_a_reader_of_the_option_elsewhere_breaks_the_restriction_argument() -> N
     from hanafuda.games import koikoi
     from hanafuda.separate_explained import option_readers, package_readers
 
-    assert option_readers(koikoi, "must_capture") == {"KoiKoiRound.legal", "KoiKoiRound.plays_from_masks",
-                                                      "KoiKoiRules.turn_options"}  # (the relay to TurnOptions)
+    assert option_readers(koikoi, "must_capture") == {"KoiKoiRound.legal", "KoiKoiRound.plays_from_masks"}
     assert "KoiKoiRound._decides" in option_readers(koikoi, "koikoi_min")
     assert package_readers("Discard", "discard") == {"hanafuda.games.koikoi:KoiKoiRules.must_capture"}
     assert "hanafuda.games.koikoi:KoiKoiRound._decides" in package_readers("koikoi_min")
@@ -291,18 +290,15 @@ def test_suite_update_names_the_rule_ids_afresh_and_drops_a_record_that_no_longe
     assert recheck(g, broken) is None
 
 
-def test_KK_CAP_5_KK_TURN_8_KK_TURN_9_the_relay_keeps_each_reading_under_its_name() -> None:
-    """KoiKoiRules.turn_options may pass a restricted reading on (RELAYS) only because it keeps the attribute
-    name, so the scan by name still sees every reader of the copy, and the value, under both values."""
-    from hanafuda.games.koikoi import GAME, TurnOptions
-    from hanafuda.separate_explained import RELAYS, RESTRICTIONS
+def test_KK_CAP_5_KK_TURN_8_KK_TURN_9_the_round_reads_each_reading_under_its_name() -> None:
+    """The round reads a restricted reading from the rules object under the reading's own name (no copy passes
+    it on), so the scan by name sees every reader; its value differs between the two values of the option."""
+    from hanafuda.games import koikoi
+    from hanafuda.games.koikoi import GAME
+    from hanafuda.separate_explained import RESTRICTIONS, option_readers
 
-    assert RELAYS == {"koikoi": ("KoiKoiRules.turn_options",)}
-    for key, option, narrow, wide, attr, *_ in RESTRICTIONS:
+    for key, option, narrow, wide, attr, allowed, *_ in RESTRICTIONS:
         if key != "koikoi":
             continue
-        assert attr in TurnOptions.__dataclass_fields__
-        for value in (narrow, wide):
-            rules = GAME.rules(None, {option: value})
-            assert getattr(rules.turn_options, attr) == getattr(rules, attr)
-        assert GAME.rules(None, {option: narrow}).turn_options != GAME.rules(None, {option: wide}).turn_options
+        assert option_readers(koikoi, attr) == set(allowed)
+        assert getattr(GAME.rules(None, {option: narrow}), attr) != getattr(GAME.rules(None, {option: wide}), attr)

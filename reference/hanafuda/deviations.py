@@ -27,7 +27,7 @@ from hanafuda_spec.cards import card
 from hanafuda_spec.games import koikoi as spec
 from hanafuda_spec.yaku import ScoredYaku, YakuDef
 
-from hanafuda.fishing import Getter, packet_getters
+from hanafuda.fishing import NAMED_OF_TWO, Getter, packet_getters
 from hanafuda.games.koikoi import GAME, KoiKoiRules, scorer_of_table
 
 __all__ = ["CLASSES", "DeviantRules", "Deviation", "catalogue", "deviant_rules", "deviation", "library"]
@@ -244,7 +244,7 @@ class DeviantRules(KoiKoiRules):
 
     @property
     def named_captures(self) -> int:
-        named = super().named_captures
+        named = NAMED_OF_TWO  # the reference's (KoiKoiRules.named_captures)
         if "two-takes-both" in self._ids:
             named &= ~(1 << 2)
         if "three-takes-one" in self._ids:

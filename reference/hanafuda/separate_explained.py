@@ -74,12 +74,6 @@ RESTRICTIONS: tuple[tuple[str, str, str, str, str, tuple[str, ...], str, str, st
 )
 
 
-#: Per game, the functions that only pass the rules' readings on, under the same attribute names, to the
-#: object a round holds (Koi-Koi's :class:`~hanafuda.games.koikoi.TurnOptions`): the scan by attribute name
-#: finds every reader of those copies as well, so a relay adds no reader to a restriction's argument.
-RELAYS: dict[str, tuple[str, ...]] = {"koikoi": ("KoiKoiRules.turn_options",)}
-
-
 def _way(option_values: tuple[str, ...], narrow: str, wide: str) -> tuple[tuple[str, str], str]:
     """The suite's order of the pair and the way no record exists (valid under narrow, invalid under wide)."""
     if option_values.index(narrow) < option_values.index(wide):
@@ -209,7 +203,7 @@ def restriction_holds(key: str, option: str, games: int = 40, seed: int = 30) ->
     _, _, narrow, wide, attr, allowed, _, enum_name, definer = row
     home = f"hanafuda.games.{key}"
     readers = package_readers(attr)
-    passed = {f"{home}:{f}" for f in (*allowed, *RELAYS.get(key, ()))}
+    passed = {f"{home}:{f}" for f in allowed}
     if not readers <= passed:
         return f"'{attr}' is also read by {sorted(readers - passed)}"
     defined = package_readers(enum_name, option)

@@ -56,7 +56,7 @@ from hanafuda.fishing import (
     takes_of,
     two_hand_dealing,
 )
-from hanafuda.games._options import flag, member, number
+from hanafuda.games._options import Reading, fill, flag, member, number, plain
 from hanafuda.yakumask import YakuRow, table_scorer
 
 __all__ = ["GAME", "INDEX", "KoiKoi", "KoiKoiRound", "KoiKoiRules", "KoiKoiState", "Phase"]
@@ -75,100 +75,79 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-#: The phases as plain names, for the round's steps (an enum member read through its class costs more than
-#: the step that reads it).
-_PLAY, _PLAY_SECOND, _DRAW, _TAKE, _CALL, _OVER = (Phase.PLAY, Phase.PLAY_SECOND, Phase.DRAW, Phase.TAKE, Phase.CALL,
-                                                   Phase.OVER)
+#: The phases as plain names, in definition order (an enum member read through its class is a slow lookup).
+_PLAY, _PLAY_SECOND, _DRAW, _TAKE, _CALL, _OVER = Phase
 
 
 @dataclass(frozen=True)
+@plain
 class KoiKoiRules(RulesOptions):
     """Typed Koi-Koi rules, built from resolved option values (see the catalogue's options): the steps
     read them as the catalogue's enums (:meth:`~hanafuda.engine.RulesOptions.value`) or through the
-    properties below, each read once per rules object."""
+    readings below, computed when the rules object is made (:func:`~hanafuda.games._options.plain`)."""
 
     catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
 
-    @functools.cached_property
+    def __post_init__(self) -> None:
+        fill(self)
+
+    def __getstate__(self) -> dict[str, object]:
+        """The fields and readings, without the compiled scorers (closures, rebuilt as asked)."""
+        return {**super().__getstate__(), "_scorers": {}, "plain_scorers": None if self.plain_scorers is None else {}}
+
+    @Reading
     def _scorers(self) -> dict[object, Callable[[int], tuple[ScoredYaku, ...]]]:
         return {}
 
     def scorer(self, month: int | None, sake: str | None,
                called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
         """The scorer of the compiled yaku table for a month, sake-cup reading and whether the holder has
-        called koi-koi (viewing_value=1-3): pile mask in, yaku in table order out; built once per rules
-        object (so that scoring never hashes the long option tuple; the plain table of a month, the one
-        ``KoiKoi.score`` asks for, is kept under the month alone)."""
+        called koi-koi (viewing_value=1-3): pile mask in, yaku in table order out; built once per rules object."""
         key = month if sake is None and not called else (month, sake, called and self.call_revalues)
         found = self._scorers.get(key)
         if found is None:
             found = self._scorers[key] = _scorer(self.values, month, sake, called and self.call_revalues)
         return found
 
-    @functools.cached_property
-    def plain_scoring(self) -> bool:
-        """No option filters a table's answer: the viewing yaku score on their own (viewing=on),
-        every yaku counts (yaku_count=all) and the Sake Cup has one reading (not sake_cup=either)."""
-        return (self.value(spec.Viewing) in (spec.Viewing.ON, spec.Viewing.OFF) and self.value(spec.YakuCount)
-                is not spec.YakuCount.BEST and self.value(spec.SakeCup) is not spec.SakeCup.EITHER)
-
-    # The options' readings the steps use (:mod:`hanafuda.games._options`), each with the rule it decides.
-    month_cards = flag(spec.MonthCards.ON, "KK-YAKU-14: the Cards of the Month score (month_cards=on).")
+    # The options' readings the steps use (:mod:`hanafuda.games._options`): flags, then numbers and members.
+    month_cards = flag(spec.MonthCards.ON, "KK-YAKU-14: the Cards of the Month score.")
     weather_viewing = flag(spec.Viewing.WEATHER, "viewing=weather: the viewing yaku depend on the cards on the table.")
-    call_revalues = flag(spec.ViewingValue.N5, "KK-YAKU-17: a koi-koi call re-values the caller's viewing yaku "
-                         "(viewing_value other than 5).", unless=True)
-    must_capture = flag(spec.Discard.MUST_CAPTURE, "KK-CAP-5: no non-capturing hand play while a capture is "
-                        "possible (discard=must-capture).")
-    draw_first = flag(spec.Turn.DRAW_FIRST, "KK-TURN-6: a turn draws a card into the hand, then plays two hand "
-                      "cards (turn=draw-first).")
-    keep_unmatched = flag(spec.Turn.KEEP_UNMATCHED, "KK-TURN-7: a drawn card that matches nothing goes to the hand "
-                          "for a second play (turn=keep-unmatched).")
-    draw_only_turns = flag(spec.AfterHands.DRAW_PILE, "KK-END-5: once both hands are empty, turns draw from the "
-                           "pile until it is empty (after_hands=draw-pile).")
-    koikoi_on_new = flag(spec.KoikoiOn.NEW, "KK-TURN-3: only a new yaku, not an improved one, gives the call "
-                         "(koikoi_on=new).")
-    koikoi_min = number(spec.KoikoiMin, "KK-TURN-4: below this many points a yaku ends the round without a call.")
-    koikoi_once = flag(spec.KoikoiLimit.ONCE_PER_ROUND, "KK-TURN-8: one koi-koi per round for both players "
-                       "together.")
+    must_capture = flag(spec.Discard.MUST_CAPTURE, "KK-CAP-5: no non-capturing hand play while a capture is possible.")
+    draw_first = flag(spec.Turn.DRAW_FIRST, "KK-TURN-6: a turn draws a card into the hand, then plays two hand cards.")
+    keep_unmatched = flag(spec.Turn.KEEP_UNMATCHED, "KK-TURN-7: a drawn card matching nothing goes to the hand.")
+    draw_only_turns = flag(spec.AfterHands.DRAW_PILE, "KK-END-5: with both hands empty, turns draw from the pile.")
+    koikoi_on_new = flag(spec.KoikoiOn.NEW, "KK-TURN-3: only a new yaku, not an improved one, gives the call.")
+    koikoi_once = flag(spec.KoikoiLimit.ONCE_PER_ROUND, "KK-TURN-8: one koi-koi per round for both players together.")
     koikoi_needs_hand = flag(spec.KoikoiLastTurn.FORBIDDEN, "KK-TURN-9: no koi-koi with an empty hand.")
-    hand_size = number(spec.HandSize, "KK-DEAL-1: the cards dealt to each hand.")
-    packets = number(spec.Packets, "KK-DEAL-1: the packet size of the deal.")
-    # ... the deal's checks make (read once a round) ...
-    lightning_wild = flag(spec.Lightning.WILD, "KK-WILD-1: the Lightning is wild in every round (lightning=wild).")
-    lightning_wild_if_susuki = flag(spec.Lightning.WILD_IF_SUSUKI, "KK-WILD-5: the Lightning is wild in a round "
-                                    "whose dealt table holds a Susuki card (lightning=wild-if-susuki).")
-    field_four_void = flag(spec.FieldTeyaku.MISDEAL, "KK-DEAL-3: four of a month on the dealt table is a misdeal "
-                           "(field_teyaku=misdeal).")
-    dealer_captures_four = flag(spec.FieldTeyaku.DEALER_CAPTURES, "KK-DEAL-8: the dealer captures four of a month "
-                                "on the dealt table (field_teyaku=dealer-captures).")
-    dealer_wins_four = flag(spec.FieldTeyaku.DEALER_WINS, "KK-DEAL-3: four of a month on the dealt table wins the "
-                            "round for the dealer (field_teyaku=dealer-wins).")
+    lightning_wild = flag(spec.Lightning.WILD, "KK-WILD-1: the Lightning is wild in every round.")
+    lightning_wild_if_susuki = flag(spec.Lightning.WILD_IF_SUSUKI, "KK-WILD-5: wild if the dealt table holds a Susuki.")
+    field_four_void = flag(spec.FieldTeyaku.MISDEAL, "KK-DEAL-3: four of a month on the dealt table is a misdeal.")
+    dealer_captures_four = flag(spec.FieldTeyaku.DEALER_CAPTURES, "KK-DEAL-8: the dealer captures a dealt four.")
+    dealer_wins_four = flag(spec.FieldTeyaku.DEALER_WINS, "KK-DEAL-3: a dealt four wins the round for the dealer.")
     field_three_void = flag(spec.FieldThree.MISDEAL, "KK-DEAL-9: three of a month on the dealt table is a misdeal.")
     field_pairs_void = flag(spec.FieldPairs.MISDEAL, "KK-DEAL-10: four pairs on the dealt table is a misdeal.")
-    lucky_hands = flag(spec.Teyaku.OFF, "KK-DEAL-4: lucky hands count (not teyaku=off).", unless=True)
-    lucky_hand_void = flag(spec.Teyaku.MISDEAL, "KK-DEAL-4: a lucky hand makes the deal a misdeal "
-                           "(teyaku=misdeal).")
-    hand_pairs = flag(spec.HandPairs.ON, "KK-DEAL-11: four pairs in a hand is a lucky hand (hand_pairs=on).")
+    lucky_hand_void = flag(spec.Teyaku.MISDEAL, "KK-DEAL-4: a lucky hand makes the deal a misdeal.")
+    hand_pairs = flag(spec.HandPairs.ON, "KK-DEAL-11: four pairs in a hand is a lucky hand.")
+    zero_sum = flag(spec.ZeroSum.ON, "KK-SCORE-2: the winner's points are taken from the loser.")
+    last_yaku_wins = flag(spec.Exhaustive.LAST_YAKU, "KK-END-4: the last to better a yaku wins an exhaustive draw.")
+    both_players_yaku = flag(spec.YakuCount.BOTH_PLAYERS, "KK-SCORE-5: the stopper also scores the opponent's yaku.")
+    seven_double = flag(spec.SevenDouble.ON, "KK-SCORE-4: a base score of 7 or more is doubled.")
+    to_fifty = flag(spec.Length.TO_50, "KK-GAME-1: the game is played until a player reaches 50 points.")
+    zero_ends = flag(spec.GameEnd.ZERO, "KK-GAME-3: a round leaving a player at 0 points or fewer ends the game.")
+    dealer_stays = flag(spec.DrawDealer.STAY, "KK-END-3: the dealer deals again after a drawn round.")
+    call_revalues = flag(spec.ViewingValue.N5, "KK-YAKU-17: a koi-koi call re-values the viewing yaku.", unless=True)
+    lucky_hands = flag(spec.Teyaku.OFF, "KK-DEAL-4: lucky hands count.", unless=True)
+    koikoi_min = number(spec.KoikoiMin, "KK-TURN-4: below this many points a yaku ends the round without a call.")
+    hand_size = number(spec.HandSize, "KK-DEAL-1: the cards dealt to each hand.")
+    packets = number(spec.Packets, "KK-DEAL-1: the packet size of the deal.")
     teyaku_both = number(spec.TeyakuBoth, "KK-DEAL-5: the points of a hand holding both lucky hands.")
-    # ... the round's result and the match (read once a round).
-    zero_sum = flag(spec.ZeroSum.ON, "KK-SCORE-2: the winner's points are taken from the loser (zero_sum=on).")
-    last_yaku_wins = flag(spec.Exhaustive.LAST_YAKU, "KK-END-4: an exhaustive draw scores for the last player to "
-                          "form or improve a yaku (exhaustive=last-yaku).")
     oyaken = number(spec.Oyaken, "KK-END-2: the dealer's points in a drawn round (the dealer's privilege).")
-    both_players_yaku = flag(spec.YakuCount.BOTH_PLAYERS, "KK-SCORE-5: the stopper also scores the opponent's "
-                             "yaku (yaku_count=both-players).")
-    seven_double = flag(spec.SevenDouble.ON, "KK-SCORE-4: a base score of 7 or more is doubled (seven_double=on).")
+    start_points = number(spec.StartPoints, "KK-GAME-3: each player's points at the start of a game.")
     multiplier = member(spec.Multiplier, "KK-SCORE-1, KK-SCORE-6: how the koi-koi calls multiply a shōbu.")
     field_multiplier = member(spec.FieldMultiplier, "KK-SCORE-3: how Brights dealt to the table multiply a shōbu.")
-    start_points = number(spec.StartPoints, "KK-GAME-3: each player's points at the start of a game.")
-    to_fifty = flag(spec.Length.TO_50, "KK-GAME-1: the game is played until a player reaches 50 points.")
-    zero_ends = flag(spec.GameEnd.ZERO, "KK-GAME-3: the game ends after a round that leaves a player with 0 points "
-                     "or fewer (game_end=zero).")
-    dealer_stays = flag(spec.DrawDealer.STAY, "KK-END-3: the dealer deals again after a drawn round "
-                        "(draw_dealer=stay).")
 
-    @functools.cached_property
+    @Reading
     def rounds(self) -> int:
         """KK-GAME-1: the rounds of a game (0 for a game played to 50 points, :attr:`to_fifty`)."""
         return 0 if self.to_fifty else int(self.value(spec.Length))
@@ -176,54 +155,43 @@ class KoiKoiRules(RulesOptions):
     @functools.cached_property
     def dealing(self) -> tuple[Getter[int], Getter[int], Getter[int]]:
         """KK-DEAL-1 as positions in the deck order: the cards dealt to the ko (the dealer's opponent), the
-        table and the dealer, in packets of ``packets`` cards (the rest, from :attr:`stock_start`, is the
-        draw pile)."""
+        table and the dealer, in packets of ``packets`` cards (the rest is the draw pile, :meth:`stock_order`)."""
         return two_hand_dealing(self.hand_size, 8, self.packets)
-
-    @property
-    def stock_start(self) -> int:
-        """The position of the draw pile's top card in the deck order (after the deal)."""
-        return 2 * self.hand_size + 8
 
     # Hooks: the steps read these, and :mod:`hanafuda.deviations` overrides them to replay a record as an
     # engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
 
-    @functools.cached_property
+    @Reading
     def call_on_held(self) -> bool:
         """KK-TURN-3: whether the decision also comes after a turn that changed no yaku but ends holding one
         (never in the reference: only after a new or improved yaku)."""
         return False
 
     def stock_order(self, order: Sequence[int]) -> Sequence[int]:
-        """KK-DEAL-1: the draw pile, top first: the deck order's cards after the deal."""
-        return order[self.stock_start:]
+        """KK-DEAL-1: the draw pile, top first: the deck order's cards after the deal (two hands and 8)."""
+        return order[2 * self.hand_size + 8:]
 
-    @functools.cached_property
+    @Reading
     def named_captures(self) -> int:
         """KK-CAP-2, KK-CAP-3: the numbers of matching table cards among which a played or drawn card names
         the one it takes, as a bit set (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are
         taken whole)."""
         return NAMED_OF_TWO
 
-    @functools.cached_property
+    @Reading
     def call_before_draw(self) -> bool:
         """KK-TURN-3: whether a hand play that forms a yaku gives the koi-koi decision before the draw (never
         in the reference: the decision comes after both plays)."""
         return False
 
-    @functools.cached_property
-    def turn_options(self) -> TurnOptions:
-        """The readings above that a turn makes, in one object the round holds (read once per rules object,
-        the hooks of a deviation included)."""
-        return TurnOptions(self.must_capture, self.named_captures, self.draw_first, self.keep_unmatched,
-                           self.call_before_draw, self.call_on_held, self.koikoi_min, self.call_revalues,
-                           self.draw_only_turns, self.koikoi_once, self.koikoi_needs_hand)
-
-    @functools.cached_property
+    @Reading
     def plain_scorers(self) -> dict[int | None, Callable[[int], tuple[ScoredYaku, ...]]] | None:
-        """The scorers of :meth:`KoiKoi.score`'s plain tables by the month it is given (filled as asked), or
-        None when an option filters a table's answer (not :attr:`plain_scoring`)."""
-        return {} if self.plain_scoring else None
+        """The scorers of :meth:`KoiKoi.score`'s plain tables by the month it is given (filled as asked); None when
+        an option filters a table's answer: the viewing yaku do not score on their own (viewing other than on and
+        off), the best yaku alone counts (yaku_count=best) or the Sake Cup has two readings (sake_cup=either)."""
+        filtered = (self.value(spec.Viewing) not in (spec.Viewing.ON, spec.Viewing.OFF) or self.value(spec.YakuCount)
+                    is spec.YakuCount.BEST or self.value(spec.SakeCup) is spec.SakeCup.EITHER)
+        return None if filtered else {}
 
     def offers_call(self, new: bool, improved: bool, holds_card: bool) -> bool:
         """KK-TURN-3: whether a turn that formed a ``new`` or ``improved`` yaku gives the koi-koi decision
@@ -240,24 +208,6 @@ class KoiKoiRules(RulesOptions):
         if winner is not None:
             return winner
         return dealer if self.dealer_stays else 1 - dealer
-
-
-@dataclass(frozen=True, slots=True)
-class TurnOptions:
-    """The rules' readings a Koi-Koi turn makes (:attr:`KoiKoiRules.turn_options`, each named as the rules name it),
-    held by the round: attribute reads of a slotted object are the cheap ones on the turn's path."""
-
-    must_capture: bool
-    named_captures: int
-    draw_first: bool
-    keep_unmatched: bool
-    call_before_draw: bool
-    call_on_held: bool
-    koikoi_min: int
-    call_revalues: bool
-    draw_only_turns: bool
-    koikoi_once: bool
-    koikoi_needs_hand: bool
 
 
 @deferrable
@@ -303,16 +253,6 @@ _SUIT_OF: dict[int, int] = INDEX.suit_of
 _PLAY_MASKS = INDEX.play_masks  #: a listed play's card ids -> the masks of the card and its target
 
 
-def _mask(ids: frozenset[int]) -> int:
-    return sum(_MASK_OF[i] for i in ids)
-
-
-def _rows(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
-          called: bool = False) -> tuple[YakuRow, ...]:
-    """The catalogue's yaku table for these options, compiled to masks."""
-    return tuple(YakuRow.of(y, _MASK_OF) for y in spec.yaku_table(dict(values), month, sake, called))
-
-
 _WILLOW = INDEX.suit_mask(11)
 _PAULOWNIA = INDEX.suit_mask(12)
 _VIEWING = ("flower-viewing", "moon-viewing")
@@ -322,7 +262,7 @@ _VIEWING = ("flower-viewing", "moon-viewing")
 def _scorer(values: tuple[tuple[str, str], ...], month: int | None, sake: str | None,
             called: bool = False) -> Callable[[int], tuple[ScoredYaku, ...]]:
     """The scorer of the catalogue's table for these options (:func:`~hanafuda.yakumask.table_scorer`)."""
-    return table_scorer(_rows(values, month, sake, called))
+    return scorer_of_table(spec.yaku_table(dict(values), month, sake, called))
 
 
 def scorer_of_table(table: Sequence[YakuDef]) -> Callable[[int], tuple[ScoredYaku, ...]]:
@@ -336,7 +276,7 @@ def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
     """The yaku of a capture pile given as a bit mask, after every scoring option
     (KK-YAKU-1…19; viewing, sake_cup and yaku_count options). ``called``: the holder has called
     koi-koi this round (KK-YAKU-17)."""
-    if rules.plain_scoring:  # no option filters the table's answer (the default rules)
+    if rules.plain_scorers is not None:  # no option filters the table's answer (the default rules)
         return rules.scorer(month, None, called)(pile)
     viewing = rules.value(spec.Viewing)
     if rules.value(spec.SakeCup) is spec.SakeCup.EITHER:
@@ -347,8 +287,7 @@ def score_mask(rules: KoiKoiRules, pile: int, month: int | None, field: int = 0,
     else:
         found = _filter(viewing, list(rules.scorer(month, None, called)(pile)), field)
     if rules.value(spec.YakuCount) is spec.YakuCount.BEST and found:
-        top = max(found, key=lambda y: y.points)
-        found = [top]
+        found = [max(found, key=lambda y: y.points)]
     return tuple(found)
 
 
@@ -368,7 +307,7 @@ def _filter(mode: spec.Viewing, found: list[ScoredYaku], field: int) -> list[Sco
 
 LIGHTNING = 113
 _LIGHTNING = _CARD[LIGHTNING].mask
-_BRIGHTS = _mask(frozenset(spec.BRIGHTS))
+_BRIGHTS = sum(_MASK_OF[i] for i in spec.BRIGHTS)
 _SUSUKI = INDEX.suit_mask(8)
 
 
@@ -408,8 +347,7 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
         return self.holding(KoiKoiRound.dealt(rules, [c.id for c in order if isinstance(c, Card)], setup))
 
     def deal_fast(self, rules: KoiKoiRules, order: Sequence[int], setup: RoundSetup) -> KoiKoiRound | None:
-        """The round :meth:`start_round` deals, played in place; None for a deal over at once (a misdeal or
-        a lucky hand), left to :meth:`start_round`."""
+        """The round :meth:`start_round` deals, played in place; None for a deal over at once (left to it)."""
         r = KoiKoiRound.dealt(rules, order, setup)
         return None if r.phase is _OVER else r
 
@@ -450,8 +388,9 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
             pile |= c.mask
         plain = rules.plain_scorers  # score_mask, without the options' filters where none applies
         if plain is not None:
-            found = plain.get(month)
-            if found is None:
+            try:
+                found = plain[month]
+            except KeyError:
                 found = plain[month] = rules.scorer(month if rules.month_cards else None, None)
             return pile_score(found(pile), None)
         return pile_score(score_mask(rules, pile, month if rules.month_cards else None), None)
@@ -489,14 +428,11 @@ class KoiKoi(FishingGame[KoiKoiState, KoiKoiRules]):
 # -- the round ---------------------------------------------------------------------------------------
 
 
-def _plays(must: bool, wild: bool, hand: int, field: int, named: int = NAMED_OF_TWO) -> list[Action]:
-    """The hand plays: :func:`plays_of` (``must``: discard=must-capture, KK-CAP-5), and with the wild
-    Lightning in hand (``wild``) its plays on any non-Willow field card, which count as captures (KK-WILD-1)."""
-    plays = plays_of(INDEX, hand, field, must, named)
-    if not (wild and hand & _LIGHTNING):
-        return plays
+def _plays(must: bool, hand: int, field: int, named: int) -> list[Action]:
+    """The hand plays with the wild Lightning in hand: :func:`plays_of` (``must``: discard=must-capture,
+    KK-CAP-5) and the Lightning's plays on any non-Willow field card, which count as captures (KK-WILD-1)."""
     on = {action(PLAY, (LIGHTNING, f.id)) for f in INDEX.cards_of(field & ~_WILLOW)}
-    plays = sorted(set(plays) | on, key=ACTION_ORDER)
+    plays = sorted(set(plays_of(INDEX, hand, field, must, named)) | on, key=ACTION_ORDER)
     if must and on:
         plays = [a for a in plays if a in on or field & _SUIT_OF[_MASK_OF[a.cards[0]]]]
     return plays
@@ -510,23 +446,20 @@ _STOP_ONLY = (action(STOP),)
 
 class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     """A Koi-Koi round played in place, the one implementation of its turn: the zones as masks over
-    :data:`INDEX`, the draw pile as ``stock[top:]``. Its methods are the steps of the round: the deal's
-    checks, a hand play, the draw, a drawn card's choice of target, the end of a turn, the koi-koi call,
-    the passing of the turn and the result."""
+    :data:`INDEX`, the draw pile as ``stock[top:]``; its methods are the round's steps."""
 
-    __slots__ = ("calls", "caps", "end", "field", "field_brights", "hands", "last_improver", "opts", "pending",
+    __slots__ = ("calls", "caps", "end", "field", "field_brights", "hands", "last_improver", "pending",
                  "phase", "rules", "scorers", "seen", "setup", "stock", "teyaku_points", "top", "turn", "wild",
                  "winner")
     index = INDEX
     calls: tuple[int, int]
     seen: tuple[tuple[ScoredYaku, ...], tuple[ScoredYaku, ...]]
     scorers: tuple[Callable[[int], tuple[ScoredYaku, ...]], Callable[[int], tuple[ScoredYaku, ...]]] | None
-    opts: TurnOptions  #: the rules' readings the turn makes (:attr:`KoiKoiRules.turn_options`)
 
     def __init__(self, s: KoiKoiState) -> None:
         """The round from position ``s``."""
         t = s.table
-        self.rules, self.setup, self.opts = s.rules, s.setup, s.rules.turn_options
+        self.rules, self.setup = s.rules, s.setup
         self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
         self.stock, self.top = t.stock, 0
         self.turn, self.phase, self.pending = s.turn, s.phase, s.pending
@@ -542,7 +475,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
             raise ValueError("Koi-Koi deals from the 48-card hanafuda deck")
         r = cls.__new__(cls)
         r.hands, field = deal_two(rules.dealing, _MASK_OF, order, setup.dealer)  # KK-DEAL-1
-        r.rules, r.setup, r.field, r.caps, r.opts = rules, setup, field, [0, 0], rules.turn_options
+        r.rules, r.setup, r.field, r.caps = rules, setup, field, [0, 0]
         r.stock, r.top = tuple(map(_CARD.__getitem__, rules.stock_order(order))), 0
         r.turn, r.phase, r.pending, r.calls, r.seen = setup.dealer, _PLAY, None, (0, 0), ((), ())
         r.last_improver, r.end, r.winner, r.teyaku_points = None, "", None, (0, 0)
@@ -587,10 +520,9 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         return "teyaku", 0 if pts[0] else 1
 
     def _dealer_captures(self) -> int | None:
-        """KK-DEAL-8 (field_teyaku=dealer-captures): the dealer captures each four of a month on the table,
-        the earliest month first, and four cards of the draw pile replace it, until no four is left; the
-        month counts of the table then (:func:`~hanafuda.fishing.suit_counts`), or None, the table unchanged, when the
-        draw pile runs short."""
+        """KK-DEAL-8: the dealer captures each four of a month on the table, the earliest month first, and four
+        cards of the draw pile replace it, until no four is left; the month counts of the table then
+        (:func:`~hanafuda.fishing.suit_counts`), or None, the table unchanged, when the draw pile runs short."""
         field, stock, got = self.field, self.stock, 0
         while (n := suit_counts(field)) & FOURS:
             if len(stock) < 4:
@@ -613,34 +545,34 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def legal(self) -> Sequence[Action]:
         phase = self.phase
         if phase is _PLAY or phase is _PLAY_SECOND:
-            hand, o = self.hands[self.turn], self.opts
+            hand, o = self.hands[self.turn], self.rules
             if self.wild and hand & _LIGHTNING:
-                return _plays(o.must_capture, True, hand, self.field, o.named_captures)
+                return _plays(o.must_capture, hand, self.field, o.named_captures)
             return plays_of(INDEX, hand, self.field, o.must_capture, o.named_captures)
         if phase is _TAKE:
             d = self.pending
             assert d is not None
             if self.wild and d.mask == _LIGHTNING:  # KK-WILD-3
                 return [action(TAKE, (f.id,)) for f in INDEX.cards_of(self.field & ~_WILLOW)]
-            return takes_of(INDEX, self.field, d, self.opts.named_captures)
+            return takes_of(INDEX, self.field, d, self.rules.named_captures)
         if phase is _CALL:
             return _STOP_ONLY if self.called_once() or self.empty_handed() else _CALLS
         return _DRAW_ONLY if phase is _DRAW else ()
 
     def called_once(self) -> bool:
         """KK-TURN-8: koi-koi was called this round under koikoi_limit=once-per-round: no second call."""
-        return self.opts.koikoi_once and bool(self.calls[0] or self.calls[1])
+        return self.rules.koikoi_once and bool(self.calls[0] or self.calls[1])
 
     def empty_handed(self) -> bool:
         """KK-TURN-9: the caller's hand is empty under koikoi_last_turn=forbidden: no call (decision KK-25:
         the decision point then offers shōbu alone)."""
-        return self.opts.koikoi_needs_hand and not self.hands[self.turn]
+        return self.rules.koikoi_needs_hand and not self.hands[self.turn]
 
     def plays_from_masks(self) -> int | None:
         """A hand play, listed as :func:`plays_of` lists it: not under discard=must-capture, nor with a wild
         Lightning in hand (KK-WILD-1 adds plays), which is then the card to watch."""
         phase = self.phase
-        if (phase is _PLAY or phase is _PLAY_SECOND) and not self.opts.must_capture:
+        if (phase is _PLAY or phase is _PLAY_SECOND) and not self.rules.must_capture:
             if not self.wild:
                 return 0
             return None if self.hands[self.turn] & _LIGHTNING else _LIGHTNING
@@ -674,7 +606,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         self.field, got = lands(field, card, field & _SUIT_OF[card], target)
         self.caps[p] |= got
         if self.phase is _PLAY:  # the turn's first hand card
-            r = self.opts
+            r = self.rules
             if r.draw_first:
                 if self.hands[p]:
                     self.phase = _PLAY_SECOND
@@ -723,7 +655,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if keep and not m:  # KK-TURN-7
             self.hands[p] |= d
             self.phase = _PLAY_SECOND
-        elif self.opts.named_captures >> m.bit_count() & 1:  # KK-CAP-2
+        elif self.rules.named_captures >> m.bit_count() & 1:  # KK-CAP-2
             self.pending, self.phase = drawn, _TAKE
         else:  # KK-CAP-1, KK-CAP-3, KK-CAP-4
             self.field, got = lands(field, d, m, 0)
@@ -750,7 +682,7 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         p = self.turn
         self.pending = None
         now, seen = self.yaku(p), self.seen[p]
-        r = self.opts
+        r = self.rules
         if now == seen and (not now or not r.call_on_held):  # nothing new or improved (the common case)
             if passes:
                 self._pass()
@@ -776,12 +708,12 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         an improvement (KK-YAKU-17)."""
         p, (c0, c1) = self.turn, self.calls
         self.calls = (c0 + 1, c1) if p == 0 else (c0, c1 + 1)
-        if self.opts.call_revalues and self.calls[p] == 1:
+        if self.rules.call_revalues and self.calls[p] == 1:
             now = self.yaku(p)
             self.seen = (now, self.seen[1]) if p == 0 else (self.seen[0], now)
         if self.pending is not None:  # a decision before the draw (:attr:`KoiKoiRules.call_before_draw`)
             self.pending = None
-            self._draw(self.opts.keep_unmatched)
+            self._draw(self.rules.keep_unmatched)
         else:
             self._pass()
 
@@ -792,16 +724,16 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         q = 1 - self.turn
         if self.hands[q]:
             self.turn, self.phase = q, _PLAY
-            if self.opts.draw_first:
+            if self.rules.draw_first:
                 self._begin_turn()
-        elif self.opts.draw_only_turns and not self.hands[1 - q] and self.top < len(self.stock):
+        elif self.rules.draw_only_turns and not self.hands[1 - q] and self.top < len(self.stock):
             self.turn, self.phase = q, _DRAW
         else:
             self.phase, self.end = _OVER, "exhaustive"  # KK-END-1/2: both hands empty, a draw
 
     def _begin_turn(self) -> None:
         """KK-TURN-6: under turn=draw-first a turn starts by drawing the top card into the hand."""
-        if self.opts.draw_first and self.top < len(self.stock):
+        if self.top < len(self.stock):
             self.hands[self.turn] |= self.stock[self.top].mask
             self.top += 1
 
@@ -812,9 +744,8 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
         if plain is None:
             r = self.rules
             month = (self.setup.number - 1) % 12 + 1 if r.month_cards else None
-            if not r.plain_scoring:
+            if r.plain_scorers is None:
                 return score_mask(r, self.caps[seat], month, self.field if r.weather_viewing else 0, called)
-            # score_mask without the options' filters where none applies: the round's scorers, read once
             plain = self.scorers = (r.scorer(month, None), r.scorer(month, None, True))
         return plain[called](self.caps[seat])
 
@@ -831,10 +762,10 @@ class KoiKoiRound(FishingRound[KoiKoiState, Card]):
     def copy(self) -> KoiKoiRound:
         c = KoiKoiRound.__new__(KoiKoiRound)
         (c.rules, c.setup, c.hands, c.field, c.caps, c.stock, c.top, c.turn, c.phase, c.pending, c.calls, c.seen,
-         c.last_improver, c.end, c.winner, c.teyaku_points, c.field_brights, c.wild, c.scorers, c.opts) = (
+         c.last_improver, c.end, c.winner, c.teyaku_points, c.field_brights, c.wild, c.scorers) = (
             self.rules, self.setup, self.hands.copy(), self.field, self.caps.copy(), self.stock, self.top, self.turn,
             self.phase, self.pending, self.calls, self.seen, self.last_improver, self.end, self.winner,
-            self.teyaku_points, self.field_brights, self.wild, self.scorers, self.opts)
+            self.teyaku_points, self.field_brights, self.wild, self.scorers)
         return c
 
     def result(self) -> RoundResult:
@@ -883,11 +814,9 @@ def _shobu_points(rules: KoiKoiRules, calls: Sequence[int], field_brights: int, 
     return base * seven * koi * fm, (("base", base), ("seven", seven), ("koikoi", koi), ("field", fm))
 
 
-#: The multiplier options' values as plain names (the same reason as the phases').
-_OPPONENT, _SELF, _ANYONE, _COUNT, _NONE, _ADDITIVE = (spec.Multiplier.OPPONENT, spec.Multiplier.SELF,
-                                                      spec.Multiplier.ANYONE, spec.Multiplier.COUNT,
-                                                      spec.Multiplier.NONE, spec.Multiplier.ADDITIVE)
-_FIELD_OFF, _FIELD_DOUBLE = spec.FieldMultiplier.OFF, spec.FieldMultiplier.DOUBLE
+#: The multiplier options' values as plain names, in definition order (the same reason as the phases').
+_OPPONENT, _SELF, _ANYONE, _COUNT, _NONE, _ADDITIVE = spec.Multiplier
+_FIELD_OFF, _FIELD_DOUBLE, _ = spec.FieldMultiplier
 
 
 def _deltas(winner: int, pts: int, zero_sum: bool) -> tuple[int, int]:
