@@ -785,8 +785,9 @@ class Match(Generic[S, R]):
         setup = _setup(game, rules, info)
         fast = game.deal_fast(rules, order, setup)
         if fast is not None and isinstance(game, RoundGame):  # its state built when read (_MatchState)
-            return new(cls, game=game, rules=rules, info=info, deck_order=tuple(order), rng_state=rng.state,
-                       _round=fast)  # without the frozen dataclass's __init__ (hanafuda._construct)
+            shared = {"game": game, "rules": rules, "info": info, "deck_order": tuple(order), "rng_state": rng.state,
+                      "over": info.over}  # the fields of the round's matches (Match.apply copies them at once)
+            return new(cls, **shared, _shared=shared, _round=fast)  # without the dataclass's __init__ (_construct)
         if fast is None:
             by_id = {c.id: c for c in deck.cards}
             state = game.start_round(rules, [by_id[i] for i in order], setup)
@@ -821,48 +822,54 @@ class Match(Generic[S, R]):
         """What a pickle or a copy keeps: the fields (the state built first), not the round held."""
         return {f: getattr(self, f) for f in _MATCH_FIELDS}
 
-    @property
+    @functools.cached_property
     def over(self) -> bool:
+        """Whether the match has ended (its info's ``over``; a match the match layer makes holds it already)."""
         return self.info.over
 
     def legal_actions(self) -> tuple[Action, ...]:
-        if self.info.over:
-            return ()
         d = self.__dict__
         found: tuple[Action, ...] | None = d.get(_LEGAL)
         if found is None:
-            r = d.get(_ROUND)
-            found = d[_LEGAL] = tuple(r.legal()) if r is not None else self.game.legal(self.state)
+            r = d.get(_ROUND)  # (the last match of a game holds its final round, and no legal actions already)
+            if r is not None:
+                found = d[_LEGAL] = tuple(r.legal())
+            elif self.info.over:
+                return ()
+            else:
+                found = d[_LEGAL] = self.game.legal(self.state)
         return found
 
     def apply(self, action: Action, on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:
         """Apply an action; when the round ends, settle it and deal the next one. ``on_round_end``
         sees the final position of every round that ends (see :meth:`advance`)."""
-        if self.info.over:
-            raise GameOverError("the match is over: no action is legal")
         d = self.__dict__
         r: FastRound[S] | None = d.get(_ROUND)
         if r is not None:  # the round held: Game.apply's check and move on it (RoundGame.apply), no state built
-            for x in d.get(_LEGAL) or self.legal_actions():
+            for x in d.get(_LEGAL) or self.legal_actions():  # (none once the match is over)
                 if x is action:
                     break
             else:
                 r = None  # not the shared instance: the state's Game.apply says why (or takes an equal one)
-        game = self.game
         m = _new_object(Match)
         fields = m.__dict__
         if r is None:
+            if self.info.over:
+                raise GameOverError("the match is over: no action is legal")
+            game = self.game
             state = game.apply(self.state, action)
             fields.update(self.__dict__)  # evolve(self, state=state), for the one field that changes
             fields["state"] = state
             fields.pop(_LEGAL, None)
             fields.pop(_LINK, None)
+            fields.pop(_SHARED, None)
             return self.advance(m, on_round_end) if game.is_terminal(state) else m
         del d[_ROUND]  # the round leaves this match (whose state is built again from the deal if read later)
         r.play(action)
-        fields["game"], fields["rules"], fields["info"] = game, self.rules, self.info
-        fields["deck_order"], fields["rng_state"] = self.deck_order, self.rng_state
-        fields[_ROUND], fields[_LINK] = r, (self, action)
+        # the fields, read from this match's __dict__ (where the match layer put them), and the round moved on
+        shared = d[_SHARED]  # the fields of the round's matches, a dictionary copied as a whole
+        fields.update(shared)
+        fields[_SHARED], fields[_ROUND], fields[_LINK] = shared, r, (self, action)
         return self.advance(m, on_round_end) if r.over() else m
 
     @staticmethod
@@ -883,8 +890,8 @@ class Match(Generic[S, R]):
                     return replace(m, info=info)
                 last = _new_object(Match)  # the last match holds the round instead, as Match.apply moves it on
                 last.__dict__.update(d)
-                last.__dict__["info"] = info
-                last.__dict__.pop(_LEGAL, None)
+                last.__dict__["info"], last.__dict__["over"], last.__dict__[_LEGAL] = info, True, ()
+                del last.__dict__[_SHARED]
                 del d[_ROUND]  # (m's state is built again from the deal if read later)
                 return last
             m = Match._deal(m.game, m.rules, info, SplitMix64(m.rng_state))
@@ -896,7 +903,7 @@ class Match(Generic[S, R]):
 
 #: The keys, in a :class:`Match`'s ``__dict__``, of the round it holds and of its way back to it once that round
 #: has moved on (the match before and the action from there; the round's first match deals again).
-_ROUND, _LINK = "_round", LINK
+_ROUND, _LINK, _SHARED = "_round", LINK, "_shared"
 
 
 def _setup(game: Game[Any, R], rules: R, info: MatchInfo) -> RoundSetup:
