@@ -746,11 +746,12 @@ RoundObserver = Callable[[S, MatchInfo], None]
 
 
 class _RoundCell:
-    """What a :class:`Match` the match layer makes holds beside its fields (no field: equality, ``repr``,
-    copies and pickles ignore it): its cell, ``[round, legal, before, action, shared]``: the round at the
-    match's position (None once an action has moved it on, or its state has taken it), the match's legal
-    actions (None until asked), the match before it and the action from there (None for a round's first
-    match), and the dictionary of the fields the matches of the round share (:meth:`Match.apply` copies it)."""
+    """What a :class:`Match` the match layer makes holds beside its fields, its cell ``[round, legal, before,
+    action, shared]``: the round at the match's position (None once an action has moved it on, or its state
+    has taken it), the match's legal actions (None until asked), the match before it and the action from
+    there (None for a round's first match), and the dictionary of the fields the matches of the round share
+    (:meth:`Match.apply` copies it). A base that is no dataclass, to declare the attribute without making it
+    a field: equality, ``repr``, copies and pickles ignore it; a match made otherwise has none."""
 
     __slots__ = ()
     _cell: list[Any]
@@ -770,11 +771,11 @@ class Match(_RoundCell, Generic[S, R]):
     (21, 61, 50, 12)
 
     A match the match layer makes (the deal, :meth:`apply`) where the game plays its rounds in place
-    (:meth:`Game.deal_fast`) holds the round at its position instead of a state, and builds its ``state``
-    when first read (``RoundGame.holding``); an action then plays on the round it holds, which the match
-    it returns holds in turn, while the one left behind keeps the match before it and the action from there
-    (its state, if read later, is dealt again and replayed). Equality, ``repr``, :func:`dataclasses.replace`
-    and pickling read the state, so they see the same match.
+    (:meth:`Game.deal_fast`) holds the round at its position (its cell, :class:`_RoundCell`) instead of a
+    state, and builds its ``state`` when first read (``RoundGame.holding``); an action then plays on the
+    round it holds, which the match it returns holds in turn, while the one left behind keeps the match
+    before it and the action from there (its state, if read later, is dealt again and replayed). Equality,
+    ``repr``, :func:`dataclasses.replace` and pickling read the state, so they see the same match.
     """
 
     game: Game[S, R]
