@@ -751,7 +751,8 @@ class _RoundCell:
     has taken it), the match's legal actions (None until asked), the match before it and the action from
     there (None for a round's first match), and the dictionary of the fields the matches of the round share
     (:meth:`Match.apply` copies it). A base that is no dataclass, to declare the attribute without making it
-    a field: equality, ``repr``, copies and pickles ignore it; a match made otherwise has none."""
+    a field: equality, ``repr``, copies and pickles ignore it. A match made through its state (``Match._applied``)
+    holds an empty one, a match made otherwise (its ``__init__``, a copy, a pickle) none."""
 
     __slots__ = ()
     _cell: list[Any]
@@ -894,7 +895,7 @@ class Match(_RoundCell, Generic[S, R]):
         fields = m.__dict__
         fields.update(self.__dict__)  # evolve(self, state=state), for the one field that changes
         fields["state"] = state
-        fields.pop("_cell", None)
+        fields["_cell"] = [None, None, None, None, None]  # no round held
         return self.advance(m, on_round_end) if game.is_terminal(state) else m
 
     @staticmethod
