@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hanafuda.engine import ACTION_ORDER, Action, IllegalActionError, Match
+from hanafuda.engine import ACTION_ORDER, Action, GameOverError, IllegalActionError, Match
 from hanafuda.fishing import CardIndex, card_plays, plays_of
 from hanafuda.games.koikoi import GAME as KOIKOI
 from hanafuda.games.kujuroku import INDEX as KJ_INDEX
@@ -116,3 +116,27 @@ def test_a_match_copied_or_compared_reads_its_state() -> None:
         assert m == twin and copy.copy(m) == m and pickle.loads(pickle.dumps(m)).snapshot() == m.snapshot()
         assert replace(m, rng_state=m.rng_state) == m
     assert g.legal(ms[5].state) == ms[5].legal_actions()
+
+
+def test_a_copied_match_and_the_last_one_play_as_the_match_holding_its_round() -> None:
+    """A copy or an unpickled match holds no round: its ``over``, its legal actions and the match after each of
+    them are the original's (through ``Game.apply`` on its state). The last match of a game, which holds the
+    final round, is over, offers no action, refuses one as the match being over, and reads as its copy."""
+    for g in available():
+        rules = g.rules()
+        rng = SplitMix64(6)
+        m = Match.start(g, rules, 8)
+        seen = 0
+        while not m.over:
+            legal = m.legal_actions()
+            if seen % 9 == 0:
+                for twin in (copy.copy(m), pickle.loads(pickle.dumps(m))):
+                    assert not twin.over and twin.legal_actions() == legal
+                    after, want = twin.apply(legal[-1]), m.apply(legal[-1])
+                    assert after.snapshot() == want.snapshot() and after.info == want.info
+            m = m.apply(legal[rng.below(len(legal))])
+            seen += 1
+        assert m.info.over and m.legal_actions() == ()
+        with pytest.raises(GameOverError, match="match is over"):
+            m.apply(Action("play", (1,)))
+        assert copy.copy(m) == m and copy.copy(m).over and m.snapshot() == pickle.loads(pickle.dumps(m)).snapshot()

@@ -745,8 +745,25 @@ _new_object = object.__new__
 RoundObserver = Callable[[S, MatchInfo], None]
 
 
+class _RoundCell:
+    """What a :class:`Match` the match layer makes holds beside its fields, its cell ``[round, legal, before,
+    action, shared]``: the round at the match's position (None once an action has moved it on, or its state
+    has taken it), the match's legal actions (None until asked), the match before it and the action from
+    there (None for a round's first match), and the dictionary of the fields the matches of the round share
+    (:meth:`Match.apply` copies it). A base that is no dataclass, to declare the attribute without making it
+    a field: equality, ``repr``, copies and pickles ignore it. A match made through its state (``Match._applied``)
+    holds an empty one, a match made otherwise (its ``__init__``, a copy, a pickle) none."""
+
+    __slots__ = ()
+    _cell: list[Any]
+
+
+#: The places in a match's cell (:class:`_RoundCell`).
+_ROUND, _LEGAL_ACTIONS, _BEFORE, _ACTION, _SHARED = range(5)
+
+
 @dataclass(frozen=True)
-class Match(Generic[S, R]):
+class Match(_RoundCell, Generic[S, R]):
     """A whole match: the match info, the current round and the shuffle generator's state.
 
     >>> from hanafuda.games.koikoi import GAME
@@ -755,11 +772,11 @@ class Match(Generic[S, R]):
     (21, 61, 50, 12)
 
     A match the match layer makes (the deal, :meth:`apply`) where the game plays its rounds in place
-    (:meth:`Game.deal_fast`) holds the round at its position instead of a state, and builds its ``state``
-    when first read (``RoundGame.holding``); an action then plays on the round it holds, which the match
-    it returns holds in turn, while the one left behind keeps the match before it and the action from there
-    (its state, if read later, is dealt again and replayed). Equality, ``repr``, :func:`dataclasses.replace`
-    and pickling read the state, so they see the same match.
+    (:meth:`Game.deal_fast`) holds the round at its position (its cell, :class:`_RoundCell`) instead of a
+    state, and builds its ``state`` when first read (``RoundGame.holding``); an action then plays on the
+    round it holds, which the match it returns holds in turn, while the one left behind keeps the match
+    before it and the action from there (its state, if read later, is dealt again and replayed). Equality,
+    ``repr``, :func:`dataclasses.replace` and pickling read the state, so they see the same match.
     """
 
     game: Game[S, R]
@@ -785,8 +802,9 @@ class Match(Generic[S, R]):
         setup = _setup(game, rules, info)
         fast = game.deal_fast(rules, order, setup)
         if fast is not None and isinstance(game, RoundGame):  # its state built when read (_MatchState)
-            return new(cls, game=game, rules=rules, info=info, deck_order=tuple(order), rng_state=rng.state,
-                       _round=fast)  # without the frozen dataclass's __init__ (hanafuda._construct)
+            shared = {"game": game, "rules": rules, "info": info, "deck_order": tuple(order), "rng_state": rng.state,
+                      "over": info.over}
+            return new(cls, **shared, _cell=[fast, None, None, None, shared])  # without the dataclass's __init__
         if fast is None:
             by_id = {c.id: c for c in deck.cards}
             state = game.start_round(rules, [by_id[i] for i in order], setup)
@@ -799,71 +817,86 @@ class Match(Generic[S, R]):
         """The match's state, built from the round it holds (which the state then holds) or, where that round
         has moved on, from the round's deal again and the actions played since (each match made by
         :meth:`apply` keeping the match before it and the action from there)."""
-        d = self.__dict__
         game = self.game
         assert isinstance(game, RoundGame)
-        r = d.pop(_ROUND, None)
+        cell = self._cell
+        r: FastRound[S] | None = cell[_ROUND]
+        cell[_ROUND] = None
         if r is None:
             played: list[Action] = []
             first = self
-            while (link := first.__dict__.get(_LINK)) is not None:
-                first, a = link
-                played.append(a)
+            while (before := first._cell[_BEFORE]) is not None:
+                played.append(first._cell[_ACTION])
+                first = before
             r = game.deal_fast(self.rules, first.deck_order, _setup(game, self.rules, first.info))
             assert r is not None  # (it was dealt so before)
             for a in reversed(played):
                 r.play(a)
         state: S = game.holding(r)
-        d["state"] = state
+        self.__dict__["state"] = state
         return state
 
     def __getstate__(self) -> dict[str, Any]:
         """What a pickle or a copy keeps: the fields (the state built first), not the round held."""
         return {f: getattr(self, f) for f in _MATCH_FIELDS}
 
-    @property
+    @functools.cached_property
     def over(self) -> bool:
+        """Whether the match has ended (its info's ``over``; a match the match layer makes holds it already)."""
         return self.info.over
 
     def legal_actions(self) -> tuple[Action, ...]:
-        if self.info.over:
-            return ()
-        d = self.__dict__
-        found: tuple[Action, ...] | None = d.get(_LEGAL)
+        try:
+            cell = self._cell
+        except AttributeError:  # a match made otherwise (its __init__, a copy, a pickle): its state's
+            return () if self.info.over else self.game.legal(self.state)
+        found: tuple[Action, ...] | None = cell[_LEGAL_ACTIONS]
         if found is None:
-            r = d.get(_ROUND)
-            found = d[_LEGAL] = tuple(r.legal()) if r is not None else self.game.legal(self.state)
+            r: FastRound[S] | None = cell[_ROUND]
+            if r is not None:  # (the last match of a game holds its final round, and no legal actions already)
+                found = cell[_LEGAL_ACTIONS] = tuple(r.legal())
+            elif self.info.over:
+                return ()
+            else:
+                found = cell[_LEGAL_ACTIONS] = self.game.legal(self.state)
         return found
 
     def apply(self, action: Action, on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:
         """Apply an action; when the round ends, settle it and deal the next one. ``on_round_end``
         sees the final position of every round that ends (see :meth:`advance`)."""
-        if self.info.over:
-            raise GameOverError("the match is over: no action is legal")
-        d = self.__dict__
-        r: FastRound[S] | None = d.get(_ROUND)
-        if r is not None:  # the round held: Game.apply's check and move on it (RoundGame.apply), no state built
-            for x in d.get(_LEGAL) or self.legal_actions():
-                if x is action:
-                    break
-            else:
-                r = None  # not the shared instance: the state's Game.apply says why (or takes an equal one)
-        game = self.game
+        try:
+            cell = self._cell
+        except AttributeError:  # a match made otherwise (its __init__, a copy, a pickle): no round held
+            return self._applied(action, on_round_end)
+        r: FastRound[S] | None = cell[_ROUND]
+        if r is None:
+            return self._applied(action, on_round_end)
+        for x in cell[_LEGAL_ACTIONS] or self.legal_actions():  # (none once the match is over)
+            if x is action:
+                break
+        else:  # not the shared instance: the state's Game.apply says why (or takes an equal one)
+            return self._applied(action, on_round_end)
+        cell[_ROUND] = None  # the round leaves this match (whose state is dealt and replayed if read later)
+        r.play(action)  # Game.apply's check and move on the round held (RoundGame.apply), no state built
         m = _new_object(Match)
         fields = m.__dict__
-        if r is None:
-            state = game.apply(self.state, action)
-            fields.update(self.__dict__)  # evolve(self, state=state), for the one field that changes
-            fields["state"] = state
-            fields.pop(_LEGAL, None)
-            fields.pop(_LINK, None)
-            return self.advance(m, on_round_end) if game.is_terminal(state) else m
-        del d[_ROUND]  # the round leaves this match (whose state is built again from the deal if read later)
-        r.play(action)
-        fields["game"], fields["rules"], fields["info"] = game, self.rules, self.info
-        fields["deck_order"], fields["rng_state"] = self.deck_order, self.rng_state
-        fields[_ROUND], fields[_LINK] = r, (self, action)
+        shared = cell[_SHARED]
+        fields.update(shared)  # the fields, one dictionary copied at once (no dataclass __init__)
+        fields["_cell"] = [r, None, self, action, shared]
         return self.advance(m, on_round_end) if r.over() else m
+
+    def _applied(self, action: Action, on_round_end: RoundObserver[S] | None) -> Match[S, R]:
+        """:meth:`apply` through the state: :meth:`Game.apply` (its check, its error and rule id) on it."""
+        if self.info.over:
+            raise GameOverError("the match is over: no action is legal")
+        game = self.game
+        state = game.apply(self.state, action)
+        m = _new_object(Match)
+        fields = m.__dict__
+        fields.update(self.__dict__)  # evolve(self, state=state), for the one field that changes
+        fields["state"] = state
+        fields["_cell"] = [None, None, None, None, None]  # no round held
+        return self.advance(m, on_round_end) if game.is_terminal(state) else m
 
     @staticmethod
     def advance(m: Match[S, R], on_round_end: RoundObserver[S] | None = None) -> Match[S, R]:
@@ -873,30 +906,26 @@ class Match(Generic[S, R]):
         while not m.info.over and _round_over(m):
             if on_round_end is not None:
                 on_round_end(m.state, m.info)
-            r: FastRound[S] | None = m.__dict__.get(_ROUND)  # the round held gives its result as in play_match
-            found = r.result() if r is not None else None  # (no state built for it)
+            r = _held_by(m)  # the round held gives its result as in play_match (no state built for it)
+            found = r.result() if r is not None else None
             result = found if found is not None else m.game.round_result(m.state)
             info = m.game.settle(m.rules, m.info, result)
             if info.over:
-                d = m.__dict__
-                if _ROUND not in d or _LINK not in d:  # (a round over at its deal is dealt again with m's info)
+                if r is None or m._cell[_BEFORE] is None:  # (a round over at its deal is dealt again with m's info)
                     return replace(m, info=info)
-                last = _new_object(Match)  # the last match holds the round instead, as Match.apply moves it on
-                last.__dict__.update(d)
-                last.__dict__["info"] = info
-                last.__dict__.pop(_LEGAL, None)
-                del d[_ROUND]  # (m's state is built again from the deal if read later)
+                cell = m._cell  # the last match holds the round instead, as Match.apply moves it on
+                last = _new_object(Match)
+                fields = last.__dict__
+                fields.update(m.__dict__)
+                fields["info"], fields["over"] = info, True
+                fields["_cell"] = [r, (), cell[_BEFORE], cell[_ACTION], None]
+                cell[_ROUND] = None  # (m's state is dealt and replayed if read later)
                 return last
             m = Match._deal(m.game, m.rules, info, SplitMix64(m.rng_state))
         return m
 
     def snapshot(self) -> Snapshot:
         return self.game.snapshot(self.state, self.info)
-
-
-#: The keys, in a :class:`Match`'s ``__dict__``, of the round it holds and of its way back to it once that round
-#: has moved on (the match before and the action from there; the round's first match deals again).
-_ROUND, _LINK = "_round", LINK
 
 
 def _setup(game: Game[Any, R], rules: R, info: MatchInfo) -> RoundSetup:
@@ -907,9 +936,15 @@ def _setup(game: Game[Any, R], rules: R, info: MatchInfo) -> RoundSetup:
 _MATCH_FIELDS = tuple(f.name for f in dataclass_fields(Match))
 
 
+def _held_by(m: Match[S, Any]) -> FastRound[S] | None:
+    """The round match ``m`` holds, or None."""
+    cell = m.__dict__.get("_cell")
+    return None if cell is None else cell[_ROUND]
+
+
 def _round_over(m: Match[Any, Any]) -> bool:
     """Whether the round of match ``m`` is over, read from the round it holds where it holds one."""
-    r: FastRound[Any] | None = m.__dict__.get(_ROUND)
+    r = _held_by(m)
     return r.over() if r is not None else m.game.is_terminal(m.state)
 
 
