@@ -39,6 +39,7 @@ from hanafuda.fishing import (
     FishingGame,
     FishingRound,
     Table,
+    bits_of,
     deal_packets,
     explain_hand_play,
     lands,
@@ -115,12 +116,7 @@ class _Judge:
 
     def scored(self, rows: int) -> tuple[ScoredYaku, ...]:
         """The scored dekiyaku of a set of rows, in table order."""
-        out = []
-        while rows:
-            low = rows & -rows
-            out.append(self.rows[low.bit_length() - 1].scored)
-            rows ^= low
-        return tuple(out)
+        return tuple([self.rows[b.bit_length() - 1].scored for b in bits_of(rows)])
 
 
 @functools.lru_cache(maxsize=64)
@@ -180,9 +176,8 @@ class MusashinoRules(RulesOptions):
 
     @functools.cached_property
     def named_captures(self) -> int:
-        """MB-CAP-2, MB-CAP-3: the numbers of matching field cards among which a played or drawn card names
-        the one it takes (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are taken whole); a
-        hook that :mod:`hanafuda.deviations_other` overrides."""
+        """MB-CAP-2, MB-CAP-3: the numbers of matching field cards among which a played or drawn card names the
+        one it takes (:data:`~hanafuda.fishing.NAMED_OF_TWO`); a hook :mod:`hanafuda.deviations_other` overrides."""
         return NAMED_OF_TWO
 
     def next_dealer(self, dealer: int, winner: int) -> int:
@@ -265,30 +260,16 @@ def _deal(rules: MusashinoRules, cards: Sequence[Card], setup: RoundSetup) -> Mu
 
 
 _SUIT_OF = INDEX.suit_of
-#: The phases and the Storm's values as module constants for the turn's steps, which read them on
-#: every action: an attribute of an enum class is a slow read (the metaclass defines ``__getattr__``).
+#: The phases and the Storm's values as module constants (an enum class's attribute is a slow read).
 _PLAYING, _TAKING, _OVER = Phase.PLAY, Phase.TAKE, Phase.OVER
 _STORM_OFF, _STORM_CARDS, _STORM_BANQUETS = spec.Storm.OFF, spec.Storm.CARDS, spec.Storm.BANQUETS
 
 
-def _choices(phase: Phase, hand: int, field: int, pending: Card | None, named: int = NAMED_OF_TWO) -> list[Action]:
-    """The legal actions: a hand play (MB-CAP-5), or the drawn card's choice of two field cards (MB-CAP-6);
-    ``named``: :attr:`MusashinoRules.named_captures`."""
-    if phase is _PLAYING:
-        return plays_of(INDEX, hand, field, False, named)
-    if phase is _TAKING:
-        assert pending is not None
-        return takes_of(INDEX, field, pending, named)
-    return []
-
-
 class MusashinoRound(FishingRound[MusashinoState, Card]):
-    """A Musashino-Bana round played in place, the one implementation of its turn (:meth:`Musashino.do`
-    plays one action on a round built from the state). The fields are :class:`MusashinoState`'s, with
-    the hands, field and capture piles (``piles``, one per side) as masks over :data:`INDEX` and the
-    draw pile as ``stock[top:]``. The methods are the steps of a turn: the hand play, a capture, the
-    draw, the drawn card's choice, the insta-win check and the end of the turn; and the round's result. The
-    rules' ``named_captures``, read on every turn, is kept as ``named``."""
+    """A Musashino-Bana round played in place, the one implementation of its turn: the fields are
+    :class:`MusashinoState`'s, with the hands, field and capture piles (``piles``, one per side) as masks over
+    :data:`INDEX` and the draw pile as ``stock[top:]``; the methods are the steps of a turn and the round's
+    result. The rules' ``named_captures``, read on every turn, is kept as ``named``."""
 
     __slots__ = ("end", "field", "hands", "named", "pending", "phase", "piles", "rules", "setup", "stock", "taken",
                  "top", "turn", "turns", "winner")
@@ -298,7 +279,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         t = s.table
         self.rules, self.setup, self.turn, self.phase, self.pending = s.rules, s.setup, s.turn, s.phase, s.pending
         self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.stock, self.top = t.stock, 0
         self.turns, self.taken, self.end, self.winner = s.turns, s.taken, s.end, s.winner
         self.named = s.rules.named_captures
 
@@ -306,7 +287,14 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        return _choices(self.phase, self.hands[self.turn], self.field, self.pending, self.named)
+        """A hand play (MB-CAP-5), or the drawn card's choice of two field cards (MB-CAP-6)."""
+        phase = self.phase
+        if phase is _PLAYING:
+            return plays_of(INDEX, self.hands[self.turn], self.field, False, self.named)
+        if phase is _TAKING:
+            assert self.pending is not None
+            return takes_of(INDEX, self.field, self.pending, self.named)
+        return []
 
     def plays_from_masks(self) -> int | None:
         """A hand play is due (MB-CAP-5 lists every play the masks allow): the shared replay checks it so."""
