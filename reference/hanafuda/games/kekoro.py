@@ -188,8 +188,7 @@ class KekoroRules(RulesOptions):
         return order[24:]
 
     def next_dealer(self, dealer: int, winner: int | None) -> int:
-        """KE-END-2: the player with the greater round score deals next; KE-END-3: on equal scores the
-        dealer stays (tie_dealer=pass: the deal passes)."""
+        """KE-END-2: the greater round score deals next; KE-END-3: on equal scores the deal stays or passes."""
         if winner is not None:
             return winner
         return dealer if self.value(spec.TieDealer) is spec.TieDealer.STAY else 1 - dealer
@@ -252,12 +251,11 @@ class Kekoro(FishingGame[KekoroState, KekoroRules]):
         return KekoroRound.dealt(rules, ids, setup).state()
 
     def deal_fast(self, rules: KekoroRules, order: Sequence[int], setup: RoundSetup) -> KekoroRound | None:
-        """The round :meth:`start_round` deals, played in place; None for a deal the rules void (KE-DEAL-3),
-        left to :meth:`start_round`."""
+        """The round :meth:`start_round` deals, played in place; None for a misdeal (KE-DEAL-3)."""
         if len(order) != 48:
             return None
         r = KekoroRound.dealt(rules, order, setup)
-        return None if r.phase is Phase.OVER else r
+        return None if r.phase is _OVER else r
 
     # -- play ---------------------------------------------------------------------------------
     def round_of(self, state: KekoroState) -> KekoroRound:

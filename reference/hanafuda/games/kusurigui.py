@@ -94,8 +94,7 @@ class KusuriGuiRules(RulesOptions):
         return bait.suit != WILLOW
 
     def next_dealer(self, dealer: int, winner: int | None) -> int:
-        """KG-END-2: the winner deals next; KG-SCORE-2: after equal totals the dealer stays (tie_dealer=pass:
-        the deal passes)."""
+        """KG-END-2: the winner deals next; KG-SCORE-2: after equal totals the dealer stays, or the deal passes."""
         if winner is not None:
             return winner
         return 1 - dealer if self.tie_passes else dealer

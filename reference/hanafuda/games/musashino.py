@@ -156,7 +156,6 @@ class MusashinoRules(RulesOptions):
 
     catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
-    players: spec.Players
     seats: int
     sides: int
     length: int
@@ -244,22 +243,8 @@ def _packets(plan: spec.DealPlan, dealer: int) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-def _deal(rules: MusashinoRules, cards: Sequence[Card], setup: RoundSetup) -> MusashinoState:
-    """The first position of a round dealt from ``cards`` (top first): packets from the dealer's right
-    (MB-DEAL-3), the dealer to play first; over at once when the field holds a whole month (MB-DEAL-4;
-    never a hand, MB-DEAL-5)."""
-    if len(cards) != 48:
-        raise ValueError("Musashino-Bana deals from the 48-card hanafuda deck")
-    dealt, mask_of = deal_packets(cards, rules.deals[setup.dealer]), INDEX.mask_of
-    field = mask_of(dealt.get("field", ()))
-    table = Table(INDEX, tuple([mask_of(dealt[str(p)]) for p in range(rules.seats)]), field, tuple(dealt["stock"]),
-                  (0,) * rules.sides)
-    if any(field & month == month for month in INDEX.suits.values()):
-        return MusashinoState(rules, setup, table, setup.dealer, Phase.OVER, end=MISDEAL)
-    return MusashinoState(rules, setup, table, setup.dealer, Phase.PLAY)
-
-
 _SUIT_OF = INDEX.suit_of
+_MASK_OF = {c.id: c.mask for c in INDEX.cards}
 #: The phases and the Storm's values as module constants (an enum class's attribute is a slow read).
 _PLAYING, _TAKING, _OVER = Phase.PLAY, Phase.TAKE, Phase.OVER
 _STORM_OFF, _STORM_CARDS, _STORM_BANQUETS = spec.Storm.OFF, spec.Storm.CARDS, spec.Storm.BANQUETS
@@ -282,6 +267,21 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         self.stock, self.top = t.stock, 0
         self.turns, self.taken, self.end, self.winner = s.turns, s.taken, s.end, s.winner
         self.named = s.rules.named_captures
+
+    @classmethod
+    def dealt(cls, rules: MusashinoRules, order: Sequence[int], setup: RoundSetup) -> MusashinoRound:
+        """The round dealt from ``order`` (card ids, top first): packets from the dealer's right (MB-DEAL-3), the
+        dealer to play first; over at once when the field holds a whole month (MB-DEAL-4; never a hand, MB-DEAL-5)."""
+        dealt, mask = deal_packets(order, rules.deals[setup.dealer]), _MASK_OF.__getitem__
+        r = cls.__new__(cls)
+        r.rules, r.setup, r.named, r.turn, r.pending = rules, setup, rules.named_captures, setup.dealer, None
+        r.hands = [sum(map(mask, dealt[str(p)])) for p in range(rules.seats)]
+        r.field, r.piles = sum(map(mask, dealt.get("field", ()))), [0] * rules.sides
+        r.stock, r.top = tuple(map(INDEX.by_id.__getitem__, dealt["stock"])), 0
+        r.phase, r.turns, r.taken, r.end, r.winner = _PLAYING, 1, (), "", None
+        if any(r.field & month == month for month in INDEX.suits.values()):
+            r.phase, r.end = _OVER, MISDEAL
+        return r
 
     def over(self) -> bool:
         return self.phase is _OVER
@@ -440,7 +440,7 @@ class Musashino(FishingGame[MusashinoState, MusashinoRules]):
         seats, sides = plan.players, spec.sides(players)
         side_of = tuple(seat % sides for seat in range(seats))  # MB-EQ-2: 3 sides, or teams 0-2 and 1-3
         return MusashinoRules(
-            values=tuple(sorted(values.items())), players=players, seats=seats, sides=sides,
+            values=tuple(sorted(values.items())), seats=seats, sides=sides,
             length=int(o(values, spec.Length)), cap=None if cap is spec.PaymentCap.NONE else int(cap),
             check_on_capture=o(values, spec.InstaWinCheck) is spec.InstaWinCheck.CAPTURE,
             storm=o(values, spec.Storm), sun=o(values, spec.Sun),
@@ -454,12 +454,15 @@ class Musashino(FishingGame[MusashinoState, MusashinoRules]):
 
     # -- a round: MusashinoRound's steps ------------------------------------------------------
     def start_round(self, rules: MusashinoRules, order: Sequence[BaseCard], setup: RoundSetup) -> MusashinoState:
-        return _deal(rules, [c for c in order if isinstance(c, Card)], setup)
+        ids = [c.id for c in order if isinstance(c, Card)]
+        if len(ids) != 48:
+            raise ValueError("Musashino-Bana deals from the 48-card hanafuda deck")
+        return MusashinoRound.dealt(rules, ids, setup).state()
 
     def deal_fast(self, rules: MusashinoRules, order: Sequence[int], setup: RoundSetup) -> MusashinoRound | None:
         """:meth:`start_round`'s deal as a round; None for a misdeal (MB-DEAL-4), left to :meth:`start_round`."""
-        s = _deal(rules, [INDEX.by_id[i] for i in order], setup)
-        return None if s.phase is Phase.OVER else MusashinoRound(s)
+        r = MusashinoRound.dealt(rules, order, setup)
+        return None if r.phase is _OVER else r
 
     def round_of(self, state: MusashinoState) -> MusashinoRound:
         return MusashinoRound(state)
