@@ -255,7 +255,7 @@ class Kekoro(FishingGame[KekoroState, KekoroRules]):
         if len(order) != 48:
             return None
         r = KekoroRound.dealt(rules, order, setup)
-        return None if r.phase is _OVER else r
+        return None if r.phase is Phase.OVER else r
 
     # -- play ---------------------------------------------------------------------------------
     def round_of(self, state: KekoroState) -> KekoroRound:
@@ -276,10 +276,9 @@ class Kekoro(FishingGame[KekoroState, KekoroRules]):
         if action.kind == DECLARE:
             if action.label != spec.INSTANT_VICTORY or action.cards:
                 return "KE-IV-1", f"the only declaration in Kekoro is '{DECLARE_ACTION}'"
-            a, b = state.yaku_counts()
-            mine, theirs = (a, b) if p == 0 else (b, a)
+            n = state.yaku_counts()
             return "KE-IV-1", (f"the instant victory is declared at the end of one's own turn with a yaku lead of "
-                               f"{spec.YAKU_LEAD}; seat {p} has {mine} yaku to {theirs} (phase {phase.value})")
+                               f"{spec.YAKU_LEAD}; seat {p} has {n[p]} yaku to {n[1 - p]} (phase {phase.value})")
         if action.kind == CONTINUE:
             return "KE-IV-3", "'continue' answers the instant-victory choice only"
         return "KE-TURN-2", f"unknown action kind {action.kind!r} for Kekoro"
@@ -346,8 +345,7 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        """A hand card (KE-CAP-5: a non-matching card may always be played), a target for the drawn card,
-        or the instant-victory choice."""
+        """A hand card (KE-CAP-5: matching or not), a target for the drawn card, or the instant-victory choice."""
         phase = self.phase
         if phase is _PLAYING:
             return plays_of(INDEX, self.hands[self.turn], self.field, False, self.named)

@@ -377,13 +377,12 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
             return RoundResult("misdeal", (0, 0), counts=False, next_dealer=d)  # KG-DEAL-5
         yaku = tuple(score_mask(rules, _mask(side)) for side in self.captured)
         totals = [sum(y.points for y in side) for side in yaku]
-        chips = [setup.scores[i] + paid[i] for i in (0, 1)]
         settle = [0, 0]
         winner: int | None = None
         if totals[0] != totals[1]:  # KG-SCORE-1
-            winner = 0 if totals[0] > totals[1] else 1
-            amount = _cut(rules, rules.settlement(totals[winner], totals[1 - winner]), chips[1 - winner])
-            settle[winner], settle[1 - winner] = amount, -amount
+            winner, loser = (0, 1) if totals[0] > totals[1] else (1, 0)
+            amount = _cut(rules, rules.settlement(totals[winner], totals[loser]), setup.scores[loser] + paid[loser])
+            settle[winner], settle[loser] = amount, -amount
         deltas = (paid[0] + settle[0], paid[1] + settle[1])
         nxt = rules.next_dealer(d, winner)  # KG-END-2, KG-SCORE-2
         after = (setup.scores[0] + deltas[0], setup.scores[1] + deltas[1])

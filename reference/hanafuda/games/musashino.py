@@ -244,10 +244,20 @@ def _packets(plan: spec.DealPlan, dealer: int) -> tuple[tuple[str, int], ...]:
 
 
 _SUIT_OF = INDEX.suit_of
-_MASK_OF = {c.id: c.mask for c in INDEX.cards}
 #: The phases and the Storm's values as module constants (an enum class's attribute is a slow read).
 _PLAYING, _TAKING, _OVER = Phase.PLAY, Phase.TAKE, Phase.OVER
 _STORM_OFF, _STORM_CARDS, _STORM_BANQUETS = spec.Storm.OFF, spec.Storm.CARDS, spec.Storm.BANQUETS
+
+
+def _choices(phase: Phase, hand: int, field: int, pending: Card | None, named: int = NAMED_OF_TWO) -> list[Action]:
+    """The legal actions: a hand play (MB-CAP-5), or the drawn card's choice of two field cards (MB-CAP-6);
+    ``named``: :attr:`MusashinoRules.named_captures`."""
+    if phase is _PLAYING:
+        return plays_of(INDEX, hand, field, False, named)
+    if phase is _TAKING:
+        assert pending is not None
+        return takes_of(INDEX, field, pending, named)
+    return []
 
 
 class MusashinoRound(FishingRound[MusashinoState, Card]):
@@ -272,12 +282,13 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
     def dealt(cls, rules: MusashinoRules, order: Sequence[int], setup: RoundSetup) -> MusashinoRound:
         """The round dealt from ``order`` (card ids, top first): packets from the dealer's right (MB-DEAL-3), the
         dealer to play first; over at once when the field holds a whole month (MB-DEAL-4; never a hand, MB-DEAL-5)."""
-        dealt, mask = deal_packets(order, rules.deals[setup.dealer]), _MASK_OF.__getitem__
+        if len(order) != 48:
+            raise ValueError("Musashino-Bana deals from the 48-card hanafuda deck")
+        dealt, mask_of = deal_packets([INDEX.by_id[i] for i in order], rules.deals[setup.dealer]), INDEX.mask_of
         r = cls.__new__(cls)
         r.rules, r.setup, r.named, r.turn, r.pending = rules, setup, rules.named_captures, setup.dealer, None
-        r.hands = [sum(map(mask, dealt[str(p)])) for p in range(rules.seats)]
-        r.field, r.piles = sum(map(mask, dealt.get("field", ()))), [0] * rules.sides
-        r.stock, r.top = tuple(map(INDEX.by_id.__getitem__, dealt["stock"])), 0
+        r.hands = [mask_of(dealt[str(p)]) for p in range(rules.seats)]
+        r.field, r.piles, r.stock, r.top = mask_of(dealt.get("field", ())), [0] * rules.sides, tuple(dealt["stock"]), 0
         r.phase, r.turns, r.taken, r.end, r.winner = _PLAYING, 1, (), "", None
         if any(r.field & month == month for month in INDEX.suits.values()):
             r.phase, r.end = _OVER, MISDEAL
@@ -287,14 +298,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        """A hand play (MB-CAP-5), or the drawn card's choice of two field cards (MB-CAP-6)."""
-        phase = self.phase
-        if phase is _PLAYING:
-            return plays_of(INDEX, self.hands[self.turn], self.field, False, self.named)
-        if phase is _TAKING:
-            assert self.pending is not None
-            return takes_of(INDEX, self.field, self.pending, self.named)
-        return []
+        return _choices(self.phase, self.hands[self.turn], self.field, self.pending, self.named)
 
     def plays_from_masks(self) -> int | None:
         """A hand play is due (MB-CAP-5 lists every play the masks allow): the shared replay checks it so."""
@@ -454,10 +458,7 @@ class Musashino(FishingGame[MusashinoState, MusashinoRules]):
 
     # -- a round: MusashinoRound's steps ------------------------------------------------------
     def start_round(self, rules: MusashinoRules, order: Sequence[BaseCard], setup: RoundSetup) -> MusashinoState:
-        ids = [c.id for c in order if isinstance(c, Card)]
-        if len(ids) != 48:
-            raise ValueError("Musashino-Bana deals from the 48-card hanafuda deck")
-        return MusashinoRound.dealt(rules, ids, setup).state()
+        return MusashinoRound.dealt(rules, [c.id for c in order if isinstance(c, Card)], setup).state()
 
     def deal_fast(self, rules: MusashinoRules, order: Sequence[int], setup: RoundSetup) -> MusashinoRound | None:
         """:meth:`start_round`'s deal as a round; None for a misdeal (MB-DEAL-4), left to :meth:`start_round`."""
