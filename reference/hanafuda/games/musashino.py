@@ -463,7 +463,7 @@ class Musashino(FishingGame[MusashinoState, MusashinoRules]):
     def deal_fast(self, rules: MusashinoRules, order: Sequence[int], setup: RoundSetup) -> MusashinoRound | None:
         """:meth:`start_round`'s deal as a round; None for a misdeal (MB-DEAL-4), left to :meth:`start_round`."""
         r = MusashinoRound.dealt(rules, order, setup)
-        return None if r.phase is _OVER else r
+        return None if r.phase is Phase.OVER else r
 
     def round_of(self, state: MusashinoState) -> MusashinoRound:
         return MusashinoRound(state)
