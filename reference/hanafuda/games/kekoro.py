@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from hanafuda_spec.cards import HANAFUDA, BaseCard, Card
@@ -50,6 +50,7 @@ from hanafuda.fishing import (
     FishingRound,
     Getter,
     Table,
+    bits_of,
     deal_two,
     explain_hand_play,
     lands,
@@ -79,8 +80,7 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-#: The phases as module constants for the turn's steps, which read them on every action: an attribute of an
-#: enum class is a slow read (the class's metaclass defines ``__getattr__``), a module constant a fast one.
+#: The phases as module constants (an enum class's attribute is a slow read).
 _PLAYING, _TAKING, _DECLARING, _OVER = Phase.PLAY, Phase.TAKE, Phase.DECLARE, Phase.OVER
 
 
@@ -95,23 +95,22 @@ class Scorer:
 
     yaku: tuple[tuple[ScoredYaku, int], ...]
     value_masks: tuple[tuple[int, int], ...]
-    #: The lanes' complements to 8 and their top bits (:attr:`counters`), and :meth:`count_of` by value
-    #: (``counts[got]``), filled with every set of cards of one month (what one capture takes); set from ``yaku``.
-    complement: int = dataclasses.field(init=False, repr=False, compare=False)
-    tops: int = dataclasses.field(init=False, repr=False, compare=False)
-    counts: _Counts = dataclasses.field(init=False, repr=False, compare=False)
+    #: The yaku as counters, set from ``yaku`` (for :class:`KekoroRound`, which adds cards to a pile and counts
+    #: again): yaku i has a 4-bit lane ``i`` of one integer, how many of its cards a pile holds. Here: the counters
+    #: of every set of cards of one month (what one capture takes), the lanes' complements to 8 (8 minus the
+    #: yaku's size) and the lanes' top bits; a lane plus its complement reaches 8 exactly when the pile holds the
+    #: whole yaku (yaku of 1 to 7 cards; the table's have 3).
+    counters: tuple[dict[int, int], int, int] = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         masks = [m for _, m in self.yaku]
         if not all(1 <= m.bit_count() <= 7 for m in masks):  # pragma: no cover - the catalogue's yaku are three cards
             raise ValueError("the yaku counters hold yaku of 1 to 7 cards")
-        object.__setattr__(self, "complement", sum([(8 - m.bit_count()) << 4 * i for i, m in enumerate(masks)]))
-        object.__setattr__(self, "tops", sum([8 << 4 * i for i in range(len(masks))]))
-        counts = _Counts(self.count_of)
-        for month in INDEX.suits.values():
-            for low in range(16):
-                counts[low * (month & -month)] = self.count_of(low * (month & -month))
-        object.__setattr__(self, "counts", counts)
+        lanes = {c.mask: sum([1 << 4 * i for i, m in enumerate(masks) if m & c.mask]) for c in INDEX.cards}
+        counts = {k * (month & -month): sum([lanes[c] for c in bits_of(k * (month & -month))])
+                  for month in _MONTHS for k in range(16)}
+        complement = sum([(8 - m.bit_count()) << 4 * i for i, m in enumerate(masks)])
+        object.__setattr__(self, "counters", (counts, complement, sum([8 << 4 * i for i in range(len(masks))])))
 
     def yaku_of(self, pile: int) -> tuple[ScoredYaku, ...]:
         """Every yaku the pile forms, 30 points each, in table order (KE-YAKU-1, KE-YAKU-2)."""
@@ -125,60 +124,20 @@ class Scorer:
         """How many yaku the pile forms (KE-IV-2): ``len(self.yaku_of(pile))``."""
         return self.yaku_in(self.count_of(pile))
 
-    @functools.cached_property
-    def counters(self) -> tuple[tuple[tuple[int, ...], ...], int, int]:
-        """The yaku counted as counters (for :class:`KekoroRound`, which adds cards to a pile and counts again):
-        yaku i has a 4-bit lane ``i`` of one integer, holding how many of its cards the pile has. Returns the
-        counters of the cards of each byte of a mask (table ``k``, entry ``v``: the cards of ``v << 8 * k``),
-        the lanes' complements to 8 (8 minus the yaku's size) and the lanes' top bits. A lane plus its
-        complement reaches 8 exactly when the pile holds the whole yaku (yaku of 1 to 7 cards; the table's
-        have 3)."""
-        masks = [m for _, m in self.yaku]
-        width = max([m.bit_length() for m in masks], default=0)
-        add = [sum([1 << 4 * i for i, m in enumerate(masks) if m >> b & 1]) for b in range(width + 8)]
-        tables = []
-        for k in range(0, width, 8):
-            t = [0] * 256
-            for v in range(1, 256):
-                low = v & -v
-                t[v] = t[v ^ low] + add[k + low.bit_length() - 1]
-            tables.append(tuple(t))
-        return tuple(tables), self.complement, self.tops
-
     def count_of(self, pile: int) -> int:
-        """The counters of a pile (:attr:`counters`), a byte of the mask at a time up to its last card."""
-        total = 0
-        for table in self.counters[0]:
-            if not pile:
-                break
-            total += table[pile & 255]
-            pile >>= 8
-        return total
+        """The counters of a pile (:attr:`counters`), a month at a time."""
+        counts = self.counters[0]
+        return sum([counts[pile & month] for month in _MONTHS])
 
     def yaku_in(self, counts: int) -> int:
         """How many yaku the counters of a pile (:meth:`count_of`) show complete."""
-        return ((counts + self.complement) & self.tops).bit_count()
-
-
-class _Counts(dict[int, int]):
-    """A mapping of masks to their yaku counters (``Scorer.counts``) that counts a mask it lacks and keeps it
-    while it holds few."""
-
-    __slots__ = ("count_of",)
-
-    def __init__(self, count_of: Callable[[int], int]) -> None:
-        super().__init__()
-        self.count_of = count_of
-
-    def __missing__(self, mask: int) -> int:
-        n = self.count_of(mask)
-        if len(self) < 4096:
-            self[mask] = n
-        return n
+        _, complement, tops = self.counters
+        return ((counts + complement) & tops).bit_count()
 
 
 #: The 48 hanafuda cards as bits: every Kekoro table is a set of masks over this index.
 INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Card))
+_MONTHS = tuple(INDEX.suits.values())
 
 
 @functools.lru_cache(maxsize=64)
@@ -189,15 +148,14 @@ def _scorer(values: tuple[tuple[str, str], ...]) -> Scorer:
 
 def scorer_of(table: Sequence[YakuDef], card_values: Mapping[int, int]) -> Scorer:
     """The :class:`Scorer` of a yaku table (KE-YAKU-1) and the card values (card id -> value, KE-VAL-1)."""
-    yaku = tuple((ScoredYaku(y.id, spec.YAKU_POINTS), INDEX.mask_of(INDEX.by_id[i] for i in y.pool))
-                 for y in table)
-    by_value: dict[int, list[Card]] = {}
+    yaku = tuple((ScoredYaku(y.id, spec.YAKU_POINTS), sum([_MASK_OF[i] for i in y.pool])) for y in table)
+    by_value: dict[int, int] = {}
     for cid, v in card_values.items():
-        by_value.setdefault(v, []).append(INDEX.by_id[cid])
-    return Scorer(yaku, tuple((v, INDEX.mask_of(cards)) for v, cards in sorted(by_value.items())))
+        by_value[v] = by_value.get(v, 0) | _MASK_OF[cid]
+    return Scorer(yaku, tuple(sorted(by_value.items())))
 
 
-assert tuple(INDEX.suits.values()) == tuple(0xF << 4 * i for i in range(12))  # what suit_counts reads
+assert tuple(0xF << 4 * i for i in range(12)) == _MONTHS  # what suit_counts and Scorer.counters read
 
 
 def _four_in(mask: int) -> bool:
@@ -217,8 +175,7 @@ class KekoroRules(RulesOptions):
     def scorer(self) -> Scorer:
         return _scorer(self.values)
 
-    # Hooks: the steps read these, and :mod:`hanafuda.deviations_other` overrides them to replay a record as
-    # an engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
+    # Hooks: the rule as the reference plays it, which :mod:`hanafuda.deviations_other` overrides (a diagnosis).
 
     @functools.cached_property
     def named_captures(self) -> int:
@@ -231,8 +188,7 @@ class KekoroRules(RulesOptions):
         return order[24:]
 
     def next_dealer(self, dealer: int, winner: int | None) -> int:
-        """KE-END-2: the player with the greater round score deals next; KE-END-3: on equal scores the
-        dealer stays (tie_dealer=pass: the deal passes)."""
+        """KE-END-2: the greater round score deals next; KE-END-3: on equal scores the deal stays or passes."""
         if winner is not None:
             return winner
         return dealer if self.value(spec.TieDealer) is spec.TieDealer.STAY else 1 - dealer
@@ -295,8 +251,7 @@ class Kekoro(FishingGame[KekoroState, KekoroRules]):
         return KekoroRound.dealt(rules, ids, setup).state()
 
     def deal_fast(self, rules: KekoroRules, order: Sequence[int], setup: RoundSetup) -> KekoroRound | None:
-        """The round :meth:`start_round` deals, played in place; None for a deal the rules void (KE-DEAL-3),
-        left to :meth:`start_round`."""
+        """The round :meth:`start_round` deals, played in place; None for a misdeal (KE-DEAL-3)."""
         if len(order) != 48:
             return None
         r = KekoroRound.dealt(rules, order, setup)
@@ -321,10 +276,9 @@ class Kekoro(FishingGame[KekoroState, KekoroRules]):
         if action.kind == DECLARE:
             if action.label != spec.INSTANT_VICTORY or action.cards:
                 return "KE-IV-1", f"the only declaration in Kekoro is '{DECLARE_ACTION}'"
-            a, b = state.yaku_counts()
-            mine, theirs = (a, b) if p == 0 else (b, a)
+            n = state.yaku_counts()
             return "KE-IV-1", (f"the instant victory is declared at the end of one's own turn with a yaku lead of "
-                               f"{spec.YAKU_LEAD}; seat {p} has {mine} yaku to {theirs} (phase {phase.value})")
+                               f"{spec.YAKU_LEAD}; seat {p} has {n[p]} yaku to {n[1 - p]} (phase {phase.value})")
         if action.kind == CONTINUE:
             return "KE-IV-3", "'continue' answers the instant-victory choice only"
         return "KE-TURN-2", f"unknown action kind {action.kind!r} for Kekoro"
@@ -353,21 +307,23 @@ class Kekoro(FishingGame[KekoroState, KekoroRules]):
 class KekoroRound(FishingRound[KekoroState, Card]):
     """A Kekoro round played in place, the one implementation of its turn: the zones as masks over
     :data:`INDEX`, the draw pile as ``stock[top:]``, and each capture pile's yaku counters
-    (:attr:`Scorer.counters`) with the number of yaku they show (``yakus``), counted when first needed, then
-    kept up to date as cards are captured. The rules' ``named_captures`` and ``scorer``, read on every turn,
-    are kept as ``named`` and ``scorer``."""
+    (:attr:`Scorer.counters`) with the number of yaku they show (``yakus``), kept up to date as cards are
+    captured. The rules' ``named_captures`` and ``scorer``, read on every turn, are kept as ``named`` and
+    ``scorer``."""
 
     __slots__ = ("caps", "counters", "end", "field", "hands", "named", "pending", "phase", "rules", "scorer", "setup",
                  "stock", "top", "turn", "winner", "yakus")
     index = INDEX
-    counters: list[int] | None
+    counters: list[int]
     yakus: list[int]
 
     def __init__(self, s: KekoroState) -> None:
         t = s.table
         self.rules, self.setup, self.named, self.scorer = s.rules, s.setup, s.rules.named_captures, s.rules.scorer
         self.hands, self.field, self.caps = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-        self.stock, self.top, self.counters, self.yakus = t.stock, 0, None, [0, 0]  # counted in _end_turn
+        self.stock, self.top, sc = t.stock, 0, self.scorer
+        self.counters = [sc.count_of(self.caps[0]), sc.count_of(self.caps[1])]
+        self.yakus = [sc.yaku_in(self.counters[0]), sc.yaku_in(self.counters[1])]
         self.turn, self.phase, self.pending, self.end, self.winner = s.turn, s.phase, s.pending, s.end, s.winner
 
     @classmethod
@@ -389,8 +345,7 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        """A hand card (KE-CAP-5: a non-matching card may always be played), a target for the drawn card,
-        or the instant-victory choice."""
+        """A hand card (KE-CAP-5: matching or not), a target for the drawn card, or the instant-victory choice."""
         phase = self.phase
         if phase is _PLAYING:
             return plays_of(INDEX, self.hands[self.turn], self.field, False, self.named)
@@ -413,7 +368,6 @@ class KekoroRound(FishingRound[KekoroState, Card]):
             d = self.pending.mask
             self.field, got = lands(self.field, d, self.field & _SUIT_OF[d], _MASK_OF[a.cards[0]])
             self._capture(got)
-            self.pending = None
             self._end_turn()
         elif a == DECLARE_ACTION:  # KE-IV-1, KE-GAME-2
             self.phase, self.end, self.winner = _OVER, INSTANT_VICTORY, self.turn
@@ -446,22 +400,15 @@ class KekoroRound(FishingRound[KekoroState, Card]):
         if got | more:
             p = self.turn
             self.caps[p] |= got | more
-            counters = self.counters
-            if counters is not None:
-                counts = self.scorer.counts
-                add = counts[got] + counts[more]
-                if add:  # some yaku card: count the pile's yaku again
-                    counters[p] += add
-                    self.yakus[p] = self.scorer.yaku_in(counters[p])
+            counts = self.scorer.counters[0]
+            add = counts[got] + counts[more]
+            if add:  # some yaku card: count the pile's yaku again
+                self.counters[p] += add
+                self.yakus[p] = self.scorer.yaku_in(self.counters[p])
 
     def _end_turn(self) -> None:
         """KE-IV-1: after both plays, a yaku lead of 3 or more offers the instant victory."""
-        p = self.turn
-        if self.counters is None:
-            sc = self.scorer
-            self.counters = [sc.count_of(self.caps[0]), sc.count_of(self.caps[1])]
-            self.yakus = [sc.yaku_in(self.counters[0]), sc.yaku_in(self.counters[1])]
-        yakus = self.yakus
+        p, yakus = self.turn, self.yakus
         mine = yakus[p]
         if mine >= spec.YAKU_LEAD and mine - yakus[1 - p] >= spec.YAKU_LEAD:
             self.phase, self.pending = _DECLARING, None

@@ -68,27 +68,22 @@ class KusuriGuiRules(RulesOptions):
     values: tuple[tuple[str, str], ...]
 
     # The options' readings the steps use (:mod:`hanafuda.games._options`), each with the rule it decides.
-    exclusive = flag(spec.Dekiyaku.EXCLUSIVE, "KG-YAKU-1: only the best dekiyaku of a pile counts "
-                     "(dekiyaku=exclusive).")
+    exclusive = flag(spec.Dekiyaku.EXCLUSIVE, "KG-YAKU-1: only the best dekiyaku of a pile counts.")
     payment = number(spec.Payment, "KG-PAY-2: the chips a Kusuri-gui costs.")
     rounds = number(spec.Rounds, "KG-GAME-1: the rounds of a game.")
     chips = number(spec.Chips, "KG-EQ-2: each player's chips at the start.")
-    bust_ends = flag(spec.Bust.END, "KG-SCORE-3, KG-GAME-3: no player pays more chips than they hold, and the game "
-                     "ends when one has none (bust=end).")
-    tie_passes = flag(spec.TieDealer.PASS, "KG-SCORE-2: after equal totals the deal passes (tie_dealer=pass).")
-    oni_choice = flag(spec.OniPlay.CHOICE, "KG-ONI-1: a willow may be discarded onto a pile it could take "
-                      "(oni_play=choice).")
-    oni_pays = flag(spec.OniPays.YES, "KG-PAY-4: a Kusuri-gui made with a willow is paid (oni_pays=yes).")
-    rainy_higher = flag(spec.RainyOverlap.HIGHER, "KG-YAKU-6: the Rainy Three Brights do not count beside the "
-                        "Three Brights (rainy_overlap=higher).")
+    bust_ends = flag(spec.Bust.END, "KG-SCORE-3, KG-GAME-3: payments are capped by the chips held; none left ends.")
+    tie_passes = flag(spec.TieDealer.PASS, "KG-SCORE-2: after equal totals the deal passes.")
+    oni_choice = flag(spec.OniPlay.CHOICE, "KG-ONI-1: a willow may be discarded onto a pile it could take.")
+    oni_pays = flag(spec.OniPays.YES, "KG-PAY-4: a Kusuri-gui made with a willow is paid.")
+    rainy_higher = flag(spec.RainyOverlap.HIGHER, "KG-YAKU-6: no Rainy Three Brights beside the Three Brights.")
 
     @functools.cached_property
     def table(self) -> tuple[tuple[YakuRow, ...], tuple[frozenset[int], ...]]:
         """The compiled dekiyaku rows and, per row, the rows it is part of."""
         return _table(self.values)
 
-    # Hooks: the steps read these, and :mod:`hanafuda.deviations_other` overrides them to replay a record as
-    # an engine with a known mistake plays (a diagnosis); here each is the rule as the reference plays it.
+    # Hooks: the rule as the reference plays it, which :mod:`hanafuda.deviations_other` overrides (a diagnosis).
 
     def settlement(self, winner_total: int, loser_total: int) -> int:
         """KG-SCORE-1: the loser of the round pays the difference of the dekiyaku totals."""
@@ -99,8 +94,7 @@ class KusuriGuiRules(RulesOptions):
         return bait.suit != WILLOW
 
     def next_dealer(self, dealer: int, winner: int | None) -> int:
-        """KG-END-2: the winner deals next; KG-SCORE-2: after equal totals the dealer stays (tie_dealer=pass:
-        the deal passes)."""
+        """KG-END-2: the winner deals next; KG-SCORE-2: after equal totals the dealer stays, or the deal passes."""
         if winner is not None:
             return winner
         return 1 - dealer if self.tie_passes else dealer
@@ -235,31 +229,6 @@ class KusuriGui(RoundGame[KusuriGuiState, KusuriGuiRules]):
         return "KG-ONI-2", f"the pile is empty: 'play {cid}' discards willow {cid}"
 
     # -- results -------------------------------------------------------------------------
-    def round_result(self, state: KusuriGuiState) -> RoundResult:
-        if state.phase is not Phase.OVER:
-            raise ValueError("the round is not over")
-        d = state.dealer
-        if state.end == "misdeal":
-            return RoundResult("misdeal", (0, 0), counts=False, next_dealer=d)  # KG-DEAL-5
-        rules = state.rules
-        yaku = tuple(score_mask(rules, _mask(side)) for side in state.captured)
-        totals = [sum(y.points for y in side) for side in yaku]
-        chips = [state.setup.scores[i] + state.paid[i] for i in (0, 1)]
-        settle = [0, 0]
-        winner: int | None = None
-        if totals[0] != totals[1]:  # KG-SCORE-1
-            winner = 0 if totals[0] > totals[1] else 1
-            amount = _cut(rules, rules.settlement(totals[winner], totals[1 - winner]), chips[1 - winner])
-            settle[winner], settle[1 - winner] = amount, -amount
-        deltas = (state.paid[0] + settle[0], state.paid[1] + settle[1])
-        nxt = rules.next_dealer(d, winner)  # KG-END-2, KG-SCORE-2
-        after = (state.setup.scores[0] + deltas[0], state.setup.scores[1] + deltas[1])
-        ends = state.setup.number >= rules.rounds or (rules.bust_ends and min(after) <= 0)
-        notes = (("kusurigui.0", state.eaten[0]), ("kusurigui.1", state.eaten[1]),
-                 ("payments.0", state.paid[0]), ("payments.1", state.paid[1]),
-                 ("settlement", abs(settle[0])), ("left_on_pile", len(state.pile)))
-        return RoundResult("played-out", deltas, winner, (yaku[0], yaku[1]), None, True, ends, nxt, notes)
-
     def snapshot(self, state: KusuriGuiState, info: MatchInfo | None = None) -> Snapshot:
         zones = tuple((name, tuple(c.id for c in cards)) for name, cards in (
             ("hand.0", state.hands[0]), ("hand.1", state.hands[1]), ("pile", state.pile), ("stock", state.stock),
@@ -291,20 +260,8 @@ def _cut(rules: KusuriGuiRules, amount: int, chips: int) -> int:
     return max(0, min(amount, chips)) if rules.bust_ends else amount
 
 
-#: The phases as module constants for the turn's steps, which read them on every action: an attribute of an
-#: enum class is a slow read (the class's metaclass defines ``__getattr__``), a module constant a fast one.
+#: The phases as module constants (an enum class's attribute is a slow read).
 _PLAYING, _OVER = Phase.PLAY, Phase.OVER
-
-
-def _legal(phase: Phase, hand: Sequence[Card], pile: bool, oni_choice: bool) -> list[Action]:
-    """The legal actions: any card of ``hand`` (in id order, so its plays are sorted) is played (KG-PLAY-1);
-    with oni_play=choice a willow may be discarded onto a non-empty ``pile`` (KG-ONI-1)."""
-    if phase is _OVER:
-        return []
-    plays = [_PLAY[c.id] for c in hand]
-    if oni_choice and pile:  # ('discard' sorts before 'play')
-        return [_DISCARD[c.id] for c in hand if c.suit == WILLOW] + plays
-    return plays
 
 
 class KusuriGuiRound(FastRound[KusuriGuiState]):
@@ -353,7 +310,15 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
         return self.phase is _OVER
 
     def legal(self) -> Sequence[Action]:
-        return _legal(self.phase, self.hands[self.turn], bool(self.pile), self.rules.oni_choice)
+        """Any card of the hand (in id order, so its plays are sorted) is played (KG-PLAY-1); with oni_play=choice
+        a willow may be discarded onto a non-empty pile (KG-ONI-1)."""
+        if self.phase is _OVER:
+            return []
+        hand = self.hands[self.turn]
+        plays = [_PLAY[c.id] for c in hand]
+        if self.pile and self.rules.oni_choice:  # ('discard' sorts before 'play')
+            return [_DISCARD[c.id] for c in hand if c.suit == WILLOW] + plays
+        return plays
 
     def play(self, a: Action) -> None:
         """A card from the hand: it takes the pile when its top card is of the card's month, a willow any
@@ -402,6 +367,30 @@ class KusuriGuiRound(FastRound[KusuriGuiState]):
         self._give(st[0:2] + st[4:6], st[2:4] + st[6:8])
         self.top += 8
         self.redeals += 1
+
+    def result(self) -> RoundResult | None:
+        """The round's result once it is over, its Kusuri-gui payments booked with the settlement (KG-SCORE-1)."""
+        if self.phase is not _OVER:
+            return None
+        rules, setup, paid, d = self.rules, self.setup, self.paid, self.setup.dealer
+        if self.end == "misdeal":
+            return RoundResult("misdeal", (0, 0), counts=False, next_dealer=d)  # KG-DEAL-5
+        yaku = tuple(score_mask(rules, _mask(side)) for side in self.captured)
+        totals = [sum(y.points for y in side) for side in yaku]
+        settle = [0, 0]
+        winner: int | None = None
+        if totals[0] != totals[1]:  # KG-SCORE-1
+            winner, loser = (0, 1) if totals[0] > totals[1] else (1, 0)
+            amount = _cut(rules, rules.settlement(totals[winner], totals[loser]), setup.scores[loser] + paid[loser])
+            settle[winner], settle[loser] = amount, -amount
+        deltas = (paid[0] + settle[0], paid[1] + settle[1])
+        nxt = rules.next_dealer(d, winner)  # KG-END-2, KG-SCORE-2
+        after = (setup.scores[0] + deltas[0], setup.scores[1] + deltas[1])
+        ends = setup.number >= rules.rounds or (rules.bust_ends and min(after) <= 0)
+        notes = (("kusurigui.0", self.eaten[0]), ("kusurigui.1", self.eaten[1]),
+                 ("payments.0", paid[0]), ("payments.1", paid[1]),
+                 ("settlement", abs(settle[0])), ("left_on_pile", len(self.pile)))
+        return RoundResult("played-out", deltas, winner, (yaku[0], yaku[1]), None, True, ends, nxt, notes)
 
     def state(self) -> KusuriGuiState:
         hands, caps = self.hands, self.captured

@@ -39,6 +39,7 @@ from hanafuda.fishing import (
     FishingGame,
     FishingRound,
     Table,
+    bits_of,
     deal_packets,
     explain_hand_play,
     lands,
@@ -115,12 +116,7 @@ class _Judge:
 
     def scored(self, rows: int) -> tuple[ScoredYaku, ...]:
         """The scored dekiyaku of a set of rows, in table order."""
-        out = []
-        while rows:
-            low = rows & -rows
-            out.append(self.rows[low.bit_length() - 1].scored)
-            rows ^= low
-        return tuple(out)
+        return tuple([self.rows[b.bit_length() - 1].scored for b in bits_of(rows)])
 
 
 @functools.lru_cache(maxsize=64)
@@ -160,7 +156,6 @@ class MusashinoRules(RulesOptions):
 
     catalogue = spec.SPEC
     values: tuple[tuple[str, str], ...]
-    players: spec.Players
     seats: int
     sides: int
     length: int
@@ -180,9 +175,8 @@ class MusashinoRules(RulesOptions):
 
     @functools.cached_property
     def named_captures(self) -> int:
-        """MB-CAP-2, MB-CAP-3: the numbers of matching field cards among which a played or drawn card names
-        the one it takes (:data:`~hanafuda.fishing.NAMED_OF_TWO`: two; one match or three are taken whole); a
-        hook that :mod:`hanafuda.deviations_other` overrides."""
+        """MB-CAP-2, MB-CAP-3: the numbers of matching field cards among which a played or drawn card names the
+        one it takes (:data:`~hanafuda.fishing.NAMED_OF_TWO`); a hook :mod:`hanafuda.deviations_other` overrides."""
         return NAMED_OF_TWO
 
     def next_dealer(self, dealer: int, winner: int) -> int:
@@ -249,24 +243,8 @@ def _packets(plan: spec.DealPlan, dealer: int) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-def _deal(rules: MusashinoRules, cards: Sequence[Card], setup: RoundSetup) -> MusashinoState:
-    """The first position of a round dealt from ``cards`` (top first): packets from the dealer's right
-    (MB-DEAL-3), the dealer to play first; over at once when the field holds a whole month (MB-DEAL-4;
-    never a hand, MB-DEAL-5)."""
-    if len(cards) != 48:
-        raise ValueError("Musashino-Bana deals from the 48-card hanafuda deck")
-    dealt, mask_of = deal_packets(cards, rules.deals[setup.dealer]), INDEX.mask_of
-    field = mask_of(dealt.get("field", ()))
-    table = Table(INDEX, tuple([mask_of(dealt[str(p)]) for p in range(rules.seats)]), field, tuple(dealt["stock"]),
-                  (0,) * rules.sides)
-    if any(field & month == month for month in INDEX.suits.values()):
-        return MusashinoState(rules, setup, table, setup.dealer, Phase.OVER, end=MISDEAL)
-    return MusashinoState(rules, setup, table, setup.dealer, Phase.PLAY)
-
-
 _SUIT_OF = INDEX.suit_of
-#: The phases and the Storm's values as module constants for the turn's steps, which read them on
-#: every action: an attribute of an enum class is a slow read (the metaclass defines ``__getattr__``).
+#: The phases and the Storm's values as module constants (an enum class's attribute is a slow read).
 _PLAYING, _TAKING, _OVER = Phase.PLAY, Phase.TAKE, Phase.OVER
 _STORM_OFF, _STORM_CARDS, _STORM_BANQUETS = spec.Storm.OFF, spec.Storm.CARDS, spec.Storm.BANQUETS
 
@@ -283,12 +261,10 @@ def _choices(phase: Phase, hand: int, field: int, pending: Card | None, named: i
 
 
 class MusashinoRound(FishingRound[MusashinoState, Card]):
-    """A Musashino-Bana round played in place, the one implementation of its turn (:meth:`Musashino.do`
-    plays one action on a round built from the state). The fields are :class:`MusashinoState`'s, with
-    the hands, field and capture piles (``piles``, one per side) as masks over :data:`INDEX` and the
-    draw pile as ``stock[top:]``. The methods are the steps of a turn: the hand play, a capture, the
-    draw, the drawn card's choice, the insta-win check and the end of the turn; and the round's result. The
-    rules' ``named_captures``, read on every turn, is kept as ``named``."""
+    """A Musashino-Bana round played in place, the one implementation of its turn: the fields are
+    :class:`MusashinoState`'s, with the hands, field and capture piles (``piles``, one per side) as masks over
+    :data:`INDEX` and the draw pile as ``stock[top:]``; the methods are the steps of a turn and the round's
+    result. The rules' ``named_captures``, read on every turn, is kept as ``named``."""
 
     __slots__ = ("end", "field", "hands", "named", "pending", "phase", "piles", "rules", "setup", "stock", "taken",
                  "top", "turn", "turns", "winner")
@@ -298,9 +274,25 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         t = s.table
         self.rules, self.setup, self.turn, self.phase, self.pending = s.rules, s.setup, s.turn, s.phase, s.pending
         self.hands, self.field, self.piles = list(t.hand_masks), t.field_mask, list(t.captured_masks)
-        self.stock, self.top = t.stock, 0  # the draw pile is stock[top:]
+        self.stock, self.top = t.stock, 0
         self.turns, self.taken, self.end, self.winner = s.turns, s.taken, s.end, s.winner
         self.named = s.rules.named_captures
+
+    @classmethod
+    def dealt(cls, rules: MusashinoRules, order: Sequence[int], setup: RoundSetup) -> MusashinoRound:
+        """The round dealt from ``order`` (card ids, top first): packets from the dealer's right (MB-DEAL-3), the
+        dealer to play first; over at once when the field holds a whole month (MB-DEAL-4; never a hand, MB-DEAL-5)."""
+        if len(order) != 48:
+            raise ValueError("Musashino-Bana deals from the 48-card hanafuda deck")
+        dealt, mask_of = deal_packets([INDEX.by_id[i] for i in order], rules.deals[setup.dealer]), INDEX.mask_of
+        r = cls.__new__(cls)
+        r.rules, r.setup, r.named, r.turn, r.pending = rules, setup, rules.named_captures, setup.dealer, None
+        r.hands = [mask_of(dealt[str(p)]) for p in range(rules.seats)]
+        r.field, r.piles, r.stock, r.top = mask_of(dealt.get("field", ())), [0] * rules.sides, tuple(dealt["stock"]), 0
+        r.phase, r.turns, r.taken, r.end, r.winner = _PLAYING, 1, (), "", None
+        if any(r.field & month == month for month in INDEX.suits.values()):
+            r.phase, r.end = _OVER, MISDEAL
+        return r
 
     def over(self) -> bool:
         return self.phase is _OVER
@@ -452,7 +444,7 @@ class Musashino(FishingGame[MusashinoState, MusashinoRules]):
         seats, sides = plan.players, spec.sides(players)
         side_of = tuple(seat % sides for seat in range(seats))  # MB-EQ-2: 3 sides, or teams 0-2 and 1-3
         return MusashinoRules(
-            values=tuple(sorted(values.items())), players=players, seats=seats, sides=sides,
+            values=tuple(sorted(values.items())), seats=seats, sides=sides,
             length=int(o(values, spec.Length)), cap=None if cap is spec.PaymentCap.NONE else int(cap),
             check_on_capture=o(values, spec.InstaWinCheck) is spec.InstaWinCheck.CAPTURE,
             storm=o(values, spec.Storm), sun=o(values, spec.Sun),
@@ -466,12 +458,12 @@ class Musashino(FishingGame[MusashinoState, MusashinoRules]):
 
     # -- a round: MusashinoRound's steps ------------------------------------------------------
     def start_round(self, rules: MusashinoRules, order: Sequence[BaseCard], setup: RoundSetup) -> MusashinoState:
-        return _deal(rules, [c for c in order if isinstance(c, Card)], setup)
+        return MusashinoRound.dealt(rules, [c.id for c in order if isinstance(c, Card)], setup).state()
 
     def deal_fast(self, rules: MusashinoRules, order: Sequence[int], setup: RoundSetup) -> MusashinoRound | None:
         """:meth:`start_round`'s deal as a round; None for a misdeal (MB-DEAL-4), left to :meth:`start_round`."""
-        s = _deal(rules, [INDEX.by_id[i] for i in order], setup)
-        return None if s.phase is Phase.OVER else MusashinoRound(s)
+        r = MusashinoRound.dealt(rules, order, setup)
+        return None if r.phase is Phase.OVER else r
 
     def round_of(self, state: MusashinoState) -> MusashinoRound:
         return MusashinoRound(state)
