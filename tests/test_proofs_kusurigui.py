@@ -126,12 +126,14 @@ def test_KG_PAY_1_an_engine_paying_for_the_dealt_card_is_caught(monkeypatch: pyt
 
 
 def test_KG_16_an_engine_passing_the_deal_on_equal_totals_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    result = ref.KusuriGui.round_result
+    result = ref.KusuriGuiRound.result
 
-    def wrong(self: ref.KusuriGui, state: ref.KusuriGuiState) -> Any:
-        r = result(self, state)
-        return replace(r, next_dealer=1 - state.dealer) if r.reason == "played-out" and r.winner is None else r
-    monkeypatch.setattr(ref.KusuriGui, "round_result", wrong)
+    def wrong(self: ref.KusuriGuiRound) -> Any:
+        r = result(self)
+        if r is not None and r.reason == "played-out" and r.winner is None:
+            return replace(r, next_dealer=1 - self.setup.dealer)
+        return r
+    monkeypatch.setattr(ref.KusuriGuiRound, "result", wrong)
     _caught("KG-SCORE-2 equal totals")
 
 
