@@ -772,7 +772,7 @@ class Match(_RoundCell, Generic[S, R]):
     (21, 61, 50, 12)
 
     A match the match layer makes (the deal, :meth:`apply`) where the game plays its rounds in place
-    (:meth:`Game.deal_fast`) holds the round at its position (its cell, :class:`_RoundCell`) instead of a
+    (:meth:`Game.deal_fast`) holds the round at its position (its cell, ``_RoundCell``) instead of a
     state, and builds its ``state`` when first read (``RoundGame.holding``); an action then plays on the
     round it holds, which the match it returns holds in turn, while the one left behind keeps the match
     before it and the action from there (its state, if read later, is dealt again and replayed). Equality,
