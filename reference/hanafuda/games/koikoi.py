@@ -75,8 +75,9 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-#: The phases as plain names, in definition order (an enum member read through its class is a slow lookup).
-_PLAY, _PLAY_SECOND, _DRAW, _TAKE, _CALL, _OVER = Phase
+#: The phases as plain names, each named (an enum member read through its class is a slow lookup).
+_PLAY, _PLAY_SECOND, _DRAW, _TAKE, _CALL, _OVER = (Phase.PLAY, Phase.PLAY_SECOND, Phase.DRAW, Phase.TAKE, Phase.CALL,
+                                                   Phase.OVER)
 
 
 @dataclass(frozen=True)
@@ -814,9 +815,11 @@ def _shobu_points(rules: KoiKoiRules, calls: Sequence[int], field_brights: int, 
     return base * seven * koi * fm, (("base", base), ("seven", seven), ("koikoi", koi), ("field", fm))
 
 
-#: The multiplier options' values as plain names, in definition order (the same reason as the phases').
-_OPPONENT, _SELF, _ANYONE, _COUNT, _NONE, _ADDITIVE = spec.Multiplier
-_FIELD_OFF, _FIELD_DOUBLE, _ = spec.FieldMultiplier
+#: The multiplier options' values as plain names, each named (the same reason as the phases').
+_OPPONENT, _SELF, _ANYONE, _COUNT, _NONE, _ADDITIVE = (spec.Multiplier.OPPONENT, spec.Multiplier.SELF,
+                                                       spec.Multiplier.ANYONE, spec.Multiplier.COUNT,
+                                                       spec.Multiplier.NONE, spec.Multiplier.ADDITIVE)
+_FIELD_OFF, _FIELD_DOUBLE = spec.FieldMultiplier.OFF, spec.FieldMultiplier.DOUBLE
 
 
 def _deltas(winner: int, pts: int, zero_sum: bool) -> tuple[int, int]:
