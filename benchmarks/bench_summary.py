@@ -1,35 +1,43 @@
-"""Every single-core figure of issue 17 in one run, as JSON: random rounds/s per game (the
+"""Every single-core figure of issues 17 and 26 as JSON: random rounds/s per game (the
 ``Match.apply`` loop, and :func:`~hanafuda.engine.play_match` where the engine has it), Koi-Koi pile
 scorings/s (the public ``GAME.score`` of card lists, and the bit-mask ``score_mask``) and validation
-actions/s per game. CPU seconds of this process. A measurement, never a test.
+actions/s per game. CPU seconds of the measuring process. A measurement, never a test.
 
-Run: ``uv run python benchmarks/bench_summary.py``. It measures whichever ``hanafuda`` it imports, so an
-older checkout is measured with the same loops by putting its packages first::
+Run: ``uv run python benchmarks/bench_summary.py`` (every figure in this one process). It measures
+whichever ``hanafuda`` it imports, so an older checkout is measured with the same loops by putting its
+packages first::
 
     PYTHONPATH=OLD/reference:OLD/spec uv run python benchmarks/bench_summary.py
 
-(older checkouts have no ``play_match``: their rounds are the ``Match.apply`` loop alone).
+``--only NAME`` measures one figure (``--list`` names them). ``--pair OLD NEW`` compares two
+checkouts side by side: each figure in a fresh process of its own, OLD and NEW in turn ``--runs``
+times, so that a shared machine's drift falls on both; it prints each side's median and the median of
+the run-by-run ratios NEW/OLD (higher is better for NEW); with ``--only``, the figures whose names hold
+NAME. Older checkouts have no ``play_match``: their rounds are the ``Match.apply`` loop alone.
 """
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
+import os
+import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
-
-from hanafuda import engine
-from hanafuda.engine import Match
-from hanafuda.records import record_match, validate_stream
-from hanafuda.registry import available, game
-from hanafuda_spec.cards import HANAFUDA
-from hanafuda_spec.shuffle import SplitMix64, shuffled
 
 clock = time.process_time
 
 
 def rounds(g: Any, rules: Any, seconds: float, fast: bool) -> float:
+    from hanafuda import engine
+    from hanafuda.engine import Match
+    from hanafuda_spec.shuffle import SplitMix64
+
     rng = SplitMix64(1)
     n = 0
     t0 = clock()
@@ -57,6 +65,9 @@ def per_second(f: Callable[[Any], object], data: Sequence[Any], seconds: float =
 
 
 def validation(key: str, seconds: float = 2.0) -> float:
+    from hanafuda.records import record_match, validate_stream
+    from hanafuda.registry import game
+
     g = game(key)
     data = "".join(json.dumps(record_match(g, None, {}, s, s), separators=(",", ":")) + "\n"
                    for s in range(40)).encode()
@@ -69,29 +80,83 @@ def validation(key: str, seconds: float = 2.0) -> float:
     return n / (clock() - t0)
 
 
-def main() -> None:
+def figures() -> dict[str, Callable[[], float]]:
+    """The figures in the order they are measured, each a thunk giving its rate."""
+    from hanafuda import engine
     from hanafuda.games.koikoi import GAME as KOIKOI
     from hanafuda.games.koikoi import INDEX, score_mask
+    from hanafuda.registry import available
+    from hanafuda_spec.cards import HANAFUDA
+    from hanafuda_spec.shuffle import SplitMix64, shuffled
 
-    out: dict[str, float] = {}
     rules = KOIKOI.rules()
     rng = SplitMix64(2)
     piles = [shuffled(HANAFUDA.cards, rng)[: 4 + rng.below(20)] for _ in range(1000)]
     masks = [INDEX.mask_of(p) for p in piles]
-    out["koikoi scorings/s, GAME.score of card lists"] = per_second(lambda p: KOIKOI.score(rules, p), piles)
-    out["koikoi scorings/s, score_mask month 3"] = per_second(lambda p: score_mask(rules, p, 3), masks)
+    out: dict[str, Callable[[], float]] = {
+        "koikoi scorings/s, GAME.score of card lists": lambda: per_second(lambda p: KOIKOI.score(rules, p), piles),
+        "koikoi scorings/s, score_mask month 3": lambda: per_second(lambda p: score_mask(rules, p, 3), masks),
+    }
     for g in available():
         variants: list[tuple[dict[str, str], str]] = [({}, "")]
         if g.spec.key == "musashino":
             variants = [({"players": "3"}, " players=3"), ({"players": "4-no-field"}, " players=4-no-field")]
         for opts, label in variants:
             r = g.rules(None, opts)
-            out[f"{g.spec.key}{label} rounds/s, Match.apply loop"] = rounds(g, r, 2.0, False)
+            out[f"{g.spec.key}{label} rounds/s, Match.apply loop"] = (
+                lambda g=g, r=r: rounds(g, r, 2.0, False))  # type: ignore[misc]
             if hasattr(engine, "play_match"):
-                out[f"{g.spec.key}{label} rounds/s, play_match"] = rounds(g, r, 2.0, True)
+                out[f"{g.spec.key}{label} rounds/s, play_match"] = (
+                    lambda g=g, r=r: rounds(g, r, 2.0, True))  # type: ignore[misc]
     for g in available():
-        out[f"{g.spec.key} validation actions/s"] = validation(g.spec.key)
-    print(json.dumps({k: round(v) for k, v in out.items()}, indent=1))
+        out[f"{g.spec.key} validation actions/s"] = lambda k=g.spec.key: validation(k)  # type: ignore[misc]
+    return out
+
+
+def pair(old: Path, new: Path, runs: int, only: str | None) -> None:
+    """Each figure (those whose name holds ``only``, if given) in fresh processes, OLD then NEW, ``runs``
+    times; a Markdown table on stdout."""
+    def run(tree: Path, *args: str) -> str:
+        env = dict(os.environ, PYTHONPATH=f"{tree / 'reference'}{os.pathsep}{tree / 'spec'}")
+        return subprocess.run([sys.executable, __file__, *args], env=env, check=True,
+                              capture_output=True, text=True).stdout
+
+    names = [n for n in json.loads(run(new, "--list")) if only is None or only in n]
+    print(f"| figure | {old} (median of {runs}) | {new} (median of {runs}) | ratio (median of {runs} pairs) |")
+    print("| --- | ---: | ---: | ---: |")
+    for name in names:
+        a: list[float] = []
+        b: list[float] = []
+        for _ in range(runs):
+            for tree, got in ((old, a), (new, b)):
+                got.extend(json.loads(run(tree, "--only", name)).values())
+        if not a:
+            print(f"| {name} | — | {statistics.median(b):,.0f} | — |", flush=True)
+            continue
+        ratio = statistics.median(y / x for x, y in zip(a, b, strict=True))
+        print(f"| {name} | {statistics.median(a):,.0f} | {statistics.median(b):,.0f} | {ratio:.2f} |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--only", metavar="NAME", help="measure this figure alone (--pair: names holding NAME)")
+    ap.add_argument("--list", action="store_true", help="print the figures' names as JSON")
+    ap.add_argument("--pair", nargs=2, metavar=("OLD", "NEW"), type=Path, help="compare two checkouts")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each side with --pair (default 3)")
+    a = ap.parse_args()
+    if a.pair:
+        pair(a.pair[0], a.pair[1], a.runs, a.only)
+        return
+    thunks = figures()
+    if a.list:
+        print(json.dumps(list(thunks)))
+        return
+    if a.only is not None:
+        if a.only not in thunks:
+            print(json.dumps({}))  # a figure this checkout does not have (an older one)
+            return
+        thunks = {a.only: thunks[a.only]}
+    print(json.dumps({k: round(f()) for k, f in thunks.items()}, indent=1))
 
 
 if __name__ == "__main__":
