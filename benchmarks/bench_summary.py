@@ -9,11 +9,12 @@ packages first::
 
     PYTHONPATH=OLD/reference:OLD/spec uv run python benchmarks/bench_summary.py
 
-``--only NAME`` measures one figure (``--list`` names them). ``--pair OLD NEW`` compares two
-checkouts side by side: each figure in a fresh process of its own, OLD and NEW in turn ``--runs``
-times, so that a shared machine's drift falls on both; it prints each side's median and the median of
-the run-by-run ratios NEW/OLD (higher is better for NEW); with ``--only``, the figures whose names hold
-NAME. Older checkouts have no ``play_match``: their rounds are the ``Match.apply`` loop alone.
+``--only NAME`` measures one figure after a short warm-up (``--list`` names them); ``--seconds`` sets
+each figure's CPU seconds. ``--pair OLD NEW`` compares two checkouts side by side: each figure in a
+fresh process of its own, OLD and NEW in turn ``--runs`` times, so that a shared machine's drift falls
+on both; it prints each side's median and the median of the run-by-run ratios NEW/OLD (higher is better
+for NEW); with ``--only``, the figures whose names hold NAME. Older checkouts have no ``play_match``:
+their rounds are the ``Match.apply`` loop alone.
 """
 
 from __future__ import annotations
@@ -80,8 +81,8 @@ def validation(key: str, seconds: float = 2.0) -> float:
     return n / (clock() - t0)
 
 
-def figures() -> dict[str, Callable[[], float]]:
-    """The figures in the order they are measured, each a thunk giving its rate."""
+def figures() -> dict[str, Callable[[float], float]]:
+    """The figures in the order they are measured, each a function of the seconds to measure giving its rate."""
     from hanafuda import engine
     from hanafuda.games.koikoi import GAME as KOIKOI
     from hanafuda.games.koikoi import INDEX, score_mask
@@ -93,9 +94,9 @@ def figures() -> dict[str, Callable[[], float]]:
     rng = SplitMix64(2)
     piles = [shuffled(HANAFUDA.cards, rng)[: 4 + rng.below(20)] for _ in range(1000)]
     masks = [INDEX.mask_of(p) for p in piles]
-    out: dict[str, Callable[[], float]] = {
-        "koikoi scorings/s, GAME.score of card lists": lambda: per_second(lambda p: KOIKOI.score(rules, p), piles),
-        "koikoi scorings/s, score_mask month 3": lambda: per_second(lambda p: score_mask(rules, p, 3), masks),
+    out: dict[str, Callable[[float], float]] = {
+        "koikoi scorings/s, GAME.score of card lists": lambda s: per_second(lambda p: KOIKOI.score(rules, p), piles, s),
+        "koikoi scorings/s, score_mask month 3": lambda s: per_second(lambda p: score_mask(rules, p, 3), masks, s),
     }
     for g in available():
         variants: list[tuple[dict[str, str], str]] = [({}, "")]
@@ -104,37 +105,39 @@ def figures() -> dict[str, Callable[[], float]]:
         for opts, label in variants:
             r = g.rules(None, opts)
             out[f"{g.spec.key}{label} rounds/s, Match.apply loop"] = (
-                lambda g=g, r=r: rounds(g, r, 2.0, False))  # type: ignore[misc]
+                lambda s, g=g, r=r: rounds(g, r, s, False))  # type: ignore[misc]
             if hasattr(engine, "play_match"):
                 out[f"{g.spec.key}{label} rounds/s, play_match"] = (
-                    lambda g=g, r=r: rounds(g, r, 2.0, True))  # type: ignore[misc]
+                    lambda s, g=g, r=r: rounds(g, r, s, True))  # type: ignore[misc]
     for g in available():
-        out[f"{g.spec.key} validation actions/s"] = lambda k=g.spec.key: validation(k)  # type: ignore[misc]
+        out[f"{g.spec.key} validation actions/s"] = lambda s, k=g.spec.key: validation(k, s)  # type: ignore[misc]
     return out
 
 
-def pair(old: Path, new: Path, runs: int, only: str | None) -> None:
+def pair(old: Path, new: Path, runs: int, only: str | None, seconds: float) -> None:
     """Each figure (those whose name holds ``only``, if given) in fresh processes, OLD then NEW, ``runs``
-    times; a Markdown table on stdout."""
+    times; a Markdown table on stdout, the ratios' spread beside their median."""
     def run(tree: Path, *args: str) -> str:
         env = dict(os.environ, PYTHONPATH=f"{tree / 'reference'}{os.pathsep}{tree / 'spec'}")
         return subprocess.run([sys.executable, __file__, *args], env=env, check=True,
                               capture_output=True, text=True).stdout
 
     names = [n for n in json.loads(run(new, "--list")) if only is None or only in n]
-    print(f"| figure | {old} (median of {runs}) | {new} (median of {runs}) | ratio (median of {runs} pairs) |")
+    print(f"| figure | {old} (median of {runs}) | {new} (median of {runs}) | ratio, median of {runs} pairs "
+          "(lowest–highest) |")
     print("| --- | ---: | ---: | ---: |")
     for name in names:
         a: list[float] = []
         b: list[float] = []
         for _ in range(runs):
             for tree, got in ((old, a), (new, b)):
-                got.extend(json.loads(run(tree, "--only", name)).values())
+                got.extend(json.loads(run(tree, "--only", name, "--seconds", str(seconds))).values())
         if not a:
             print(f"| {name} | — | {statistics.median(b):,.0f} | — |", flush=True)
             continue
-        ratio = statistics.median(y / x for x, y in zip(a, b, strict=True))
-        print(f"| {name} | {statistics.median(a):,.0f} | {statistics.median(b):,.0f} | {ratio:.2f} |", flush=True)
+        ratios = [y / x for x, y in zip(a, b, strict=True)]
+        print(f"| {name} | {statistics.median(a):,.0f} | {statistics.median(b):,.0f} | "
+              f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) |", flush=True)
 
 
 def main() -> None:
@@ -143,9 +146,10 @@ def main() -> None:
     ap.add_argument("--list", action="store_true", help="print the figures' names as JSON")
     ap.add_argument("--pair", nargs=2, metavar=("OLD", "NEW"), type=Path, help="compare two checkouts")
     ap.add_argument("--runs", type=int, default=3, help="runs of each side with --pair (default 3)")
+    ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of each figure (default 2)")
     a = ap.parse_args()
     if a.pair:
-        pair(a.pair[0], a.pair[1], a.runs, a.only)
+        pair(a.pair[0], a.pair[1], a.runs, a.only, a.seconds)
         return
     thunks = figures()
     if a.list:
@@ -155,8 +159,9 @@ def main() -> None:
         if a.only not in thunks:
             print(json.dumps({}))  # a figure this checkout does not have (an older one)
             return
+        thunks[a.only](min(0.2, a.seconds))  # a warm-up: the tables a first round fills are not timed
         thunks = {a.only: thunks[a.only]}
-    print(json.dumps({k: round(f()) for k, f in thunks.items()}, indent=1))
+    print(json.dumps({k: round(f(a.seconds)) for k, f in thunks.items()}, indent=1))
 
 
 if __name__ == "__main__":
