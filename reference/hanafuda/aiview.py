@@ -160,28 +160,18 @@ class Encoding:
             raise ValueError(f"{self.key}: action number {number} is outside 0..{self.num_actions - 1}")
         return self._actions[number]
 
-    @functools.cached_property
-    def _by_identity(self) -> dict[int, tuple[Action, int]]:
-        """``id(a)`` -> ``a`` and its number, for the shared instances (:func:`~hanafuda.engine.action`) held
-        by :attr:`_numbers` (so their ids stay theirs): a lookup without hashing the action's fields."""
-        return {id(a): (a, i) for a, i in self._numbers.items()}
-
     def numbers(self, legal: Sequence[Action]) -> list[int]:
         """The numbers of ``legal`` (in their order); ``ValueError`` for an action without a number."""
-        by_identity = self._by_identity
-        out = []
-        for a in legal:
-            found = by_identity.get(id(a))
-            out.append(found[1] if found is not None and found[0] is a else self.encode(a))
-        return out
+        try:
+            return list(map(self._numbers.__getitem__, legal))
+        except KeyError:
+            return list(map(self.encode, legal))  # (which names the action)
 
     def mark(self, legal: Sequence[Action], out: bytearray) -> None:
         """Set byte ``n`` of ``out`` to 1 for the number ``n`` of each of ``legal`` (an action mask);
         ``ValueError`` for an action without a number."""
-        by_identity = self._by_identity
-        for a in legal:
-            found = by_identity.get(id(a))
-            out[found[1] if found is not None and found[0] is a else self.encode(a)] = 1
+        for n in self.numbers(legal):
+            out[n] = 1
 
     def mask(self, legal: Sequence[Action]) -> list[int]:
         """The numbers of the legal actions (sorted)."""

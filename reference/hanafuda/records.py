@@ -500,24 +500,6 @@ def _seeded_order(canonical: list[int], rng: SplitMix64) -> tuple[int, ...]:
     return order
 
 
-#: The fast replay's view of the entries of records replayed with ``again`` (:func:`_fast_actions`), by the
-#: identity of their actions: (the actions, the view). A record of many entries replayed under every
-#: candidate of a diagnosis read them all each time.
-_PLAIN: dict[int, tuple[Sequence[ActionEntry], list[Action | None]]] = {}
-
-
-def _plain_again(entries: Sequence[ActionEntry]) -> list[Action | None]:
-    """:func:`_fast_actions` of ``entries``, taken from :data:`_PLAIN` when these entries were read before."""
-    found = _PLAIN.get(id(entries))
-    if found is not None and found[0] is entries:
-        return found[1]
-    plain = _fast_actions(entries)
-    if len(_PLAIN) >= _SEEDED_MAX:
-        _PLAIN.clear()
-    _PLAIN[id(entries)] = (entries, plain)
-    return plain
-
-
 class _Replay:
     def __init__(self, g: AnyGame, rules: Any, rec: GameRecord, sink: _Sink, report: RecordReport,
                  lenient: bool = False, until_deal: int | None = None, again: bool = False,
@@ -548,7 +530,7 @@ class _Replay:
         captures, a snapshot, a draw), which the reference loop then checks from the position reached.
         The same positions as the reference loop (``tests/test_fast_paths.py``), so the same reports."""
         if self.plain is None:
-            self.plain = _plain_again(self.rec.actions) if self.again else _fast_actions(self.rec.actions)
+            self.plain = _fast_actions(self.rec.actions)
         return fast.replay(self.plain, pos, len(self.plain))
 
     def order_for(self, deal: int, rng: SplitMix64 | None, dealer: int) -> tuple[int, ...] | None:

@@ -349,7 +349,8 @@ class _Lockstep:
     def __init__(self, g: AnyGame, a: Any, b: Any, as_order: bool, first_dealer: int = 0) -> None:
         self.g, self.ra, self.rb, self.as_order, self.first_dealer = g, a, b, as_order, first_dealer
         self.seats = g.seats(a)
-        self.cards = {id(side): {c.id: c for c in g.deck(side).cards} for side in (a, b)}
+        #: the cards of each side's deck by id: rules ``a``'s, then ``b``'s
+        self.cards = tuple({c.id: c for c in g.deck(rules).cards} for rules in (a, b))
 
     def start(self, src: DealSource) -> _Node:
         g = self.g
@@ -397,7 +398,7 @@ class _Lockstep:
     def _start(self, side: _Side, order: Sequence[int]) -> Any:
         g, info = self.g, side.info
         setup = RoundSetup(info.rounds_played + 1, info.dealer, g.seats_in_play(side.rules, info), info.scores)
-        cards = self.cards[id(side.rules)]
+        cards = self.cards[1 if side.rules is self.rb else 0]
         return g.start_round(side.rules, [cards[c] for c in order], setup)
 
     def _settle(self, node: _Node) -> bool:

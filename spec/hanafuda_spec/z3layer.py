@@ -497,7 +497,7 @@ _BINARY = {z3.Z3_OP_LE: "<=", z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: 
            z3.Z3_OP_IFF: "=="}
 #: Compiled expressions, by context and expression id (each kept with its expression, so the id stays
 #: its own): an expression evaluated again, such as a yaku table's score on many piles, is compiled once.
-_PROGRAMS: dict[tuple[int, int], tuple[Any, Any]] = {}
+_PROGRAMS: dict[tuple[Any, int], tuple[Any, Any]] = {}
 
 
 def _line(n: Any, args: list[str], names: list[str]) -> str | None:
@@ -538,7 +538,7 @@ def _compiled(e: Any) -> Any:
     """``e`` as a Python function of a model: each node of the expression's graph one line of straight-line
     code (shared subterms computed once), variables the model lacks read as 0 / false, as
     :func:`evaluate` defines; None if ``e`` has an operator this does not translate."""
-    key = (id(e.ctx), e.get_id())
+    key = (e.ctx, e.get_id())  # an expression's id is unique within its context
     hit = _PROGRAMS.get(key)
     if hit is not None:
         return hit[1]
