@@ -103,10 +103,10 @@ def test_the_options_suite_plays_every_other_option_value_and_validates() -> Non
     """The corpus's options suite (``hanafuda vectors``): one option set per value no ruleset holds,
     each with a deal, a record that validates and perft rows the reference agrees with."""
     from hanafuda.commands.vectors import option_deal_vectors, option_perft_vectors, option_records
-    from hanafuda.commands.vectors import option_sets_beyond_rulesets as beyond
+    from hanafuda_spec.verify import option_sets_beyond_rulesets as beyond
 
     g = game("kekoro")
-    sets = beyond(g)
+    sets = beyond(g.spec.key)
     rulesets = [g.spec.resolve(rs.name) for rs in g.spec.rulesets]
     assert sets and all(values not in rulesets for _, values in sets)
     changed = {(k, v) for _, values in sets for k, v in values.items() if v != g.spec.resolve()[k]}

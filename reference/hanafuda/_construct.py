@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
 __all__ = ["HELD", "LINK", "SOURCE", "Deferred", "Held", "deferrable", "deferred_builder", "dict_init", "evolve",
-           "new", "pair_builder", "replayed"]
+           "filled", "new", "pair_builder", "replayed"]
 
 T = TypeVar("T")
 
@@ -25,6 +25,16 @@ def new(cls: type[T], /, **fields: object) -> T:
     """``cls(**fields)`` without ``cls.__init__``: every field must be given (defaults are not applied)."""
     obj = _new(cls)
     obj.__dict__.update(fields)
+    return obj
+
+
+def filled(cls: type[T], fields: Mapping[str, object], /, **changed: object) -> T:
+    """``cls`` with the field values of ``fields`` (another instance's ``__dict__``, or a dict of them) and
+    ``changed`` over them, without ``cls.__init__``: :func:`dataclasses.replace` for the hot paths."""
+    obj = _new(cls)
+    values = obj.__dict__
+    values.update(fields)
+    values.update(changed)
     return obj
 
 

@@ -35,7 +35,7 @@ from hanafuda_spec.neutral import Snapshot
 from hanafuda_spec.shuffle import SplitMix64, shuffled
 from hanafuda_spec.yaku import ScoredYaku
 
-from hanafuda._construct import HELD, LINK, SOURCE, Held, dict_init, evolve, new, pair_builder, replayed
+from hanafuda._construct import HELD, LINK, SOURCE, Held, dict_init, evolve, filled, new, pair_builder, replayed
 
 __all__ = [
     "ACTION_ORDER",
@@ -739,8 +739,6 @@ def _held(memo: dict[str, Any]) -> FastRound[Any] | None:
 
 G = TypeVar("G")
 
-_new_object = object.__new__
-
 #: Called with a finished round's final position and the match info before it is settled.
 RoundObserver = Callable[[S, MatchInfo], None]
 
@@ -878,11 +876,8 @@ class Match(_RoundCell, Generic[S, R]):
             return self._applied(action, on_round_end)
         cell[_ROUND] = None  # the round leaves this match (whose state is dealt and replayed if read later)
         r.play(action)  # Game.apply's check and move on the round held (RoundGame.apply), no state built
-        m = _new_object(Match)
-        fields = m.__dict__
-        shared = cell[_SHARED]
-        fields.update(shared)  # the fields, one dictionary copied at once (no dataclass __init__)
-        fields["_cell"] = [r, None, self, action, shared]
+        shared = cell[_SHARED]  # the fields, one dictionary copied at once
+        m = filled(Match, shared, _cell=[r, None, self, action, shared])
         return self.advance(m, on_round_end) if r.over() else m
 
     def _applied(self, action: Action, on_round_end: RoundObserver[S] | None) -> Match[S, R]:
@@ -891,11 +886,7 @@ class Match(_RoundCell, Generic[S, R]):
             raise GameOverError("the match is over: no action is legal")
         game = self.game
         state = game.apply(self.state, action)
-        m = _new_object(Match)
-        fields = m.__dict__
-        fields.update(self.__dict__)  # evolve(self, state=state), for the one field that changes
-        fields["state"] = state
-        fields["_cell"] = [None, None, None, None, None]  # no round held
+        m = filled(Match, self.__dict__, state=state, _cell=[None, None, None, None, None])  # no round held
         return self.advance(m, on_round_end) if game.is_terminal(state) else m
 
     @staticmethod
@@ -914,11 +905,8 @@ class Match(_RoundCell, Generic[S, R]):
                 if r is None or m._cell[_BEFORE] is None:  # (a round over at its deal is dealt again with m's info)
                     return replace(m, info=info)
                 cell = m._cell  # the last match holds the round instead, as Match.apply moves it on
-                last = _new_object(Match)
-                fields = last.__dict__
-                fields.update(m.__dict__)
-                fields["info"], fields["over"] = info, True
-                fields["_cell"] = [r, (), cell[_BEFORE], cell[_ACTION], None]
+                last = filled(Match, m.__dict__, info=info, over=True,
+                              _cell=[r, (), cell[_BEFORE], cell[_ACTION], None])
                 cell[_ROUND] = None  # (m's state is dealt and replayed if read later)
                 return last
             m = Match._deal(m.game, m.rules, info, SplitMix64(m.rng_state))

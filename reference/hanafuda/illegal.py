@@ -23,6 +23,7 @@ from typing import Any
 
 from hanafuda_spec.neutral import JsonValue
 from hanafuda_spec.records import FORMAT_1_1
+from hanafuda_spec.verify import option_sets_beyond_rulesets
 
 from hanafuda.engine import Action, Match
 from hanafuda.records import record_match, validate_document
@@ -39,10 +40,8 @@ DEALS = 2
 
 
 def _rule_sets(g: AnyGame) -> list[tuple[str | None, dict[str, str]]]:
-    from hanafuda.commands.vectors import option_sets_beyond_rulesets
-
     return ([(rs.name, {}) for rs in g.spec.rulesets]
-            + [(None, values) for _, values in option_sets_beyond_rulesets(g)])
+            + [(None, values) for _, values in option_sets_beyond_rulesets(g.spec.key)])
 
 
 def candidates(g: AnyGame, state: Any, legal: Sequence[Action]) -> Iterator[Action]:

@@ -143,6 +143,14 @@ def option_sets(game: str) -> list[tuple[str, dict[str, str]]]:
     return out
 
 
+def option_sets_beyond_rulesets(game: str) -> list[tuple[int, dict[str, str]]]:
+    """The option sets of :func:`option_sets` that no ruleset resolves to, each with its index there (the
+    options suites of the conformance corpus play seed ``index`` under each)."""
+    spec = spec_for(game)
+    rulesets = [spec.resolve(rs.name) for rs in spec.rulesets]
+    return [(i, values) for i, (_, values) in enumerate(option_sets(game)) if values not in rulesets]
+
+
 def _violation_json(v: Violation) -> dict[str, object]:
     return counterexample(v)
 

@@ -40,6 +40,7 @@ from typing import IO, Any
 
 from hanafuda_spec.records import FORMAT
 from hanafuda_spec.shuffle import SplitMix64, shuffled
+from hanafuda_spec.verify import option_sets_beyond_rulesets
 
 from hanafuda.commands._common import (
     GAMES_HELP,
@@ -237,25 +238,18 @@ ILLEGAL_DIR = "illegal"
 STACKED_DIR = "stacked"
 
 
-def option_sets_beyond_rulesets(g: AnyGame) -> list[tuple[int, dict[str, str]]]:
-    """The option sets of ``verify`` that no ruleset resolves to, each with its index (its seed here)."""
-    from hanafuda_spec.verify import option_sets
-
-    rulesets = [g.spec.resolve(rs.name) for rs in g.spec.rulesets]
-    return [(i, values) for i, (_, values) in enumerate(option_sets(g.spec.key)) if values not in rulesets]
-
-
 def option_records(g: AnyGame) -> str:
-    """The options suite's records: for each option set of :func:`option_sets_beyond_rulesets`, the
-    match of its seed (policy seed the same), one record per line."""
+    """The options suite's records: for each option set of
+    :func:`~hanafuda_spec.verify.option_sets_beyond_rulesets`, the match of its seed (policy seed the
+    same), one record per line."""
     return "".join(json.dumps(record_match(g, None, values, i, i, snapshots=True), separators=(",", ":")) + "\n"
-                   for i, values in option_sets_beyond_rulesets(g))
+                   for i, values in option_sets_beyond_rulesets(g.spec.key))
 
 
 def option_deal_vectors(g: AnyGame) -> list[dict[str, object]]:
     """The options suite's deals: for each option set, the deal of its seed and the legal actions there."""
     return [{"options": values, **deal_vector(g, g.rules(None, values), i)}
-            for i, values in option_sets_beyond_rulesets(g)]
+            for i, values in option_sets_beyond_rulesets(g.spec.key)]
 
 
 #: The options suite's perft rows: for each option set, every depth until the first count above this.
@@ -265,7 +259,7 @@ OPTION_PERFT_NODES = 2_000
 def option_perft_vectors(g: AnyGame) -> dict[str, object]:
     """The options suite's perft counts, from the deal of each option set's seed."""
     rows: list[dict[str, object]] = []
-    for i, values in option_sets_beyond_rulesets(g):
+    for i, values in option_sets_beyond_rulesets(g.spec.key):
         rules = g.rules(None, values)
         for depth in range(1, PERFT_MAX_DEPTH + 1):
             count = perft(g, rules, i, depth)
