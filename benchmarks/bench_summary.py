@@ -119,8 +119,13 @@ def pair(old: Path, new: Path, runs: int, only: str | None, seconds: float) -> N
     times; a Markdown table on stdout, the ratios' spread beside their median."""
     def run(tree: Path, *args: str) -> str:
         env = dict(os.environ, PYTHONPATH=f"{tree / 'reference'}{os.pathsep}{tree / 'spec'}")
-        return subprocess.run([sys.executable, __file__, *args], env=env, check=True,
-                              capture_output=True, text=True).stdout
+        done = subprocess.run([sys.executable, __file__, *args], check=False, env=env, capture_output=True,
+                              text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            print(f"bench_summary.py: {tree}: {' '.join(args)!r} failed: {last}", file=sys.stderr)
+            sys.exit(2)
+        return done.stdout
 
     names = [n for n in json.loads(run(new, "--list")) if only is None or only in n]
     print(f"| figure | {old} (median of {runs}) | {new} (median of {runs}) | ratio, median of {runs} pairs "
@@ -131,7 +136,7 @@ def pair(old: Path, new: Path, runs: int, only: str | None, seconds: float) -> N
         b: list[float] = []
         for _ in range(runs):
             for tree, got in ((old, a), (new, b)):
-                got.extend(json.loads(run(tree, "--only", name, "--seconds", str(seconds))).values())
+                got.extend(json.loads(run(tree, "--only", name, "--seconds", str(seconds), "--if-present")).values())
         if not a:
             print(f"| {name} | — | {statistics.median(b):,.0f} | — |", flush=True)
             continue
@@ -147,7 +152,13 @@ def main() -> None:
     ap.add_argument("--pair", nargs=2, metavar=("OLD", "NEW"), type=Path, help="compare two checkouts")
     ap.add_argument("--runs", type=int, default=3, help="runs of each side with --pair (default 3)")
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of each figure (default 2)")
+    ap.add_argument("--if-present", action="store_true", help=argparse.SUPPRESS)  # --pair: OLD may lack one
     a = ap.parse_args()
+    if a.runs < 1 or not a.seconds > 0:
+        ap.error("--runs must be at least 1 and --seconds above 0")
+    for tree in a.pair or ():
+        if not (tree / "reference" / "hanafuda").is_dir() or not (tree / "spec" / "hanafuda_spec").is_dir():
+            ap.error(f"{str(tree)!r} is not a checkout (no reference/hanafuda and spec/hanafuda_spec in it)")
     if a.pair:
         pair(a.pair[0], a.pair[1], a.runs, a.only, a.seconds)
         return
@@ -157,6 +168,8 @@ def main() -> None:
         return
     if a.only is not None:
         if a.only not in thunks:
+            if not a.if_present:
+                ap.error(f"no figure named {a.only!r} (--list names them)")
             print(json.dumps({}))  # a figure this checkout does not have (an older one)
             return
         thunks[a.only](min(0.2, a.seconds))  # a warm-up: the tables a first round fills are not timed
