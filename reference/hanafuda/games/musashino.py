@@ -32,6 +32,7 @@ from hanafuda_spec.yaku import ScoredYaku
 from hanafuda._construct import new
 from hanafuda.engine import Action, MatchInfo, PileScore, RoundResult, RoundSetup, RulesOptions, settled
 from hanafuda.fishing import (
+    FOURS,
     NAMED_OF_TWO,
     PLAY,
     TAKE,
@@ -44,6 +45,7 @@ from hanafuda.fishing import (
     explain_hand_play,
     lands,
     plays_of,
+    suit_counts,
     takes_of,
 )
 
@@ -66,6 +68,7 @@ class Phase(enum.Enum):
 #: The hanafuda deck as bits: hands, field and capture piles of a Musashino table are masks over
 #: this index (``INDEX.by_id`` finds a card by id, ``INDEX.cards_of`` decodes a mask).
 INDEX: CardIndex[Card] = CardIndex(c for c in HANAFUDA.cards if isinstance(c, Card))
+assert tuple(INDEX.suits.values()) == tuple(0xF << 4 * i for i in range(12))  # what suit_counts reads
 
 
 def _mask(ids: Iterable[int]) -> int:
@@ -290,7 +293,7 @@ class MusashinoRound(FishingRound[MusashinoState, Card]):
         r.hands = [mask_of(dealt[str(p)]) for p in range(rules.seats)]
         r.field, r.piles, r.stock, r.top = mask_of(dealt.get("field", ())), [0] * rules.sides, tuple(dealt["stock"]), 0
         r.phase, r.turns, r.taken, r.end, r.winner = _PLAYING, 1, (), "", None
-        if any(r.field & month == month for month in INDEX.suits.values()):
+        if suit_counts(r.field) & FOURS:  # a whole month on the field
             r.phase, r.end = _OVER, MISDEAL
         return r
 
