@@ -128,6 +128,9 @@ def pair(old: Path, new: Path, runs: int, only: str | None, seconds: float) -> N
         return done.stdout
 
     names = [n for n in json.loads(run(new, "--list")) if only is None or only in n]
+    if not names:
+        print(f"bench_summary.py: no figure of {new} has {only!r} in its name (--list names them)", file=sys.stderr)
+        sys.exit(2)
     print(f"| figure | {old} (median of {runs}) | {new} (median of {runs}) | ratio, median of {runs} pairs "
           "(lowest–highest) |")
     print("| --- | ---: | ---: | ---: |")
@@ -154,8 +157,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of each figure (default 2)")
     ap.add_argument("--if-present", action="store_true", help=argparse.SUPPRESS)  # --pair: OLD may lack one
     a = ap.parse_args()
-    if a.runs < 1 or not a.seconds > 0:
-        ap.error("--runs must be at least 1 and --seconds above 0")
+    if not 1 <= a.runs <= 1000 or not 0 < a.seconds < 3600:
+        ap.error("--runs must be 1 to 1000 and --seconds above 0 and below 3600")
     for tree in a.pair or ():
         if not (tree / "reference" / "hanafuda").is_dir() or not (tree / "spec" / "hanafuda_spec").is_dir():
             ap.error(f"{str(tree)!r} is not a checkout (no reference/hanafuda and spec/hanafuda_spec in it)")
